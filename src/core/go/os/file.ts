@@ -1,0 +1,322 @@
+/**
+ * The parts of Go's os package (Linux) that the loader needs: Stat, Lstat,
+ * ReadFile, Readlink, Getwd, filepath's readDirNames, and FileInfo/FileMode.
+ * Paths are byte strings; they reach Node as Buffers unless plain ASCII.
+ */
+import * as fs from 'node:fs'
+import { fail, type GoError, ok, type Result } from '../errors.js'
+import { fromText, type GoString } from '../gostring.js'
+import { EINVAL, ENOENT, errnoFromNode, fromNodeError, PathError, SyscallError } from './errors.js'
+
+// io/fs FileMode bits. Values at or above 1<<31 do not fit JS's int32 bitwise
+// operators, so they are spelled as plain numbers and results are made unsigned with `>>> 0`.
+export const MODE_DIR = 2 ** 31 // d
+export const MODE_APPEND = 2 ** 30 // a
+export const MODE_EXCLUSIVE = 2 ** 29 // l
+export const MODE_TEMPORARY = 2 ** 28 // T
+export const MODE_SYMLINK = 2 ** 27 // L
+export const MODE_DEVICE = 2 ** 26 // D
+export const MODE_NAMED_PIPE = 2 ** 25 // p
+export const MODE_SOCKET = 2 ** 24 // S
+export const MODE_SETUID = 2 ** 23 // u
+export const MODE_SETGID = 2 ** 22 // g
+export const MODE_CHAR_DEVICE = 2 ** 21 // c
+export const MODE_STICKY = 2 ** 20 // t
+export const MODE_IRREGULAR = 2 ** 19 // ?
+export const MODE_TYPE =
+  (MODE_DIR |
+    MODE_SYMLINK |
+    MODE_NAMED_PIPE |
+    MODE_SOCKET |
+    MODE_DEVICE |
+    MODE_CHAR_DEVICE |
+    MODE_IRREGULAR) >>>
+  0
+export const MODE_PERM = 0o777
+
+/** fs.FileInfo, minus ModTime and Sys. `mode` holds Go's FileMode bits (unsigned). */
+export interface FileInfo {
+  readonly name: GoString
+  readonly size: number
+  readonly mode: number
+  isDir(): boolean
+  isSymlink(): boolean
+  isRegular(): boolean
+}
+
+/** os.fileStat: FileInfo plus the device and inode numbers that SameFile compares. */
+export class FileStat implements FileInfo {
+  constructor(
+    readonly name: GoString,
+    readonly size: number,
+    readonly mode: number,
+    readonly dev: number,
+    readonly ino: number,
+  ) {}
+  isDir(): boolean {
+    return (this.mode & MODE_DIR) !== 0
+  }
+  isSymlink(): boolean {
+    return (this.mode & MODE_SYMLINK) !== 0
+  }
+  isRegular(): boolean {
+    return (this.mode & MODE_TYPE) === 0
+  }
+}
+
+/** FileMode.String, e.g. "drwxr-xr-x", "Lrwxrwxrwx", "-rw-r--r--". */
+export function fileModeString(mode: number): string {
+  const kinds = 'dalTLDpSugct?'
+  let out = ''
+  for (let i = 0; i < kinds.length; i++) {
+    if ((mode & (2 ** (31 - i))) !== 0) out += kinds[i]
+  }
+  if (out === '') out = '-'
+  const rwx = 'rwxrwxrwx'
+  for (let i = 0; i < 9; i++) out += (mode & (1 << (8 - i))) !== 0 ? rwx[i] : '-'
+  return out
+}
+
+const S_IFMT = 0o170000
+const S_IFBLK = 0o060000
+const S_IFCHR = 0o020000
+const S_IFDIR = 0o040000
+const S_IFIFO = 0o010000
+const S_IFLNK = 0o120000
+const S_IFSOCK = 0o140000
+const S_ISUID = 0o4000
+const S_ISGID = 0o2000
+const S_ISVTX = 0o1000
+
+/** The FileMode for a raw st_mode, as os.fillFileStatFromSys computes it. */
+export function fileModeFromSys(m: number): number {
+  let mode = m & 0o777
+  switch (m & S_IFMT) {
+    case S_IFBLK:
+      mode |= MODE_DEVICE
+      break
+    case S_IFCHR:
+      mode |= MODE_DEVICE | MODE_CHAR_DEVICE
+      break
+    case S_IFDIR:
+      mode |= MODE_DIR
+      break
+    case S_IFIFO:
+      mode |= MODE_NAMED_PIPE
+      break
+    case S_IFLNK:
+      mode |= MODE_SYMLINK
+      break
+    case S_IFSOCK:
+      mode |= MODE_SOCKET
+      break
+  }
+  if ((m & S_ISGID) !== 0) mode |= MODE_SETGID
+  if ((m & S_ISUID) !== 0) mode |= MODE_SETUID
+  if ((m & S_ISVTX) !== 0) mode |= MODE_STICKY
+  return mode >>> 0
+}
+
+/** os.basename: trailing slashes dropped, then everything up to the last slash. */
+export function basename(name: GoString): GoString {
+  let i = name.length - 1
+  while (i > 0 && name.charCodeAt(i) === 0x2f) i--
+  name = name.slice(0, i + 1)
+  if (i < 1) return name
+  const slash = name.lastIndexOf('/', i - 1)
+  return slash >= 0 ? name.slice(slash + 1) : name
+}
+
+const PLAIN_ASCII = /^[\x01-\x7f]*$/
+
+/**
+ * A byte-string path as Node wants it: ASCII as is (Node's UTF-8 encoding leaves it
+ * unchanged), anything else as its exact bytes. null when it holds a NUL byte, which
+ * Go rejects with EINVAL before making the system call.
+ */
+export function nodePath(p: GoString): string | Buffer | null {
+  if (PLAIN_ASCII.test(p)) return p
+  if (p.indexOf('\0') >= 0) return null
+  return Buffer.from(p, 'latin1')
+}
+
+function fileStatFromNode(name: GoString, st: fs.Stats): FileStat {
+  return new FileStat(name, st.size, fileModeFromSys(st.mode), st.dev, st.ino)
+}
+
+function statAs(op: 'stat' | 'lstat', p: GoString): Result<FileStat> {
+  const np = nodePath(p)
+  if (np === null) return fail(new PathError(op, p, EINVAL))
+  let st: fs.Stats | undefined
+  try {
+    // throwIfNoEntry: false spares building a JS exception for the commonest failure.
+    st =
+      op === 'lstat'
+        ? fs.lstatSync(np, { throwIfNoEntry: false })
+        : fs.statSync(np, { throwIfNoEntry: false })
+  } catch (e) {
+    return fail(fromNodeError(e, op, p))
+  }
+  if (st === undefined) return fail(new PathError(op, p, ENOENT))
+  return ok(fileStatFromNode(basename(p), st))
+}
+
+/** os.Stat */
+export function stat(p: GoString): Result<FileStat> {
+  return statAs('stat', p)
+}
+
+/** os.Lstat */
+export function lstat(p: GoString): Result<FileStat> {
+  return statAs('lstat', p)
+}
+
+/** os.SameFile: same device and inode. */
+export function sameFile(a: FileStat, b: FileStat): boolean {
+  return a.dev === b.dev && a.ino === b.ino
+}
+
+/**
+ * os.ReadFile. Open failures are "open P: …"; a directory opens fine and then
+ * fails with "read P: is a directory".
+ */
+export function readFile(p: GoString): Result<Buffer> {
+  const np = nodePath(p)
+  if (np === null) return fail(new PathError('open', p, EINVAL))
+  let fd: number
+  try {
+    fd = fs.openSync(np, fs.constants.O_RDONLY)
+  } catch (e) {
+    return fail(fromNodeError(e, 'open', p))
+  }
+  try {
+    // Like Go: size the buffer from fstat (ignoring its failure), then read to EOF.
+    let size = 0
+    try {
+      size = fs.fstatSync(fd).size
+    } catch {
+      size = 0
+    }
+    let buf = Buffer.allocUnsafe(Math.max(size + 1, 512))
+    let len = 0
+    for (;;) {
+      if (len === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2)
+        buf.copy(bigger, 0, 0, len)
+        buf = bigger
+      }
+      let n: number
+      try {
+        n = fs.readSync(fd, buf, len, buf.length - len, null)
+      } catch (e) {
+        return fail(fromNodeError(e, 'read', p))
+      }
+      if (n === 0) return ok(buf.subarray(0, len))
+      len += n
+    }
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** os.Readlink */
+export function readlink(p: GoString): Result<GoString> {
+  const np = nodePath(p)
+  if (np === null) return fail(new PathError('readlink', p, EINVAL))
+  try {
+    return ok(fs.readlinkSync(np, { encoding: 'latin1' }))
+  } catch (e) {
+    return fail(fromNodeError(e, 'readlink', p))
+  }
+}
+
+/**
+ * filepath's readDirNames: os.Open then Readdirnames(-1), names sorted byte-wise.
+ * Open errors read "open P: …", listing errors "readdirent P: …".
+ */
+export function readDirNames(p: GoString): Result<GoString[]> {
+  const np = nodePath(p)
+  if (np === null) return fail(new PathError('open', p, EINVAL))
+  let names: string[]
+  try {
+    names = fs.readdirSync(np, { encoding: 'latin1' })
+  } catch (e) {
+    return fail(readDirError(e, np, p))
+  }
+  // Byte strings compare by char code, which is byte order.
+  names.sort()
+  return ok(names)
+}
+
+// Node lists a directory with opendir(3), which fails on anything that is not a
+// directory; Go's os.Open succeeds on any file and only getdents then fails.
+// Probing with open(2) tells which of Go's two errors applies.
+function readDirError(e: unknown, np: string | Buffer, p: GoString): GoError {
+  const listErr = errnoFromNode(e)
+  let fd: number
+  try {
+    // O_NONBLOCK so that a FIFO cannot hang the probe.
+    fd = fs.openSync(np, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+  } catch (openErr) {
+    return fromNodeError(openErr, 'open', p)
+  }
+  fs.closeSync(fd)
+  return new PathError('readdirent', p, listErr)
+}
+
+/**
+ * os.Getwd (Go 1.25): $PWD when it is absolute and names the same directory as
+ * ".", otherwise the kernel's getcwd. Go 1.25 stats "." only when $PWD is set
+ * (1.19 always did, first). Not reproduced: for a cwd longer than PATH_MAX, Go
+ * 1.25 falls back to climbing "..", where this fails with ENAMETOOLONG.
+ */
+export function getwdResult(): Result<GoString> {
+  const pwd = process.env.PWD
+  if (pwd?.startsWith('/')) {
+    const dot = stat('.')
+    if (!dot.ok) return dot
+    // Node decodes the environment as UTF-8; a $PWD that is not valid UTF-8 will
+    // not match here and the kernel's answer is used instead.
+    const dir = fromText(pwd)
+    const d = stat(dir)
+    if (d.ok && sameFile(dot.value, d.value)) return ok(dir)
+  }
+  return syscallGetwd()
+}
+
+const DELETED = ' (deleted)'
+
+/**
+ * syscall.Getwd, wrapped as os.Getwd wraps it. The kernel's answer is read from
+ * /proc/self/cwd: exact bytes, and unlike process.cwd() never a stale cached value.
+ * getcwd(2) fails with ENOENT where procfs shows a removed directory as "… (deleted)"
+ * or an unreachable one as a path not starting with "/".
+ */
+function syscallGetwd(): Result<GoString> {
+  let dir: GoString
+  try {
+    dir = fs.readlinkSync('/proc/self/cwd', { encoding: 'latin1' })
+  } catch {
+    // No procfs: ask Node (UTF-8 decoded, so exact only for valid UTF-8 names).
+    try {
+      return ok(fromText(process.cwd()))
+    } catch (e) {
+      return fail(new SyscallError('getwd', errnoFromNode(e)))
+    }
+  }
+  if (dir.startsWith('/')) {
+    if (!dir.endsWith(DELETED)) return ok(dir)
+    // A live directory may really be named "x (deleted)".
+    const dot = stat('.')
+    const d = stat(dir)
+    if (dot.ok && d.ok && sameFile(dot.value, d.value)) return ok(dir)
+  }
+  return fail(new SyscallError('getwd', ENOENT))
+}
+
+/** os.Getwd for callers that cannot fail: throws (with Go's text) if the cwd is gone. */
+export function getwd(): GoString {
+  const r = getwdResult()
+  if (!r.ok) throw new Error(r.err.error())
+  return r.value
+}

@@ -1,0 +1,89 @@
+/**
+ * Go's filepath.EvalSymlinks on unix (walkSymlinks in path/filepath/symlink.go).
+ *
+ * Go 1.25 differs from 1.19 in one place (the fix is in the 1.23+ source we
+ * checked; the exact release is unknown), reproduced here: after following a
+ * symlink to an absolute path, the leading "/" becomes the new volume prefix
+ * (`vol = link[:1]; volLen = 1`). In 1.19 a relative input kept an empty prefix,
+ * so a later ".." could strip that "/" and make the result relative again
+ * (1.19: "l/../x" with l -> /abs gives "x"; 1.25 gives "/x").
+ */
+import { ErrorString, fail, ok, type Result } from '../../errors.js'
+import type { GoString } from '../../gostring.js'
+import { ENOTDIR } from '../../os/errors.js'
+import { lstat, readlink } from '../../os/file.js'
+import { clean } from './path.js'
+
+const SLASH = 0x2f
+const MAX_LINKS = 255
+
+/** The index of the last "/" in dest at or after volLen, else -1 (Go leaves r < volLen). */
+function lastSlash(dest: GoString, volLen: number): number {
+  let r = dest.length - 1
+  while (r >= volLen && dest.charCodeAt(r) !== SLASH) r--
+  return r
+}
+
+/**
+ * filepath.EvalSymlinks: path with every symlink resolved, component by component,
+ * Cleaned. A relative path stays relative unless a link is absolute. Errors are
+ * Lstat's and Readlink's as they are, the bare ENOTDIR for a non-directory with
+ * more path after it, and "EvalSymlinks: too many links" past 255 links.
+ */
+export function evalSymlinks(path: GoString): Result<GoString> {
+  // volLen covers the leading slash of an absolute path (there are no volumes on unix).
+  let volLen = path.charCodeAt(0) === SLASH ? 1 : 0
+  let vol = path.slice(0, volLen)
+  let dest = vol
+  let linksWalked = 0
+  for (let start = volLen, end = volLen; start < path.length; start = end) {
+    while (start < path.length && path.charCodeAt(start) === SLASH) start++
+    end = start
+    while (end < path.length && path.charCodeAt(end) !== SLASH) end++
+
+    if (end === start) break // no more components
+    const elem = path.slice(start, end)
+    if (elem === '.') continue
+    if (elem === '..') {
+      // Back up to the previous component, unless there is none or it is a kept "..".
+      const r = lastSlash(dest, volLen)
+      if (r < volLen || dest.slice(r + 1) === '..') {
+        if (dest.length > volLen) dest += '/'
+        dest += '..'
+      } else {
+        dest = dest.slice(0, r)
+      }
+      continue
+    }
+
+    // An ordinary component: add it, then see whether it is a symlink.
+    if (dest.length > 0 && dest.charCodeAt(dest.length - 1) !== SLASH) dest += '/'
+    dest += elem
+
+    const fi = lstat(dest)
+    if (!fi.ok) return fail(fi.err)
+    if (!fi.value.isSymlink()) {
+      if (!fi.value.isDir() && end < path.length) return fail(ENOTDIR)
+      continue
+    }
+
+    linksWalked++
+    if (linksWalked > MAX_LINKS) return fail(new ErrorString('EvalSymlinks: too many links'))
+    const link = readlink(dest)
+    if (!link.ok) return fail(link.err)
+
+    // Continue with the link's text in place of the component.
+    path = link.value + path.slice(end)
+    if (link.value.charCodeAt(0) === SLASH) {
+      dest = '/'
+      end = 1
+      vol = '/' // not in Go 1.19; see the file comment
+      volLen = 1
+    } else {
+      const r = lastSlash(dest, volLen)
+      dest = r < volLen ? vol : dest.slice(0, r)
+      end = 0
+    }
+  }
+  return ok(clean(dest))
+}
