@@ -1,0 +1,110 @@
+import { ErrorString, fail, type GoError, ok, type Result, WrapError } from './go/errors.js'
+import type { GoString } from './go/gostring.js'
+import { abs, clean, dir, isAbs, join, rel } from './go/path/filepath/path.js'
+import { evalSymlinks } from './go/path/filepath/symlink.js'
+import { quote } from './go/strconv/quote.js'
+import { fromSeconds, SECOND } from './go/time/duration.js'
+import type { Manifest } from './manifest.js'
+
+export type SkillClass = 'safe' | 'mutating' | 'dangerous'
+
+export const DEFAULT_TIMEOUT_NS = 30n * SECOND
+export const DEFAULT_CATEGORY = 'external'
+
+/** What the loader registers: the manager's SubprocessSkill. */
+export interface SubprocessSkill {
+  key: GoString
+  description: GoString
+  class: SkillClass
+  category: GoString
+  schema: GoString | null
+  /** Absolute, symlink-free path of the executable. */
+  entry: GoString
+  envAllow: GoString[] | null
+  timeoutNs: bigint
+  manifestPath: GoString
+}
+
+/** types.go validKey: non-empty, every rune in [a-z0-9_] (any non-ASCII byte fails). */
+export function validKey(s: GoString): boolean {
+  if (s === '') return false
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f)) return false
+  }
+  return true
+}
+
+/** The name check alone, with the loader's message (for editors and the init wizard). */
+export function checkName(name: GoString): GoError | null {
+  if (name === '') return new ErrorString('name required')
+  if (!validKey(name)) return new ErrorString(`name ${quote(name)} must be lower_snake [a-z0-9_]`)
+  return null
+}
+
+/**
+ * pathHasPrefix: child is parent, or Rel(parent, child) succeeds and does not start
+ * with "..". The prefix test is textual, so a child dir named `..hidden` counts as escaping.
+ */
+export function pathHasPrefix(child: GoString, parent: GoString): boolean {
+  const c = clean(child)
+  const p = clean(parent)
+  if (c === p) return true
+  const r = rel(p, c)
+  if (!r.ok) return false
+  return !r.value.startsWith('..')
+}
+
+/** Resolves the manifest's entry: Join against the manifest dir, Abs, EvalSymlinks. */
+export function resolveEntry(entry: GoString, manifestPath: GoString): Result<GoString> {
+  const joined = isAbs(entry) ? entry : join(dir(manifestPath), entry)
+  const a = abs(joined)
+  if (!a.ok) return fail(new WrapError('resolve entry: ', a.err))
+  const resolved = evalSymlinks(a.value)
+  if (!resolved.ok) return fail(new WrapError('eval entry symlinks: ', resolved.err))
+  return resolved
+}
+
+export interface BuildCache {
+  /** EvalSymlinks(root) results, keyed by the root as given. */
+  roots: Map<GoString, Result<GoString>>
+}
+
+/** buildSubprocessSkill: the checks of the loader, first failure wins. */
+export function buildSubprocessSkill(
+  m: Manifest,
+  manifestPath: GoString,
+  allowRoot: GoString,
+  cache?: BuildCache,
+): Result<SubprocessSkill> {
+  const nameErr = checkName(m.name)
+  if (nameErr) return fail(nameErr)
+  if (m.description === '') return fail(new ErrorString('description required'))
+  if (m.entry === '') return fail(new ErrorString('entry required'))
+  const resolved = resolveEntry(m.entry, manifestPath)
+  if (!resolved.ok) return resolved
+  let root = cache?.roots.get(allowRoot)
+  if (!root) {
+    root = evalSymlinks(allowRoot)
+    cache?.roots.set(allowRoot, root)
+  }
+  if (!root.ok) return fail(new WrapError('eval allowlist root: ', root.err))
+  if (!pathHasPrefix(resolved.value, root.value)) {
+    return fail(new ErrorString(`entry ${resolved.value} escapes allowlist root ${root.value}`))
+  }
+  if (m.class !== '' && m.class !== 'safe' && m.class !== 'mutating' && m.class !== 'dangerous') {
+    return fail(new ErrorString(`class ${quote(m.class)} invalid`))
+  }
+  const timeout = fromSeconds(m.timeoutSeconds)
+  return ok({
+    key: m.name,
+    description: m.description,
+    class: (m.class || 'safe') as SkillClass,
+    category: m.category || DEFAULT_CATEGORY,
+    schema: m.schema,
+    entry: resolved.value,
+    envAllow: m.envAllow,
+    timeoutNs: timeout <= 0n ? DEFAULT_TIMEOUT_NS : timeout,
+    manifestPath,
+  })
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { after, before, describe, test } from 'node:test'
+import { fromText, toBuffer } from '../../src/core/go/gostring.js'
+import { type LoaderEvent, loadDirs } from '../../src/core/loader.js'
+import { Registry } from '../../src/core/registry.js'
+import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
+
+const GOLDEN = new URL('../../../test/golden/load-dirs/', import.meta.url)
+
+/** The tree behind sections-2-4.golden: one pack per line of spec sections 2–4. */
+function buildSpecTree(R: string): string[] {
+  const S = `${R}/skills`
+  makeTree(R, {
+    'outside.sh': ECHO,
+    'file.txt': 'not a dir',
+    'skills/..hidden/run.sh': ECHO,
+    'skills/A_upper/skill.json': manifest({ name: 'upper_first' }),
+    'skills/A_upper/run.sh': ECHO,
+    'skills/bad_class/skill.json': manifest({ name: 'bad_class', class: 'Safe' }),
+    'skills/bad_class/run.sh': ECHO,
+    'skills/bom/skill.json': `\ufeff${manifest({ name: 'bom' })}`,
+    'skills/case_keys/skill.json':
+      '{"NAME":"case_keys","Description":"x","ENTRY":"run.sh","cla\u017fs":"mutating"}',
+    'skills/case_keys/run.sh': ECHO,
+    'skills/dangling/skill.json': { link: 'nowhere.json' },
+    'skills/desc_missing/skill.json': manifest({ name: 'desc_missing', description: undefined }),
+    'skills/dir_named/skill.json/inner/skill.json': manifest({ name: 'dir_named_inner' }),
+    'skills/dir_named/skill.json/inner/run.sh': ECHO,
+    'skills/dotdot/skill.json': manifest({ name: 'dotdot', entry: '../..hidden/run.sh' }),
+    'skills/dup_a/skill.json': manifest({ name: 'dup' }),
+    'skills/dup_a/run.sh': ECHO,
+    'skills/dup_b/skill.json': manifest({ name: 'dup' }),
+    'skills/dup_b/run.sh': ECHO,
+    'skills/entry_missing/skill.json': manifest({ name: 'entry_missing', entry: '' }),
+    'skills/escape/skill.json': manifest({ name: 'escape', entry: '../../outside.sh' }),
+    'skills/escape_link/skill.json': manifest({ name: 'escape_link' }),
+    'skills/escape_link/run.sh': { link: `${R}/outside.sh` },
+    'skills/huge_timeout/skill.json':
+      '{"name":"huge_timeout","description":"d","entry":"run.sh","timeout_seconds":18446744074}',
+    'skills/huge_timeout/run.sh': ECHO,
+    'skills/link_dir/skill.json': { link: '../A_upper' },
+    'skills/link_manifest/skill.json': { link: '../A_upper/skill.json' },
+    'skills/link_to_dir_pack': { link: `${R}/skills2/ok2` },
+    'skills/loop/skill.json': manifest({ name: 'loop', entry: 'a' }),
+    'skills/loop/a': { link: 'b' },
+    'skills/loop/b': { link: 'a' },
+    'skills/name_ctrl/skill.json': manifest({ name: 'a\u0001b\u00adc\u200bd\u00e9' }),
+    'skills/name_quote/skill.json': manifest({ name: 'say "hi"\tnow\nok' }),
+    'skills/no_name/skill.json': manifest({ name: undefined }),
+    'skills/not_dir/skill.json': manifest({ name: 'not_dir', entry: 'run.sh/x' }),
+    'skills/not_dir/run.sh': ECHO,
+    'skills/null_top/skill.json': 'null',
+    'skills/run_missing/skill.json': manifest({ name: 'run_missing' }),
+    'skills/syntax/skill.json': '{"name": "x",}',
+    'skills/toplevel_array/skill.json': '[]',
+    'skills/type_err/skill.json': manifest({ name: 'type_err', timeout_seconds: 1.5 }),
+    'skills/web/skill.json': manifest({ name: 'web_search' }),
+    'skills/web/run.sh': ECHO,
+    'skills/zz/skill.json.bak': manifest({ name: 'backup' }),
+    'skills2/dup/skill.json': manifest({ name: 'upper_first' }),
+    'skills2/dup/run.sh': ECHO,
+    'skills2/ok2/skill.json': manifest({ name: 'second_dir' }),
+    'skills2/ok2/run.sh': ECHO,
+    'skills3/p/skill.json': manifest({ name: 'third_dir' }),
+    'skills3/p/run.sh': ECHO,
+    linkroot: { link: `${R}/skills2` },
+  })
+  // JSON.stringify(1.5) is "1.5", as the golden line expects.
+  return [
+    ' ',
+    'relative/skills',
+    `${R}/missing`,
+    `${R}/file.txt`,
+    `${R}/file.txt/sub`,
+    `${R}/linkroot`,
+    `  ${S}  `,
+    `${R}/skills2`,
+    `${R}/./skills3/`,
+  ]
+}
+
+function run(dirs: string[], registry = new Registry()) {
+  const events: LoaderEvent[] = []
+  const result = loadDirs(dirs.map(fromText), { registry, onEvent: (e) => events.push(e) })
+  return { events, result }
+}
+
+describe('loadDirs golden (spec sections 2–4)', () => {
+  let R = ''
+  let cleanup = () => {}
+  before(() => {
+    ;({ root: R, cleanup } = tempRoot())
+  })
+  after(() => cleanup())
+
+  test('every line, byte for byte, in order', () => {
+    const dirs = buildSpecTree(R)
+    const { events, result } = run(dirs)
+    const got = toBuffer(events.map((e) => `${e.message}\n`).join(''))
+    const want = Buffer.from(
+      readFileSync(new URL('sections-2-4.golden', GOLDEN), 'latin1').replaceAll('$ROOT', R),
+      'latin1',
+    )
+    assert.equal(got.toString('latin1'), want.toString('latin1'))
+    assert.equal(result.count, 7)
+    assert.equal(result.err, null)
+  })
+
+  test('defaults and the int64 wrap of timeout_seconds', () => {
+    const { result } = run([`${R}/skills`])
+    const byName = new Map(result.skills.map((s) => [s.key, s]))
+    const upper = byName.get('upper_first')!
+    assert.equal(upper.class, 'safe')
+    assert.equal(upper.category, 'external')
+    assert.equal(upper.timeoutNs, 30_000_000_000n)
+    assert.equal(upper.entry, `${R}/skills/A_upper/run.sh`)
+    // 18446744074 s * 1e9 overflows int64 and wraps to 290448384 ns (positive, so it is kept).
+    assert.equal(byName.get('huge_timeout')!.timeoutNs, 290_448_384n)
+    assert.equal(byName.get('case_keys')!.class, 'mutating')
+  })
+
+  test('a symlinked root passes the stat check but loads nothing', () => {
+    const { events, result } = run([`${R}/linkroot`])
+    assert.deepEqual(events, [])
+    assert.equal(result.count, 0)
+  })
+
+  test('an empty registry lets a builtin name through', () => {
+    const { events } = run([`${R}/skills`], new Registry([]))
+    const web = events.find((e) => e.path === `${R}/skills/web/skill.json`)!
+    assert.equal(web.kind, 'registered')
+  })
+})

@@ -1,0 +1,50 @@
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+
+/**
+ * A file tree for tests, described as path → content. A string is a file (mode 0644),
+ * `{ exec }` an executable file, `{ link }` a symlink, `{ dir: true }` an empty dir.
+ * Paths may be Buffers' latin1 form when a name must not be valid UTF-8.
+ */
+export type Node =
+  | string
+  | { exec: string }
+  | { link: string }
+  | { dir: true }
+  | { file: string; mode: number }
+
+export function makeTree(root: string, nodes: Record<string, Node>): void {
+  for (const [rel, node] of Object.entries(nodes)) {
+    const p = join(root, rel)
+    mkdirSync(dirname(p), { recursive: true })
+    if (typeof node === 'string') writeFileSync(p, node)
+    else if ('exec' in node) {
+      writeFileSync(p, node.exec)
+      chmodSync(p, 0o755)
+    } else if ('link' in node) symlinkSync(node.link, p)
+    else if ('dir' in node) mkdirSync(p, { recursive: true })
+    else {
+      writeFileSync(p, node.file)
+      chmodSync(p, node.mode)
+    }
+  }
+}
+
+/** A fresh temp dir with no symlinks in its path (so resolved and given paths agree). */
+export function tempRoot(prefix = 'ongrid-skill-'): { root: string; cleanup: () => void } {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) }
+}
+
+/** A valid manifest as JSON text, with fields overridden or removed (undefined). */
+export function manifest(fields: Record<string, unknown> = {}): string {
+  const base: Record<string, unknown> = { name: 'ok_skill', description: 'Does a thing.', entry: 'run.sh' }
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) delete base[k]
+    else base[k] = v
+  }
+  return JSON.stringify(base)
+}
+
+export const ECHO = { exec: '#!/bin/sh\ncat\n' }
