@@ -1,0 +1,38 @@
+import type { SubprocessSkill } from '../core/build.js'
+import { toText } from '../core/go/gostring.js'
+import type { LoaderEventKind } from '../core/loader.js'
+
+const SKIP_LABELS: [LoaderEventKind, string][] = [
+  ['parse-error', 'parse error'],
+  ['build-error', 'build error'],
+  ['duplicate', 'duplicate name'],
+  ['walk-error', 'walk error'],
+  ['skip-non-absolute', 'non-absolute dir'],
+  ['dir-not-present', 'missing dir'],
+  ['stat-error', 'unreadable dir'],
+  ['not-a-directory', 'not a directory'],
+]
+
+/** The one-line human summary load-dirs prints on stderr. */
+export function loadSummary(registered: number, counts: Map<LoaderEventKind, number>): string {
+  const parts = SKIP_LABELS.filter(([k]) => (counts.get(k) ?? 0) > 0).map(
+    ([k, label]) => `${counts.get(k)} ${label}`,
+  )
+  const skipped = SKIP_LABELS.reduce((n, [k]) => n + (counts.get(k) ?? 0), 0)
+  const s = `${registered} registered, ${skipped} skipped`
+  return parts.length > 0 ? `${s} (${parts.join(', ')})` : s
+}
+
+/** A registered skill as load-dirs --json reports it. */
+export function skillJson(s: SubprocessSkill) {
+  return {
+    name: toText(s.key),
+    manifest: toText(s.manifestPath),
+    entry: toText(s.entry),
+    class: s.class,
+    category: toText(s.category),
+    timeout_ms: Number(s.timeoutNs / 1_000_000n),
+    env_allow: s.envAllow === null ? null : s.envAllow.map(toText),
+    schema_raw: s.schema === null ? null : toText(s.schema),
+  }
+}
