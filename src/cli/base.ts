@@ -24,6 +24,11 @@ export class UserError extends Error {
  * and a distinct exit code, never a stack trace.
  */
 export abstract class BaseCommand extends Command {
+  /** Plain JSON (oclif's colorizer is slow and overflows the stack on multi-megabyte strings). */
+  override logJson(json: unknown): void {
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+  }
+
   protected override async catch(
     err: Error & { exitCode?: number; oclif?: { exit?: number } },
   ): Promise<unknown> {

@@ -1,0 +1,31 @@
+/**
+ * Reads an environment to replay: either NUL-separated `NAME=value` records (as in
+ * /proc/<pid>/environ of the manager) or dotenv-style lines (`NAME=value`, optional
+ * `export `, `#` comments, values optionally in single or double quotes).
+ */
+export function parseEnvFile(content: Buffer): Record<string, string> {
+  const env: Record<string, string> = {}
+  if (content.includes(0)) {
+    for (const rec of content.toString('utf8').split('\0')) {
+      const eq = rec.indexOf('=')
+      if (eq > 0) env[rec.slice(0, eq)] = rec.slice(eq + 1)
+    }
+    return env
+  }
+  for (const rawLine of content.toString('utf8').split(/\r?\n/)) {
+    let line = rawLine.trim()
+    if (line === '' || line.startsWith('#')) continue
+    if (line.startsWith('export ')) line = line.slice(7).trimStart()
+    const eq = line.indexOf('=')
+    if (eq <= 0) continue
+    const name = line.slice(0, eq).trim()
+    let value = line.slice(eq + 1).trim()
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0])) {
+      const q = value[0]
+      value = value.slice(1, -1)
+      if (q === '"') value = value.replace(/\\(["\\n])/g, (_, c: string) => (c === 'n' ? '\n' : c))
+    }
+    env[name] = value
+  }
+  return env
+}

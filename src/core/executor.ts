@@ -1,0 +1,315 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import v8 from 'node:v8'
+import vm from 'node:vm'
+import { execFormatError } from './exec-format.js'
+import { valid } from './go/encoding/json/scanner.js'
+import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from './go/gostring.js'
+import { errnoFromNode } from './go/os/errors.js'
+import { stat } from './go/os/file.js'
+import { isAbs } from './go/path/filepath/path.js'
+import { quote } from './go/strconv/quote.js'
+import { durationString } from './go/time/duration.js'
+
+/** stdout kept in memory (MaxSubprocessStdout); the rest is dropped silently. */
+export const MAX_STDOUT = 16 * 1024 * 1024
+/** Trailing stderr bytes quoted in error texts (MaxSubprocessStderrTail). */
+export const MAX_STDERR_TAIL = 4 * 1024
+/** stderr kept in memory: the manager's writer is capped at 4 × the tail. */
+export const MAX_STDERR = MAX_STDERR_TAIL * 4
+/** cmd.WaitDelay: how long pipes may outlive the process (or the kill on timeout). */
+export const WAIT_DELAY_MS = 1000
+
+/** What the executor needs of a registered skill. */
+export interface ExecSkill {
+  key: GoString
+  entry: GoString
+  envAllow: GoString[] | null
+  timeoutNs: bigint
+}
+
+export interface ExecuteOptions {
+  /** The environment allowed names are taken from (the manager's own environment). */
+  environ: Record<string, string | undefined>
+  /** Every stderr chunk as it arrives (the manager keeps only the first 16 KiB). */
+  onStderr?: (chunk: Buffer) => void
+  /** Called once the child is running. */
+  onStart?: (pid: number) => void
+  /** Aborting kills the process group, as a cancelled request context does in the manager. */
+  signal?: AbortSignal
+}
+
+export interface ExecuteResult {
+  ok: boolean
+  /** On success, the child's stdout verbatim; otherwise what was captured (≤ 16 MiB). */
+  stdout: Buffer
+  /** The manager's error text, or null on success. */
+  error: GoString | null
+  /** The child's exit code (-1 when killed by a signal); null when it never started. */
+  exitCode: number | null
+  timedOut: boolean
+  durationMs: number
+  /** The stderr the manager keeps (≤ 16 KiB). */
+  stderr: Buffer
+  /** The params as sent on stdin (after the empty → `{}` default). */
+  params: GoString
+}
+
+/** tailString: at most n trailing bytes, TrimSpace'd, with `...` when cut (bytes, not runes). */
+export function tailString(b: Buffer, n: number): GoString {
+  if (n <= 0 || b.length === 0) return ''
+  if (b.length <= n) return trimSpace(fromBuffer(b))
+  return `...${trimSpace(fromBuffer(b.subarray(b.length - n)))}`
+}
+
+/** buildSubprocessEnv: only allowed names present in the environment (empty values count). */
+export function buildSubprocessEnv(
+  allow: readonly GoString[] | null,
+  environ: Record<string, string | undefined>,
+): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const raw of allow ?? []) {
+    const name = trimSpace(raw)
+    if (name === '') continue
+    const v = environ[name]
+    if (v === undefined) continue
+    env[name] = v
+  }
+  return env
+}
+
+/**
+ * The manager's cappedWriter: keeps the first `max` bytes and drops the rest silently.
+ * Small outputs stay as chunks; past 1 MiB the bytes move into one buffer of `max` bytes so
+ * that no second copy is needed at the end. While output is being dropped, the garbage
+ * collector is nudged now and then: dropped pipe reads are off-heap and would otherwise pile up.
+ */
+class CappedBuffer {
+  private chunks: Buffer[] = []
+  private flat: Buffer | null = null
+  size = 0
+  private dropped = 0
+  constructor(private readonly max: number) {}
+  push(chunk: Buffer): void {
+    if (this.size >= this.max) {
+      this.dropped += chunk.length
+      if (this.dropped >= 16 * 1024 * 1024) {
+        this.dropped = 0
+        collectGarbage()
+      }
+      return
+    }
+    const part = chunk.length <= this.max - this.size ? chunk : chunk.subarray(0, this.max - this.size)
+    if (this.flat === null && this.size + part.length > 1024 * 1024 && this.max > 1024 * 1024) {
+      this.flat = Buffer.allocUnsafe(this.max)
+      let at = 0
+      for (const c of this.chunks) at += c.copy(this.flat, at)
+      this.chunks = []
+    }
+    if (this.flat !== null) part.copy(this.flat, this.size)
+    else this.chunks.push(part)
+    this.size += part.length
+  }
+  bytes(): Buffer {
+    return this.flat !== null ? this.flat.subarray(0, this.size) : Buffer.concat(this.chunks, this.size)
+  }
+}
+
+let gcFn: (() => void) | null | undefined
+function collectGarbage(): void {
+  if (gcFn === undefined) {
+    try {
+      v8.setFlagsFromString('--expose-gc')
+      gcFn = vm.runInNewContext('gc') as () => void
+    } catch {
+      gcFn = null
+    }
+  }
+  gcFn?.()
+}
+
+/**
+ * SubprocessSkill.Execute: the entry checks, params defaulting and validation, the filtered
+ * environment, its own process group killed whole on timeout, capped capture, the WaitDelay,
+ * and the manager's result checks with its exact error texts.
+ */
+export async function execute(
+  skill: ExecSkill,
+  rawParams: GoString | null,
+  opts: ExecuteOptions,
+): Promise<ExecuteResult> {
+  const started = performance.now()
+  const key = skill.key
+  let params = rawParams ?? ''
+  const early = (error: GoString): ExecuteResult => ({
+    ok: false,
+    stdout: Buffer.alloc(0),
+    error,
+    exitCode: null,
+    timedOut: false,
+    durationMs: performance.now() - started,
+    stderr: Buffer.alloc(0),
+    params,
+  })
+  if (skill.entry === '') return early('subprocess skill: entry path required')
+  if (!isAbs(skill.entry)) return early(`subprocess skill: entry ${quote(skill.entry)} must be absolute`)
+  const info = stat(skill.entry)
+  if (!info.ok) return early(`subprocess skill: stat ${skill.entry}: ${info.err.error()}`)
+  if (info.value.isDir()) return early(`subprocess skill: entry ${skill.entry} is a directory`)
+  if ((info.value.mode & 0o111) === 0) return early(`subprocess skill: entry ${skill.entry} not executable`)
+  if (trimSpace(params) === '') params = '{}'
+  else if (!valid(params)) return early('subprocess skill: invalid params JSON')
+
+  const startFailure = (errText: GoString): ExecuteResult => ({
+    ...early(`subprocess skill ${key}: start: fork/exec ${skill.entry}: ${errText} (stderr: )`),
+    params,
+  })
+  const noExec = execFormatError(skill.entry)
+  if (noExec) return startFailure(noExec.error())
+
+  const env = buildSubprocessEnv(skill.envAllow, opts.environ)
+  let child: ChildProcess
+  try {
+    // Node takes paths as text: an entry whose path is not valid UTF-8 cannot be spawned exactly.
+    child = spawn(toText(skill.entry), [], {
+      argv0: toText(skill.entry),
+      env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+  } catch (e) {
+    return startFailure(errnoFromNode(e).error())
+  }
+  return await new Promise<ExecuteResult>((resolve) => {
+    const stdout = new CappedBuffer(MAX_STDOUT)
+    const stderr = new CappedBuffer(MAX_STDERR)
+    let exitCode: number | null = null
+    let exited = false
+    let timedOut = false
+    let waitDelayExpired = false
+    let openStreams = 3 // stdout, stderr, and the stdin copy
+    let waitDelayTimer: NodeJS.Timeout | undefined
+    let finished = false
+
+    const killGroup = () => {
+      if (child.pid === undefined) return
+      try {
+        process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        try {
+          child.kill('SIGKILL')
+        } catch {}
+      }
+    }
+    const timeoutMs = Number(skill.timeoutNs / 1_000_000n)
+    const deadline = performance.now() + timeoutMs
+    const timeoutTimer =
+      timeoutMs <= 2 ** 31 - 1
+        ? setTimeout(() => {
+            timedOut = true
+            killGroup()
+            startWaitDelay()
+          }, timeoutMs)
+        : undefined
+    const onAbort = () => {
+      killGroup()
+      startWaitDelay()
+    }
+    opts.signal?.addEventListener('abort', onAbort, { once: true })
+
+    function startWaitDelay() {
+      if (waitDelayTimer !== undefined || finished) return
+      waitDelayTimer = setTimeout(() => {
+        if (openStreams > 0) {
+          waitDelayExpired = true
+          child.stdout?.destroy()
+          child.stderr?.destroy()
+          child.stdin?.destroy()
+          openStreams = 0
+        }
+        maybeFinish()
+      }, WAIT_DELAY_MS)
+    }
+
+    function streamDone() {
+      openStreams--
+      maybeFinish()
+    }
+
+    function maybeFinish() {
+      if (finished || !exited || openStreams > 0) return
+      finished = true
+      clearTimeout(timeoutTimer)
+      clearTimeout(waitDelayTimer)
+      opts.signal?.removeEventListener('abort', onAbort)
+      const out = stdout.bytes()
+      const err = stderr.bytes()
+      const base = {
+        stdout: out,
+        exitCode,
+        timedOut: false,
+        durationMs: performance.now() - started,
+        stderr: err,
+        params,
+      }
+      // Execute checks the deadline first, whatever else happened.
+      if (timedOut || performance.now() >= deadline) {
+        resolve({
+          ...base,
+          ok: false,
+          timedOut: true,
+          error: `subprocess skill ${key}: timed out after ${durationString(skill.timeoutNs)}`,
+        })
+      } else if (exitCode !== 0) {
+        resolve({
+          ...base,
+          ok: false,
+          error: `subprocess skill ${key}: exit ${exitCode} (stderr: ${tailString(err, MAX_STDERR_TAIL)})`,
+        })
+      } else if (waitDelayExpired) {
+        resolve({
+          ...base,
+          ok: false,
+          error: `subprocess skill ${key}: exec: WaitDelay expired before I/O complete (stderr: ${tailString(err, MAX_STDERR_TAIL)})`,
+        })
+      } else if (!valid(fromBuffer(out))) {
+        resolve({
+          ...base,
+          ok: false,
+          error: `subprocess skill ${key}: stdout is not valid JSON (first 200B: ${tailString(out, 200)})`,
+        })
+      } else {
+        resolve({ ...base, ok: true, error: null })
+      }
+    }
+
+    child.once('error', (e) => {
+      // Spawn failed (the process never ran): ENOENT for a missing interpreter, EACCES…
+      if (exited || child.pid !== undefined) return
+      finished = true
+      clearTimeout(timeoutTimer)
+      opts.signal?.removeEventListener('abort', onAbort)
+      resolve(startFailure(errnoFromNode(e).error()))
+    })
+    if (child.pid === undefined) return
+    opts.onStart?.(child.pid)
+
+    child.stdout!.on('data', (c: Buffer) => stdout.push(c))
+    child.stdout!.once('close', streamDone)
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr.push(c)
+      opts.onStderr?.(c)
+    })
+    child.stderr!.once('close', streamDone)
+    // The params copy: EPIPE from a child that never reads stdin is ignored, as Go does.
+    child.stdin!.on('error', () => {})
+    child.stdin!.once('close', streamDone)
+    child.stdin!.end(toBuffer(params))
+
+    child.once('exit', (code, signal) => {
+      exited = true
+      exitCode = signal !== null ? -1 : (code ?? -1)
+      startWaitDelay()
+      maybeFinish()
+    })
+  })
+}
