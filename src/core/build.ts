@@ -1,5 +1,6 @@
 import { ErrorString, fail, type GoError, ok, type Result, WrapError } from './go/errors.js'
 import type { GoString } from './go/gostring.js'
+import { type FileStat, memoLstat } from './go/os/file.js'
 import { abs, clean, dir, isAbs, join, rel } from './go/path/filepath/path.js'
 import { evalSymlinks } from './go/path/filepath/symlink.js'
 import { quote } from './go/strconv/quote.js'
@@ -56,18 +57,26 @@ export function pathHasPrefix(child: GoString, parent: GoString): boolean {
 }
 
 /** Resolves the manifest's entry: Join against the manifest dir, Abs, EvalSymlinks. */
-export function resolveEntry(entry: GoString, manifestPath: GoString): Result<GoString> {
+export function resolveEntry(entry: GoString, manifestPath: GoString, cache?: BuildCache): Result<GoString> {
   const joined = isAbs(entry) ? entry : join(dir(manifestPath), entry)
   const a = abs(joined)
   if (!a.ok) return fail(new WrapError('resolve entry: ', a.err))
-  const resolved = evalSymlinks(a.value)
+  const resolved = evalSymlinks(a.value, cache?.lstat)
   if (!resolved.ok) return fail(new WrapError('eval entry symlinks: ', resolved.err))
   return resolved
 }
 
+/**
+ * What one loader pass may remember between manifests (the tree is assumed not to change
+ * during the pass): EvalSymlinks(root) per root, and Lstat answers for EvalSymlinks.
+ */
 export interface BuildCache {
-  /** EvalSymlinks(root) results, keyed by the root as given. */
   roots: Map<GoString, Result<GoString>>
+  lstat: (p: GoString) => Result<FileStat>
+}
+
+export function newBuildCache(): BuildCache {
+  return { roots: new Map(), lstat: memoLstat() }
 }
 
 /** buildSubprocessSkill: the checks of the loader, first failure wins. */
@@ -81,11 +90,11 @@ export function buildSubprocessSkill(
   if (nameErr) return fail(nameErr)
   if (m.description === '') return fail(new ErrorString('description required'))
   if (m.entry === '') return fail(new ErrorString('entry required'))
-  const resolved = resolveEntry(m.entry, manifestPath)
+  const resolved = resolveEntry(m.entry, manifestPath, cache)
   if (!resolved.ok) return resolved
   let root = cache?.roots.get(allowRoot)
   if (!root) {
-    root = evalSymlinks(allowRoot)
+    root = evalSymlinks(allowRoot, cache?.lstat)
     cache?.roots.set(allowRoot, root)
   }
   if (!root.ok) return fail(new WrapError('eval allowlist root: ', root.err))

@@ -1,4 +1,4 @@
-import { type BuildCache, buildSubprocessSkill, type SubprocessSkill } from './build.js'
+import { buildSubprocessSkill, newBuildCache, type SubprocessSkill } from './build.js'
 import type { GoError } from './go/errors.js'
 import { type GoString, trimSpace } from './go/gostring.js'
 import { isNotExist } from './go/os/errors.js'
@@ -87,49 +87,53 @@ export function loadDirs(dirs: readonly GoString[], opts: LoadOptions): LoadResu
 
 function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoError | null {
   const emit = opts.onEvent
-  const cache: BuildCache = { roots: new Map() }
-  return walk(root, (path, info, err) => {
-    if (err) {
-      emit({
-        kind: 'walk-error',
-        message: `skill loader: walk ${path}: ${err.error()}`,
-        path,
-        root,
-        name: null,
-        err,
-      })
+  const cache = newBuildCache()
+  return walk(
+    root,
+    (path, info, err) => {
+      if (err) {
+        emit({
+          kind: 'walk-error',
+          message: `skill loader: walk ${path}: ${err.error()}`,
+          path,
+          root,
+          name: null,
+          err,
+        })
+        return null
+      }
+      if (!info || info.isDir()) return null
+      if (base(path) !== 'skill.json') return null
+      const parsed = parseManifest(path)
+      const m: Manifest = parsed.manifest
+      const ev = { path, root, name: m.name, parsed }
+      if (parsed.err) {
+        emit({
+          ...ev,
+          kind: 'parse-error',
+          message: `skill loader: parse ${path}: ${parsed.err.error()}`,
+          err: parsed.err,
+        })
+        return null
+      }
+      const built = buildSubprocessSkill(m, path, root, cache)
+      if (!built.ok) {
+        const message = `skill loader: build ${m.name} (${path}): ${built.err.error()}`
+        emit({ ...ev, kind: 'build-error', message, err: built.err })
+        return null
+      }
+      if (opts.registry.has(m.name)) {
+        const message = `skill loader: skill ${quote(m.name)} already registered, skipping ${path}`
+        emit({ ...ev, kind: 'duplicate', message, err: null })
+        return null
+      }
+      opts.registry.add(m.name)
+      result.count++
+      result.skills.push(built.value)
+      const message = `skill loader: registered subprocess skill ${quote(m.name)} from ${path}`
+      emit({ ...ev, kind: 'registered', message, err: null, skill: built.value })
       return null
-    }
-    if (!info || info.isDir()) return null
-    if (base(path) !== 'skill.json') return null
-    const parsed = parseManifest(path)
-    const m: Manifest = parsed.manifest
-    const ev = { path, root, name: m.name, parsed }
-    if (parsed.err) {
-      emit({
-        ...ev,
-        kind: 'parse-error',
-        message: `skill loader: parse ${path}: ${parsed.err.error()}`,
-        err: parsed.err,
-      })
-      return null
-    }
-    const built = buildSubprocessSkill(m, path, root, cache)
-    if (!built.ok) {
-      const message = `skill loader: build ${m.name} (${path}): ${built.err.error()}`
-      emit({ ...ev, kind: 'build-error', message, err: built.err })
-      return null
-    }
-    if (opts.registry.has(m.name)) {
-      const message = `skill loader: skill ${quote(m.name)} already registered, skipping ${path}`
-      emit({ ...ev, kind: 'duplicate', message, err: null })
-      return null
-    }
-    opts.registry.add(m.name)
-    result.count++
-    result.skills.push(built.value)
-    const message = `skill loader: registered subprocess skill ${quote(m.name)} from ${path}`
-    emit({ ...ev, kind: 'registered', message, err: null, skill: built.value })
-    return null
-  })
+    },
+    { direntTypes: true },
+  )
 }

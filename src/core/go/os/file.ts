@@ -171,6 +171,22 @@ export function lstat(p: GoString): Result<FileStat> {
   return statAs('lstat', p)
 }
 
+/**
+ * An Lstat that remembers its answers, for resolving many paths in one pass over a tree
+ * assumed not to change meanwhile (the loader resolves 10,000 entries under shared prefixes).
+ */
+export function memoLstat(): (p: GoString) => Result<FileStat> {
+  const seen = new Map<GoString, Result<FileStat>>()
+  return (p) => {
+    let r = seen.get(p)
+    if (r === undefined) {
+      r = lstat(p)
+      seen.set(p, r)
+    }
+    return r
+  }
+}
+
 /** os.SameFile: same device and inode. */
 export function sameFile(a: FileStat, b: FileStat): boolean {
   return a.dev === b.dev && a.ino === b.ino
@@ -246,6 +262,80 @@ export function readDirNames(p: GoString): Result<GoString[]> {
   // Byte strings compare by char code, which is byte order.
   names.sort()
   return ok(names)
+}
+
+/**
+ * A FileInfo built from a directory entry's type (d_type), so that a walk need not Lstat
+ * every child. Size and permission bits, which d_type does not carry, are read with Lstat
+ * on first use.
+ */
+class DirentInfo implements FileInfo {
+  private full: FileStat | null = null
+  constructor(
+    readonly name: GoString,
+    private readonly path: GoString,
+    private readonly typeBits: number,
+  ) {}
+  private load(): FileStat | null {
+    if (this.full === null) {
+      const r = lstat(this.path)
+      if (r.ok) this.full = r.value
+    }
+    return this.full
+  }
+  get size(): number {
+    return this.load()?.size ?? 0
+  }
+  get mode(): number {
+    return this.load()?.mode ?? this.typeBits
+  }
+  isDir(): boolean {
+    return this.typeBits === MODE_DIR
+  }
+  isSymlink(): boolean {
+    return this.typeBits === MODE_SYMLINK
+  }
+  isRegular(): boolean {
+    return this.typeBits === 0
+  }
+}
+
+/**
+ * readDirNames plus each entry's type, for walks over trees that are assumed not to change
+ * meanwhile: the type comes from the directory listing (Node resolves an unknown d_type with
+ * Lstat itself). Same errors as readDirNames; `dir` joins the names into paths.
+ */
+export function readDirEntries(
+  p: GoString,
+  dir: (name: GoString) => GoString,
+): Result<[GoString, FileInfo][]> {
+  const np = nodePath(p)
+  if (np === null) return fail(new PathError('open', p, EINVAL))
+  let entries: fs.Dirent[]
+  try {
+    entries = fs.readdirSync(np, { encoding: 'latin1', withFileTypes: true }) as unknown as fs.Dirent[]
+  } catch (e) {
+    return fail(readDirError(e, np, p))
+  }
+  const out: [GoString, FileInfo][] = entries.map((d) => {
+    const name = d.name as string
+    const bits = d.isDirectory()
+      ? MODE_DIR
+      : d.isSymbolicLink()
+        ? MODE_SYMLINK
+        : d.isFile()
+          ? 0
+          : d.isFIFO()
+            ? MODE_NAMED_PIPE
+            : d.isSocket()
+              ? MODE_SOCKET
+              : d.isCharacterDevice()
+                ? MODE_DEVICE | MODE_CHAR_DEVICE
+                : MODE_DEVICE
+    return [name, new DirentInfo(name, dir(name), bits)]
+  })
+  out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+  return ok(out)
 }
 
 // Node lists a directory with opendir(3), which fails on anything that is not a

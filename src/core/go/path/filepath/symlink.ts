@@ -11,7 +11,7 @@
 import { ErrorString, fail, ok, type Result } from '../../errors.js'
 import type { GoString } from '../../gostring.js'
 import { ENOTDIR } from '../../os/errors.js'
-import { lstat, readlink } from '../../os/file.js'
+import { type FileStat, lstat, readlink } from '../../os/file.js'
 import { clean } from './path.js'
 
 const SLASH = 0x2f
@@ -29,8 +29,12 @@ function lastSlash(dest: GoString, volLen: number): number {
  * Cleaned. A relative path stays relative unless a link is absolute. Errors are
  * Lstat's and Readlink's as they are, the bare ENOTDIR for a non-directory with
  * more path after it, and "EvalSymlinks: too many links" past 255 links.
+ * `lstatFn` lets a caller that resolves many paths in an unchanging tree memoize Lstat.
  */
-export function evalSymlinks(path: GoString): Result<GoString> {
+export function evalSymlinks(
+  path: GoString,
+  lstatFn: (p: GoString) => Result<FileStat> = lstat,
+): Result<GoString> {
   // volLen covers the leading slash of an absolute path (there are no volumes on unix).
   let volLen = path.charCodeAt(0) === SLASH ? 1 : 0
   let vol = path.slice(0, volLen)
@@ -60,7 +64,7 @@ export function evalSymlinks(path: GoString): Result<GoString> {
     if (dest.length > 0 && dest.charCodeAt(dest.length - 1) !== SLASH) dest += '/'
     dest += elem
 
-    const fi = lstat(dest)
+    const fi = lstatFn(dest)
     if (!fi.ok) return fail(fi.err)
     if (!fi.value.isSymlink()) {
       if (!fi.value.isDir() && end < path.length) return fail(ENOTDIR)

@@ -4,7 +4,7 @@
  */
 import { ErrorString, type GoError } from '../../errors.js'
 import type { GoString } from '../../gostring.js'
-import { type FileInfo, lstat, readDirNames } from '../../os/file.js'
+import { type FileInfo, lstat, readDirEntries, readDirNames } from '../../os/file.js'
 import { clean, join } from './path.js'
 
 /** fs.SkipDir: skip this directory (or, returned for a file, the rest of its directory). */
@@ -23,9 +23,20 @@ export type WalkFunc = (path: GoString, info: FileInfo | null, err: GoError | nu
  * filepath.Walk: calls fn for root and everything below it. The root is Lstat'ed
  * too, so a root that is a symlink is reported and not descended.
  */
-export function walk(root: GoString, fn: WalkFunc): GoError | null {
+export interface WalkOptions {
+  /**
+   * Take each child's type from the directory listing instead of an Lstat per child. Same
+   * walk on a tree that does not change meanwhile (Go would report an entry deleted between
+   * listing and Lstat as an lstat error; this reports it with its listed type); several
+   * times fewer system calls.
+   */
+  direntTypes?: boolean
+}
+
+export function walk(root: GoString, fn: WalkFunc, opts: WalkOptions = {}): GoError | null {
   const info = lstat(root)
-  const err = info.ok ? walkPath(root, info.value, fn) : (fn(root, null, info.err) ?? null)
+  const walker = opts.direntTypes ? walkPathDirent : walkPath
+  const err = info.ok ? walker(root, info.value, fn) : (fn(root, null, info.err) ?? null)
   if (err === SKIP_DIR || err === SKIP_ALL) return null
   return err
 }
@@ -55,6 +66,23 @@ function walkPath(path: GoString, info: FileInfo, fn: WalkFunc): GoError | null 
       const err = walkPath(filename, child.value, fn)
       if (err !== null && (!child.value.isDir() || err !== SKIP_DIR)) return err
     }
+  }
+  return null
+}
+
+// walkPath with the children's types from the listing (see WalkOptions.direntTypes).
+function walkPathDirent(path: GoString, info: FileInfo, fn: WalkFunc): GoError | null {
+  if (!info.isDir()) return fn(path, info, null) ?? null
+  const dir = clean(path)
+  const prefix = dir === '.' ? '' : dir === '/' ? '/' : dir + '/'
+  const joinName = (name: GoString) =>
+    name === '.' || name === '..' || name.includes('/') ? join(path, name) : prefix + name
+  const entries = readDirEntries(path, joinName)
+  const err1 = fn(path, info, entries.ok ? null : entries.err) ?? null
+  if (!entries.ok || err1 !== null) return err1
+  for (const [name, child] of entries.value) {
+    const err = walkPathDirent(joinName(name), child, fn)
+    if (err !== null && (!child.isDir() || err !== SKIP_DIR)) return err
   }
   return null
 }

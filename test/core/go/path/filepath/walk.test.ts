@@ -5,23 +5,37 @@ import { after, before, describe, test } from 'node:test'
 import { ErrorString, type GoError } from '../../../../../src/core/go/errors.js'
 import { fileModeString } from '../../../../../src/core/go/os/file.js'
 import { base } from '../../../../../src/core/go/path/filepath/path.js'
-import { SKIP_ALL, SKIP_DIR, walk } from '../../../../../src/core/go/path/filepath/walk.js'
+import { SKIP_ALL, SKIP_DIR, type WalkOptions, walk } from '../../../../../src/core/go/path/filepath/walk.js'
 import { inDir, makeFixture } from '../../os/fixture.js'
 
 // One callback: [path, info.name, info.mode.String(), size (files and links only), err].
 type Row = [string, string | null, string | null, number | null, string | null]
 
 /** Walks root and records every callback; `results` maps a path to what the callback returns there. */
-function record(root: string, results: Record<string, GoError> = {}): { rows: Row[]; result: string | null } {
+function record(
+  root: string,
+  results: Record<string, GoError> = {},
+  opts: WalkOptions = {},
+): { rows: Row[]; result: string | null } {
   const rows: Row[] = []
-  const err = walk(root, (path, info, err) => {
-    rows.push(
-      info === null
-        ? [path, null, null, null, err?.error() ?? null]
-        : [path, info.name, fileModeString(info.mode), info.isDir() ? null : info.size, err?.error() ?? null],
-    )
-    return results[path] ?? null
-  })
+  const err = walk(
+    root,
+    (path, info, err) => {
+      rows.push(
+        info === null
+          ? [path, null, null, null, err?.error() ?? null]
+          : [
+              path,
+              info.name,
+              fileModeString(info.mode),
+              info.isDir() ? null : info.size,
+              err?.error() ?? null,
+            ],
+      )
+      return results[path] ?? null
+    },
+    opts,
+  )
   return { rows, result: err?.error() ?? null }
 }
 
@@ -93,6 +107,12 @@ describe('filepath.Walk', () => {
 
   test('visits everything in byte order, Lstat-ing and never following links', () => {
     assert.deepEqual(record(R), { rows: full(), result: null })
+  })
+
+  test('with direntTypes, the same callbacks (types from the listing, sizes and modes on demand)', () => {
+    assert.deepEqual(record(R, {}, { direntTypes: true }), { rows: full(), result: null })
+    const skip = { [`${R}/sub`]: SKIP_DIR, [`${R}/a`]: SKIP_DIR }
+    assert.deepEqual(record(R, skip, { direntTypes: true }), record(R, skip))
   })
 
   test('a root with a trailing slash is reported as given; children are joined cleanly', () => {
