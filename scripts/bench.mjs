@@ -1,0 +1,504 @@
+#!/usr/bin/env node
+// npm run bench — the project's speed budgets, measured.
+//
+//   node scripts/bench.mjs [--runs N] [--warmup N] [--only NAME[,NAME]] [--json] [--no-fail] [--regen]
+//
+// Every figure is a command run as a user runs it (./bin/run.js …, stdout and stderr to
+// files under .bench/out/), timed from spawn to exit. All figures are measured in the same
+// rounds, interleaved (floor, version, load-dirs, floor, version, …), after warm-up rounds
+// that are thrown away, so drift on the machine hits them alike. The floor, `node -e 0`,
+// is always measured, and each figure is shown as a ratio to it. See docs/bench.md.
+//
+// To add a figure, add an entry to FIGURES below: a name, a title, the subcommand it needs
+// (`requires`), a `prepare` that returns the argv (and an optional output check), and its
+// budgets. A figure whose subcommand does not answer `--help` is skipped, never passed.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
+import { delimiter, dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { RSS_METHOD, resetDir, runOnce, stats } from './bench/measure.mjs'
+import { generateTree } from './bench/tree.mjs'
+
+const REPO = realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..'))
+const BIN = join(REPO, 'bin', 'run.js')
+const BENCH_DIR = join(REPO, '.bench') // gitignored
+const OUT_DIR = join(BENCH_DIR, 'out')
+const RSS_DIR = join(BENCH_DIR, 'rss')
+const MB = 1e6
+
+/**
+ * The figures. Fields:
+ *   name       what --only takes
+ *   title      one line for the report
+ *   requires   the subcommand (e.g. 'load-dirs', 'audit tail') that must answer --help with exit 0;
+ *              omitted for figures that need no subcommand
+ *   pending    set on figures for commands that do not exist yet: when the command is missing the
+ *              figure is "skipped: command not available"; for other figures a missing command fails
+ *   prepare    (ctx) => ({ argv, input?, exitCodes?, check? }) — argv[0] is the executable; check
+ *              (stdout path, stderr path) returns null or what is wrong with the output.
+ *              Runs once, before the rounds. null: the figure is declared but not written yet.
+ *   rss        preload the peak-RSS probe on every run of this figure (see RSS_METHOD)
+ *   budgets    [{ metric: 'wall', max: seconds }
+ *               | { metric: 'wall', ratioTo: figure, max: ratio }   (median / that figure's median)
+ *               | { metric: 'wall', minus: figure, max: seconds }   (median − that figure's median)
+ *               | { metric: 'rss', max: bytes }]                   (largest peak over the runs)
+ */
+const FIGURES = [
+  {
+    name: 'floor',
+    title: 'node -e 0: starting node itself, the floor',
+    prepare: () => ({ argv: ['node', '-e', '0'] }),
+  },
+  {
+    name: 'floor-rss',
+    title: 'node -e 0 with the RSS probe: its cost, and bare node’s peak RSS',
+    rss: true,
+    prepare: () => ({ argv: ['node', '-e', '0'] }),
+  },
+  {
+    name: 'version',
+    title: './bin/run.js --version',
+    prepare: () => ({
+      argv: [BIN, '--version'],
+      check: (out) =>
+        /^ongrid-skill\/\S+ /.test(readFileSync(out, 'utf8')) ? null : 'no version line on stdout',
+    }),
+    budgets: [{ metric: 'wall', ratioTo: 'floor', max: 1.8 }],
+  },
+  {
+    name: 'load-dirs-10k',
+    title: './bin/run.js load-dirs <tree of 10,000 packs>',
+    requires: 'load-dirs',
+    rss: true,
+    prepare: (ctx) => {
+      const tree = ctx.tree({ packs: 10_000, groups: 100, seed: 1 })
+      return { argv: [BIN, 'load-dirs', tree.root], check: (out) => checkLoaderLines(out, tree.expect) }
+    },
+    budgets: [
+      { metric: 'wall', max: 1.2 },
+      { metric: 'rss', max: 200 * MB },
+    ],
+  },
+
+  // ---- Figures for commands still to come: declared with their budgets, skipped until the
+  // command answers --help. Write `prepare` when the command lands (sketches below).
+  {
+    name: 'validate-1',
+    title: './bin/run.js validate <one pack>',
+    requires: 'validate',
+    pending: true,
+    prepare: null, // () => ({ argv: [BIN, 'validate', join(REPO, 'examples/skills/disk_usage')] })
+    budgets: [{ metric: 'wall', ratioTo: 'floor', max: 2.5 }],
+  },
+  {
+    name: 'lint-1k',
+    title: './bin/run.js lint <tree of 1,000 packs>',
+    requires: 'lint',
+    pending: true,
+    prepare: null, // (ctx) => ({ argv: [BIN, 'lint', ctx.tree({ packs: 1000, groups: 10, seed: 1 }).root], exitCodes: [0, 1] })
+    budgets: [{ metric: 'wall', max: 3 }],
+  },
+  {
+    name: 'entry-direct',
+    title: 'a pack’s entry run directly (the base of run-overhead)',
+    requires: 'run',
+    pending: true,
+    prepare: null, // () => ({ argv: [join(REPO, 'examples/skills/disk_usage/run.sh')], input: '{"path":"/"}' })
+  },
+  {
+    name: 'run-overhead',
+    title: './bin/run.js run <pack>, over running its entry directly',
+    requires: 'run',
+    pending: true,
+    prepare: null, // () => ({ argv: [BIN, 'run', join(REPO, 'examples/skills/disk_usage')], input: '{"path":"/"}' })
+    budgets: [{ metric: 'wall', minus: 'entry-direct', max: 0.15 }],
+  },
+  {
+    name: 'run-json-100m',
+    title: './bin/run.js run --json <pack printing 100 MiB on stdout>',
+    requires: 'run',
+    pending: true,
+    rss: true,
+    prepare: null, // a generated pack whose entry writes 100 MiB, e.g. `head -c 104857600 /dev/zero | tr '\0' x`
+    budgets: [{ metric: 'rss', max: 150 * MB }],
+  },
+  {
+    name: 'audit-tail-1m',
+    title: './bin/run.js audit tail -n 1000 --json <1,000,000 audit rows>',
+    requires: 'audit tail',
+    pending: true,
+    prepare: null, // generate 1,000,000 rows (seeded) under .bench/, then [BIN, 'audit', 'tail', '-n', '1000', '--json', …]
+    budgets: [{ metric: 'wall', max: 1 }],
+  },
+]
+
+/** load-dirs prints one line per manifest; compare the outcomes with what the generator planted. */
+function checkLoaderLines(stdoutPath, expect) {
+  const got = { manifests: 0, registered: 0, parseErrors: 0, buildErrors: 0, duplicates: 0 }
+  for (const line of readFileSync(stdoutPath, 'latin1').split('\n')) {
+    if (line === '') continue
+    got.manifests++
+    if (line.startsWith('skill loader: registered subprocess skill ')) got.registered++
+    else if (line.startsWith('skill loader: parse ')) got.parseErrors++
+    else if (line.startsWith('skill loader: build ')) got.buildErrors++
+    else if (/^skill loader: skill ".*" already registered, skipping /.test(line)) got.duplicates++
+  }
+  const wrong = Object.keys(got).filter((k) => got[k] !== expect[k])
+  if (wrong.length === 0) return null
+  return `output does not match the generated tree: ${wrong.map((k) => `${k} ${got[k]} (expected ${expect[k]})`).join(', ')}`
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const o = { runs: 7, warmup: 1, only: null, json: false, fail: true, regen: false }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const [flag, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, null]
+    const value = () => {
+      const v = inline ?? argv[++i]
+      if (v === undefined) usage(`${flag} needs a value`)
+      return v
+    }
+    const count = (min) => {
+      const v = value()
+      if (!/^\d+$/.test(v) || Number(v) < min) usage(`${flag} must be an integer ≥ ${min}`)
+      return Number(v)
+    }
+    if (flag === '--runs') o.runs = count(1)
+    else if (flag === '--warmup') o.warmup = count(0)
+    else if (flag === '--only') o.only = [...(o.only ?? []), ...value().split(',').filter(Boolean)]
+    else if (flag === '--json') o.json = true
+    else if (flag === '--no-fail') o.fail = false
+    else if (flag === '--regen') o.regen = true
+    else if (flag === '--help' || flag === '-h') {
+      process.stdout.write(
+        'usage: node scripts/bench.mjs [--runs N] [--warmup N] [--only NAME[,NAME]] [--json] [--no-fail] [--regen]\n' +
+          `figures: ${FIGURES.map((f) => f.name).join(', ')}\n` +
+          'exit status: 0 all budgets pass, 1 a budget failed (0 with --no-fail), 2 usage error\n',
+      )
+      process.exit(0)
+    } else usage(`unknown argument ${a}`)
+  }
+  if (o.only) {
+    for (const n of o.only) if (!FIGURES.some((f) => f.name === n)) usage(`no figure named ${n}`)
+  }
+  return o
+}
+
+function usage(msg) {
+  process.stderr.write(`bench: ${msg}\nfigures: ${FIGURES.map((f) => f.name).join(', ')}\n`)
+  process.exit(2)
+}
+
+/** The figures to measure: the --only ones, the floor, and every figure a budget refers to. */
+function selectFigures(only) {
+  if (!only) return FIGURES
+  const want = new Set(['floor', ...only])
+  for (let grew = true; grew; ) {
+    grew = false
+    for (const f of FIGURES) {
+      if (!want.has(f.name)) continue
+      for (const b of f.budgets ?? []) {
+        const dep = b.ratioTo ?? b.minus
+        if (dep && !want.has(dep)) {
+          want.add(dep)
+          grew = true
+        }
+      }
+    }
+  }
+  return FIGURES.filter((f) => want.has(f.name))
+}
+
+const available = new Map()
+
+/** Does `./bin/run.js <cmd> --help` answer, with exit 0 and the command's usage line? (cached) */
+function commandAvailable(cmd, env) {
+  if (!available.has(cmd)) available.set(cmd, probeCommand(cmd, env))
+  return available.get(cmd)
+}
+
+function probeCommand(cmd, env) {
+  const r = spawnSync(BIN, [...cmd.split(' '), '--help'], {
+    cwd: REPO,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  return r.status === 0 && r.stdout.includes(`ongrid-skill ${cmd}`)
+}
+
+/** Newest mtime under a dir (ms), 0 when it does not exist. */
+function newest(dir) {
+  if (!existsSync(dir)) return 0
+  let t = 0
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) t = Math.max(t, statSync(join(e.parentPath ?? e.path, e.name)).mtimeMs)
+  }
+  return t
+}
+
+function fmtMs(ms) {
+  if (ms === null || ms === undefined) return '—'
+  return ms >= 1000 ? `${(ms / 1000).toFixed(3)} s` : `${ms.toFixed(1)} ms`
+}
+const fmtMB = (b) => (b === null || b === undefined ? '—' : `${(b / MB).toFixed(1)} MB`)
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2))
+  const log = (s) => process.stderr.write(`${s}\n`)
+  mkdirSync(OUT_DIR, { recursive: true })
+  resetDir(RSS_DIR)
+  // The same node for the floor and for ./bin/run.js (whose shebang looks `node` up in PATH).
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` }
+  delete env.NODE_OPTIONS
+  delete env.ONGRID_SKILLS_EXTERNAL_DIRS
+
+  const notes = []
+  const srcT = newest(join(REPO, 'src'))
+  const distT = newest(join(REPO, 'dist'))
+  if (distT === 0) notes.push('dist/ is missing: run `npm run build` first')
+  else if (srcT > distT)
+    notes.push('src/ is newer than dist/: the figures measure the last build (`npm run build`)')
+
+  const busy = loadavg()[0] // at the start; the report also shows the load at the end
+  if (busy > cpus().length * 0.5) {
+    notes.push(
+      `the machine is busy (1-min load ${busy.toFixed(2)} on ${cpus().length} CPUs): figures are noisy`,
+    )
+  }
+
+  const trees = new Map()
+  const ctx = {
+    /** A generated pack tree (cached under .bench/trees/, keyed by its parameters). */
+    tree: (params) => {
+      const key = JSON.stringify(params)
+      if (!trees.has(key)) {
+        const t = generateTree({ baseDir: join(BENCH_DIR, 'trees'), regen: opts.regen, ...params })
+        log(
+          t.generated
+            ? `bench: generated ${params.packs} packs in ${(t.ms / 1000).toFixed(1)} s → ${t.root}`
+            : `bench: using cached tree ${t.root}`,
+        )
+        trees.set(key, t)
+      }
+      return trees.get(key)
+    },
+  }
+
+  // Setup: availability, then prepare. Figures that cannot run get a status now.
+  const figures = selectFigures(opts.only).map((f) => ({
+    def: f,
+    status: 'ok',
+    reason: null,
+    plan: null,
+    runs: [],
+  }))
+  for (const fig of figures) {
+    const f = fig.def
+    if (f.requires && !commandAvailable(f.requires, env)) {
+      fig.status = f.pending ? 'skipped' : 'error'
+      fig.reason = f.pending
+        ? 'skipped: command not available'
+        : `command not available (${f.requires} --help failed)`
+      continue
+    }
+    if (!f.prepare) {
+      fig.status = 'skipped'
+      fig.reason = 'skipped: figure not written yet (the command exists; write its prepare)'
+      continue
+    }
+    try {
+      fig.plan = f.prepare(ctx)
+    } catch (e) {
+      fig.status = 'error'
+      fig.reason = `setup failed: ${e.message}`
+    }
+  }
+
+  // Rounds: warm-up rounds (discarded), then measured rounds; every figure once per round.
+  const active = () => figures.filter((f) => f.status === 'ok')
+  const total = opts.warmup + opts.runs
+  for (let round = 0; round < total; round++) {
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\rbench: ${round < opts.warmup ? 'warm-up' : 'run'} ${round + 1}/${total} `)
+    }
+    for (const fig of active()) {
+      const { argv, input, exitCodes = [0], check } = fig.plan
+      const stdout = join(OUT_DIR, `${fig.def.name}.stdout`)
+      const stderr = join(OUT_DIR, `${fig.def.name}.stderr`)
+      const r = runOnce({
+        cmd: argv[0],
+        args: argv.slice(1),
+        cwd: REPO,
+        env,
+        stdout,
+        stderr,
+        input,
+        rss: !!fig.def.rss,
+        rssDir: RSS_DIR,
+      })
+      const bad =
+        r.error ??
+        (r.signal ? `killed by ${r.signal}` : null) ??
+        (exitCodes.includes(r.code) ? null : `exit status ${r.code} (see ${stderr})`) ??
+        (check ? check(stdout, stderr) : null)
+      if (bad) {
+        fig.status = 'error'
+        fig.reason = `run failed: ${bad}`
+        continue
+      }
+      if (round >= opts.warmup) fig.runs.push(r)
+    }
+  }
+  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
+
+  // Figures.
+  const byName = new Map(figures.map((f) => [f.def.name, f]))
+  for (const fig of figures) {
+    fig.wall = fig.status === 'ok' ? stats(fig.runs.map((r) => r.wallMs)) : null
+    const peaks = fig.runs.map((r) => r.rssBytes)
+    fig.rss = fig.def.rss && fig.status === 'ok' && peaks.every((p) => p !== null) ? stats(peaks) : null
+    if (fig.def.rss && fig.status === 'ok' && !fig.rss) fig.rssNote = 'the probe wrote no peak for some runs'
+    fig.cpu = fig.rss ? stats(fig.runs.map((r) => r.cpuMs)) : null
+  }
+  const floor = byName.get('floor')
+  const floorMs = floor?.wall?.median ?? null
+  for (const fig of figures) fig.ratio = fig.wall && floorMs ? fig.wall.median / floorMs : null
+
+  // Budgets.
+  const budgets = []
+  for (const fig of figures) {
+    for (const b of fig.def.budgets ?? []) {
+      const row = { figure: fig.def.name, text: budgetText(b), status: 'FAIL', measured: null, shown: '' }
+      budgets.push(row)
+      if (fig.status === 'skipped') {
+        row.status = 'SKIP'
+        row.shown = fig.reason
+        continue
+      }
+      if (fig.status !== 'ok') {
+        row.shown = fig.reason
+        continue
+      }
+      const other = byName.get(b.ratioTo ?? b.minus)
+      if ((b.ratioTo || b.minus) && !other?.wall) {
+        row.status = other?.status === 'skipped' ? 'SKIP' : 'FAIL'
+        row.shown = `${b.ratioTo ?? b.minus}: ${other?.reason ?? 'not measured'}`
+        continue
+      }
+      if (b.metric === 'rss') {
+        if (!fig.rss) {
+          row.shown = `not measured: ${fig.rssNote ?? 'no RSS probe on this figure'}`
+          continue
+        }
+        row.measured = fig.rss.max
+        row.shown = `${fmtMB(fig.rss.max)} (largest of ${fig.rss.n} runs)`
+      } else if (b.ratioTo) {
+        row.measured = fig.wall.median / other.wall.median
+        row.shown = `${row.measured.toFixed(2)} × (${fmtMs(fig.wall.median)} / ${fmtMs(other.wall.median)})`
+      } else if (b.minus) {
+        row.measured = (fig.wall.median - other.wall.median) / 1000
+        row.shown = `${fmtMs(row.measured * 1000)} (${fmtMs(fig.wall.median)} − ${fmtMs(other.wall.median)})`
+      } else {
+        row.measured = fig.wall.median / 1000
+        row.shown = `${fmtMs(fig.wall.median)} median`
+      }
+      row.status = row.measured <= b.max ? 'PASS' : 'FAIL'
+    }
+  }
+  const failed = budgets.filter((b) => b.status === 'FAIL').length
+  const env_ = {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    loadavgStart: Number(busy.toFixed(2)),
+    loadavg: loadavg().map((x) => Number(x.toFixed(2))),
+  }
+
+  if (opts.json) {
+    const doc = {
+      ok: failed === 0,
+      ...env_,
+      runs: opts.runs,
+      warmup: opts.warmup,
+      wallMethod: 'spawn to exit, per run (spawnSync; stdout and stderr to files under .bench/out/)',
+      rssMethod: RSS_METHOD,
+      notes,
+      floorMedianMs: floorMs,
+      figures: figures.map((f) => ({
+        name: f.def.name,
+        title: f.def.title,
+        argv: f.plan?.argv.map((a) => a.replace(`${REPO}/`, './')) ?? null,
+        status: f.status,
+        reason: f.reason,
+        wallMs: f.wall && { ...f.wall, samples: f.runs.map((r) => Number(r.wallMs.toFixed(3))) },
+        ratioToFloor: f.ratio === null ? null : Number(f.ratio.toFixed(3)),
+        peakRssBytes: f.rss && { ...f.rss, samples: f.runs.map((r) => r.rssBytes) },
+        cpuMs: f.cpu && { ...f.cpu, samples: f.runs.map((r) => Number(r.cpuMs.toFixed(3))) },
+      })),
+      budgets: budgets.map(({ figure, text, status, measured, shown }) => ({
+        figure,
+        budget: text,
+        status,
+        measured,
+        shown,
+      })),
+    }
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`)
+  } else {
+    const w = (s) => process.stdout.write(`${s}\n`)
+    w(
+      `ongrid-skill bench — node ${env_.node} ${env_.platform}, ${env_.cpu}, 1-min load ${env_.loadavgStart} at start, ${env_.loadavg[0]} at end`,
+    )
+    w(`${opts.runs} runs per figure after ${opts.warmup} warm-up, interleaved; wall = spawn to exit`)
+    for (const n of notes) w(`note: ${n}`)
+    w('')
+    const rows = [['figure', 'median', 'min', 'max', '× floor', 'cpu', 'peak RSS', '']]
+    for (const f of figures) {
+      if (f.status !== 'ok') {
+        rows.push([f.def.name, '', '', '', '', '', '', f.reason])
+        continue
+      }
+      rows.push([
+        f.def.name,
+        fmtMs(f.wall.median),
+        fmtMs(f.wall.min),
+        fmtMs(f.wall.max),
+        f.ratio.toFixed(2),
+        f.cpu ? fmtMs(f.cpu.median) : '',
+        f.rss ? `${fmtMB(f.rss.median)} (max ${fmtMB(f.rss.max)})` : (f.rssNote ?? ''),
+        f.def.title,
+      ])
+    }
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (i === 7 ? 0 : r[i].length))))
+    for (const r of rows) {
+      const cells = r.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      w(cells.join('  ').trimEnd())
+    }
+    w('')
+    for (const b of budgets) w(`${b.status}  ${b.figure}: ${b.text} — ${b.shown}`)
+    w('')
+    w(`peak RSS: ${RSS_METHOD}. cpu: user + system time of that process (probed figures only).`)
+    const n = (st) => budgets.filter((b) => b.status === st).length
+    w(
+      `budgets: ${n('PASS')} pass, ${failed} fail, ${n('SKIP')} skipped (a skip is not a pass)` +
+        (failed && !opts.fail ? ' — --no-fail: exit 0' : ''),
+    )
+  }
+  process.exitCode = failed && opts.fail ? 1 : 0
+}
+
+function budgetText(b) {
+  if (b.metric === 'rss') return `peak RSS ≤ ${b.max / MB} MB`
+  if (b.ratioTo) return `median wall ≤ ${b.max} × ${b.ratioTo}`
+  if (b.minus) return `median wall − ${b.minus} ≤ ${fmtMs(b.max * 1000)}`
+  return `median wall ≤ ${fmtMs(b.max * 1000)}`
+}
+
+main()
