@@ -1,54 +1,33 @@
 import { Command, Errors } from '@oclif/core'
+import { type Action, EXIT, printJson, reportError } from './errors.js'
 
-/** Exit codes shared by every command. */
-export const EXIT = {
-  ok: 0,
-  findings: 1,
-  usage: 2,
-  /** A bug in ongrid-skill itself (sysexits EX_SOFTWARE). */
-  internal: 70,
-} as const
-
-/** An error the user can act on: printed as one line, exits with `code`. */
-export class UserError extends Error {
-  constructor(
-    message: string,
-    readonly code: number = EXIT.usage,
-  ) {
-    super(message)
-  }
-}
+export { EXIT, UserError } from './errors.js'
 
 /**
- * Base for all commands: any failure becomes one line on stderr (`ongrid-skill: …`)
- * and a distinct exit code, never a stack trace.
+ * Base for all commands: help, flags and the manifest come from oclif; the work is an
+ * Action (no oclif inside) that the fast path in src/cli/fast.ts can also call directly.
+ * Any failure becomes one line on stderr and a distinct exit code, never a stack trace.
  */
 export abstract class BaseCommand extends Command {
-  /** Plain JSON (oclif's colorizer is slow and overflows the stack on multi-megabyte strings). */
   override logJson(json: unknown): void {
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+    printJson(json)
   }
 
-  protected override async catch(
-    err: Error & { exitCode?: number; oclif?: { exit?: number } },
-  ): Promise<unknown> {
+  /** Runs an action with oclif's parsed input and exits with its code. */
+  protected async runAction(
+    action: Action,
+    parsed: { args: object; argv: unknown[]; flags: object },
+  ): Promise<void> {
+    const code = await action({
+      args: parsed.args as Record<string, string | undefined>,
+      argv: parsed.argv as string[],
+      flags: parsed.flags as Record<string, unknown>,
+    })
+    if (code !== EXIT.ok) this.exit(code)
+  }
+
+  protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
-    let code: number = EXIT.usage
-    let message = err.message
-    if (err instanceof UserError) code = err.code
-    else if (typeof err.oclif?.exit === 'number') code = err.oclif.exit
-    else {
-      code = EXIT.internal
-      message = `internal error: ${message} (set DEBUG=* for details)`
-      if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`)
-    }
-    // oclif's parser messages span lines ("Unexpected argument: x\nSee more help with --help").
-    message = message
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l !== '' && !/^See more help with/.test(l))
-      .join('; ')
-    process.stderr.write(`ongrid-skill: ${message}${code === EXIT.usage ? ' (see --help)' : ''}\n`)
-    return this.exit(code)
+    return this.exit(reportError(err))
   }
 }

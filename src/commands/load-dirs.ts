@@ -1,14 +1,7 @@
 import { Args, Flags } from '@oclif/core'
-import { BaseCommand, EXIT, UserError } from '../cli/base.js'
-import { ByteWriter } from '../cli/output.js'
-import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../core/dirs.js'
-import { Explainer } from '../core/explain.js'
-import { fromText, type GoString, toText } from '../core/go/gostring.js'
-import { jsonRecord } from '../core/go/log/slog/slog.js'
-import { nowNs } from '../core/go/time/format.js'
-import { type LoaderEvent, type LoaderEventKind, loadDirs } from '../core/loader.js'
-import { BUILTIN_SKILL_KEYS, Registry } from '../core/registry.js'
-import { loadSummary, skillJson } from '../ui/load-dirs.js'
+import { loadDirsAction } from '../cli/actions/load-dirs.js'
+import { BaseCommand } from '../cli/base.js'
+import { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
 
 export default class LoadDirs extends BaseCommand {
   static override summary = "Replay the manager's boot-time skill loader over allow-list dirs"
@@ -57,94 +50,7 @@ Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the mana
     strict: Flags.boolean({ description: 'exit 1 when any manifest was not registered' }),
   }
 
-  async run(): Promise<unknown> {
-    const { argv, flags } = await this.parse(LoadDirs)
-    const json = this.jsonEnabled()
-    const dirArgs = (argv as string[]).map(fromText)
-    const envValue = process.env[EXTERNAL_DIRS_ENV]
-    const dirs =
-      dirArgs.length > 0
-        ? dirArgs
-        : splitExternalDirs(envValue === undefined ? undefined : fromText(envValue))
-    if (dirs.length === 0) {
-      throw new UserError(`no dirs: pass DIR arguments or set ${EXTERNAL_DIRS_ENV}`)
-    }
-    const builtins = flags['no-builtins']
-      ? []
-      : flags.builtins !== undefined
-        ? flags.builtins
-            .split(',')
-            .map((s) => s.trim())
-            .filter((s) => s !== '')
-            .map(fromText)
-        : BUILTIN_SKILL_KEYS
-    const registry = new Registry(builtins)
-    const explainer = flags.explain ? new Explainer(registry) : null
-    const out = new ByteWriter(process.stdout)
-    const logJson = flags['log-format'] === 'json'
-    const events: LoaderEvent[] = []
-    const counts = new Map<LoaderEventKind, number>()
-    const line = (msg: GoString, attrs: [string, string | number][]) => {
-      if (json) return
-      out.write(logJson ? jsonRecord(nowNs(), 'INFO', msg, attrs) : `${msg}\n`)
-    }
-    const hint = (hints: string[]) => {
-      if (hints.length === 0 || json) return
-      out.flush()
-      process.stderr.write(hints.map((h) => `  hint: ${h}\n`).join(''))
-    }
-    const result = loadDirs(dirs, {
-      registry,
-      onWalkStart: explainer ? (root) => hint(explainer.forRoot(root)) : undefined,
-      onEvent: (e) => {
-        counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1)
-        if (json) events.push(e)
-        line(e.message, [
-          ['service', 'ongrid'],
-          ['comp', 'skill-loader'],
-        ])
-        if (explainer) hint(explainer.forEvent(e))
-      },
-    })
-    if (logJson && !json) {
-      if (result.err) {
-        out.write(
-          jsonRecord(nowNs(), 'WARN', 'skill loader returned error', [
-            ['service', 'ongrid'],
-            ['loaded', result.count],
-            ['err', result.err.error()],
-          ]),
-        )
-      } else if (result.count > 0) {
-        out.write(
-          jsonRecord(nowNs(), 'INFO', 'subprocess skills loaded', [
-            ['service', 'ongrid'],
-            ['count', result.count],
-          ]),
-        )
-      }
-    }
-    out.flush()
-    const rejected =
-      (counts.get('parse-error') ?? 0) + (counts.get('build-error') ?? 0) + (counts.get('duplicate') ?? 0)
-    if (!json) process.stderr.write(`${loadSummary(result.count, counts)}\n`)
-    const doc = json
-      ? {
-          dirs: dirs.map(toText),
-          count: result.count,
-          events: events.map((e) => ({
-            kind: e.kind,
-            path: toText(e.path),
-            name: e.name === null ? null : toText(e.name),
-            message: toText(e.message),
-          })),
-          skills: result.skills.map(skillJson),
-        }
-      : undefined
-    if (flags.strict && rejected > 0) {
-      if (json) this.logJson(doc)
-      this.exit(EXIT.findings)
-    }
-    return doc
+  async run(): Promise<void> {
+    await this.runAction(loadDirsAction, await this.parse(LoadDirs))
   }
 }

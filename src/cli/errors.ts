@@ -1,0 +1,67 @@
+/** Exit codes shared by every command. */
+export const EXIT = {
+  ok: 0,
+  findings: 1,
+  usage: 2,
+  /** A bug in ongrid-skill itself (sysexits EX_SOFTWARE). */
+  internal: 70,
+} as const
+
+/** An error the user can act on: printed as one line, exits with `code`. */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly code: number = EXIT.usage,
+  ) {
+    super(message)
+  }
+}
+
+/** Ends a command with this exit code; whatever needed saying has been printed already. */
+export class ExitWith extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`)
+  }
+}
+
+/**
+ * Prints any failure as one line on stderr (`ongrid-skill: …`) and returns its exit code:
+ * a UserError's own, oclif's parse errors' (2), 70 for anything else (a bug: no stack
+ * trace unless DEBUG is set).
+ */
+export function reportError(err: Error & { oclif?: { exit?: number } }): number {
+  if (err instanceof ExitWith) return err.code
+  let code: number = EXIT.usage
+  let message = err.message
+  if (err instanceof UserError) code = err.code
+  else if (typeof err.oclif?.exit === 'number') code = err.oclif.exit
+  else {
+    code = EXIT.internal
+    message = `internal error: ${message} (set DEBUG=* for details)`
+    if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`)
+  }
+  // oclif's parser messages span lines ("Unexpected argument: x\nSee more help with --help").
+  message = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^See more help with/.test(l))
+    .join('; ')
+  process.stderr.write(`ongrid-skill: ${message}${code === EXIT.usage ? ' (see --help)' : ''}\n`)
+  return code
+}
+
+/** Plain JSON on stdout (oclif's colorizer is slow and overflows the stack on multi-megabyte strings). */
+export function printJson(json: unknown): void {
+  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+}
+
+/** What a command's action receives, from oclif's parser or from the fast path (src/cli/fast.ts). */
+export interface ActionInput {
+  args: Record<string, string | undefined>
+  argv: string[]
+  /** Flags as given; a flag that was not given may be undefined: actions apply their own defaults. */
+  flags: Record<string, unknown>
+}
+
+/** A command's work, independent of oclif: returns the exit code. */
+export type Action = (input: ActionInput) => Promise<number>

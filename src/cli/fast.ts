@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs'
+import { type Action, type ActionInput, reportError } from './errors.js'
+
+/**
+ * The fast path. Loading oclif costs more than starting Node itself, which would eat the
+ * cold-start budgets of the commands people run in loops (validate, run, load-dirs). So
+ * bin/run.js first offers the argv here: when it is a plain invocation of a command that
+ * has an Action, it is parsed with the flag definitions from the shipped oclif manifest and
+ * the action runs without oclif. Anything else — help, unknown or malformed flags, missing
+ * arguments, exclusive flags together — returns false and oclif handles it, so every error
+ * message and all help output stay oclif's.
+ */
+
+interface ManifestFlag {
+  name: string
+  type: 'boolean' | 'option'
+  char?: string
+  multiple?: boolean
+  allowNo?: boolean
+  options?: string[]
+  default?: unknown
+  exclusive?: string[]
+}
+
+interface ManifestCommand {
+  id: string
+  strict?: boolean
+  args: Record<string, { name: string; required?: boolean }>
+  flags: Record<string, ManifestFlag>
+}
+
+/** Commands whose work can run without oclif, and where their action lives. */
+const ACTIONS: Record<string, () => Promise<Action>> = {
+  'load-dirs': async () => (await import('./actions/load-dirs.js')).loadDirsAction,
+  run: async () => (await import('./actions/run.js')).runAction,
+}
+
+export async function tryFast(argv: string[], manifestPath: URL): Promise<boolean> {
+  const id = argv[0]
+  if (id === undefined || !(id in ACTIONS)) return false
+  let manifest: { commands: Record<string, ManifestCommand> }
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
+  } catch {
+    return false
+  }
+  const cmd = manifest.commands[id]
+  if (!cmd) return false
+  const input = parse(cmd, argv.slice(1))
+  if (input === null) return false
+  let code: number
+  try {
+    code = await (await ACTIONS[id]())(input)
+  } catch (e) {
+    code = reportError(e as Error)
+  }
+  process.exitCode = code
+  return true
+}
+
+/** Parses argv as oclif would for the simple cases; null for anything it does not handle. */
+export function parse(cmd: ManifestCommand, argv: string[]): ActionInput | null {
+  const flags: Record<string, unknown> = {}
+  const positional: string[] = []
+  const byChar = new Map(Object.values(cmd.flags).flatMap((f) => (f.char ? [[f.char, f] as const] : [])))
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]
+    if (tok === '--') {
+      positional.push(...argv.slice(i + 1))
+      break
+    }
+    if (tok === '--help' || tok === '-h') return null
+    let flag: ManifestFlag | undefined
+    let value: string | undefined
+    if (tok.startsWith('--')) {
+      const eq = tok.indexOf('=')
+      const name = eq < 0 ? tok.slice(2) : tok.slice(2, eq)
+      if (eq >= 0) value = tok.slice(eq + 1)
+      flag = cmd.flags[name]
+      if (!flag && name.startsWith('no-')) {
+        const negated = cmd.flags[name.slice(3)]
+        if (negated?.type !== 'boolean' || !negated.allowNo || value !== undefined) return null
+        flags[negated.name] = false
+        continue
+      }
+    } else if (tok.length === 2 && tok[0] === '-' && tok[1] !== '-') {
+      flag = byChar.get(tok[1])
+      if (!flag) return null
+    } else if (tok.startsWith('-') && tok !== '-') {
+      return null // bundled short flags and the like: leave them to oclif
+    } else {
+      positional.push(tok)
+      continue
+    }
+    if (!flag) return null
+    if (flag.type === 'boolean') {
+      if (value !== undefined) return null
+      flags[flag.name] = true
+      continue
+    }
+    if (value === undefined) {
+      if (i + 1 >= argv.length) return null
+      value = argv[++i]
+    }
+    if (flag.options && !flag.options.includes(value)) return null
+    if (flag.multiple) flags[flag.name] = [...((flags[flag.name] as string[] | undefined) ?? []), value]
+    else if (flag.name in flags) return null
+    else flags[flag.name] = value
+  }
+  for (const name of Object.keys(flags)) {
+    if (cmd.flags[name]?.exclusive?.some((other) => other in flags)) return null
+  }
+  for (const f of Object.values(cmd.flags)) {
+    if (!(f.name in flags) && f.default !== undefined) flags[f.name] = f.default
+  }
+  const argDefs = Object.values(cmd.args)
+  const args: Record<string, string | undefined> = {}
+  argDefs.forEach((a, k) => {
+    args[a.name] = positional[k]
+  })
+  if (argDefs.some((a, k) => a.required && positional[k] === undefined)) return null
+  if (cmd.strict !== false && positional.length > argDefs.length) return null
+  return { args, argv: positional, flags }
+}
