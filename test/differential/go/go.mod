@@ -1,0 +1,3 @@
+module ongridskill/harness
+
+go 1.19
