@@ -1,14 +1,18 @@
 /**
  * Reads an environment to replay: either NUL-separated `NAME=value` records (as in
- * /proc/<pid>/environ of the manager) or dotenv-style lines (`NAME=value`, optional
- * `export `, `#` comments, values optionally in single or double quotes).
+ * /proc/<pid>/environ of the manager; a repeated name keeps its first value, as Go reads its
+ * environment) or dotenv-style lines (`NAME=value`, optional `export `, `#` comments, values
+ * optionally in single or double quotes; a repeated name keeps its last value, as a shell would).
  */
 export function parseEnvFile(content: Buffer): Record<string, string> {
-  const env: Record<string, string> = {}
+  // No prototype: a variable may be called `constructor` or `__proto__`.
+  const env: Record<string, string> = Object.create(null)
   if (content.includes(0)) {
     for (const rec of content.toString('utf8').split('\0')) {
       const eq = rec.indexOf('=')
-      if (eq > 0) env[rec.slice(0, eq)] = rec.slice(eq + 1)
+      const name = rec.slice(0, eq)
+      // A real environ: Go's os.LookupEnv takes the first entry of a repeated name.
+      if (eq > 0 && !Object.hasOwn(env, name)) env[name] = rec.slice(eq + 1)
     }
     return env
   }

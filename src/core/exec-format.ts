@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs'
+import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs'
 import { type GoString, toBuffer } from './go/gostring.js'
 import { type Errno, errnoValue } from './go/os/errors.js'
 import { stat } from './go/os/file.js'
@@ -7,8 +7,11 @@ const ENOEXEC = errnoValue(8)
 const ELOOP = errnoValue(40)
 /** The kernel reads this much of a file to pick a binary format (BINPRM_BUF_SIZE). */
 const BINPRM_BUF_SIZE = 256
-/** How deep `#!` interpreters may nest before execve gives up (the kernel's limit). */
-const MAX_INTERPRETER_DEPTH = 4
+/**
+ * exec_binprm's limit: the file itself is depth 0 and each `#!` interpreter one more; a
+ * depth above 5 is ELOOP (so five nested scripts ending in a binary still run).
+ */
+const MAX_INTERPRETER_DEPTH = 5
 
 const ELF_MACHINE: Record<string, number> = {
   x64: 62,
@@ -31,6 +34,7 @@ const ELF_MACHINE: Record<string, number> = {
  * registrations are not consulted: on a host that has them, such files would start.)
  */
 export function execFormatError(path: GoString, depth = 0): Errno | null {
+  if (depth > MAX_INTERPRETER_DEPTH) return ELOOP
   const head = readHead(path)
   if (head === null) return null
   if (head.length >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) {
@@ -39,13 +43,23 @@ export function execFormatError(path: GoString, depth = 0): Errno | null {
   if (head.length >= 2 && head[0] === 0x23 && head[1] === 0x21) {
     const interp = shebangInterpreter(head)
     if (interp === null || interp === '') return ENOEXEC
-    if (depth + 1 > MAX_INTERPRETER_DEPTH) return ELOOP
+    // A missing or unrunnable interpreter (open_exec fails: ENOENT, EACCES for a directory or
+    // a file without execute permission…) is reported by the real execve, which libuv does not
+    // retry through /bin/sh.
     const info = stat(interp)
-    // A missing or unrunnable interpreter is reported by the real execve (ENOENT, EACCES…).
-    if (!info.ok || info.value.isDir()) return null
+    if (!info.ok || info.value.isDir() || !executable(interp)) return null
     return execFormatError(interp, depth + 1)
   }
   return ENOEXEC
+}
+
+function executable(path: GoString): boolean {
+  try {
+    accessSync(toBuffer(path), constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 function readHead(path: GoString): Buffer | null {

@@ -61,17 +61,24 @@ export function tailString(b: Buffer, n: number): GoString {
   return `...${trimSpace(fromBuffer(b.subarray(b.length - n)))}`
 }
 
-/** buildSubprocessEnv: only allowed names present in the environment (empty values count). */
+/**
+ * buildSubprocessEnv: only allowed names present in the environment (empty values count).
+ * Go's os.LookupEnv matches whole names of environ entries (the text before the first `=`),
+ * so a name holding `=` or NUL is never found — whereas getenv(3), behind process.env, would
+ * split or cut it — and inherited properties (`constructor`, `__proto__`) are not variables.
+ */
 export function buildSubprocessEnv(
   allow: readonly GoString[] | null,
   environ: Record<string, string | undefined>,
 ): Record<string, string> {
-  const env: Record<string, string> = {}
+  const env: Record<string, string> = Object.create(null)
   for (const raw of allow ?? []) {
-    const name = trimSpace(raw)
-    if (name === '') continue
+    const trimmed = trimSpace(raw)
+    if (trimmed === '' || trimmed.includes('=') || trimmed.includes('\0')) continue
+    const name = toText(trimmed)
+    if (!Object.hasOwn(environ, name)) continue
     const v = environ[name]
-    if (v === undefined) continue
+    if (typeof v !== 'string') continue
     env[name] = v
   }
   return env
@@ -202,15 +209,20 @@ export async function execute(
     }
     const timeoutMs = Number(skill.timeoutNs / 1_000_000n)
     const deadline = performance.now() + timeoutMs
+    // Once the process has been reaped, Go's watchCtx is gone: a deadline (or a cancel) after
+    // that kills nothing — a background child keeps its pipes until the WaitDelay — and the
+    // deadline only decides the final check below.
     const timeoutTimer =
       timeoutMs <= 2 ** 31 - 1
         ? setTimeout(() => {
+            if (exited) return
             timedOut = true
             killGroup()
             startWaitDelay()
           }, timeoutMs)
         : undefined
     const onAbort = () => {
+      if (exited) return
       killGroup()
       startWaitDelay()
     }

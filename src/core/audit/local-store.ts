@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Database } from 'better-sqlite3'
-import { sqliteTime } from './time.js'
+import { nowNs } from '../go/time/format.js'
+import { localOffsetMinutes, sqliteTime } from './time.js'
 
 /** The manager's `skill_executions` table, as its ORM creates it on SQLite. */
 export const SKILL_EXECUTIONS_DDL = `CREATE TABLE IF NOT EXISTS skill_executions (
@@ -57,8 +58,12 @@ export async function openLocalStore(path: string): Promise<Database> {
   return db
 }
 
-/** Appends one row, as the manager's audit sink does after a run. Returns its id. */
+/**
+ * Appends one row, as the manager's audit sink does after a run. Returns its id. `created_at`
+ * is the insert time in the local zone (gorm's autoCreateTime: `time.Now().Local()`).
+ */
 export function insertExecution(db: Database, row: ExecutionRow): number {
+  const createdNs = nowNs()
   const info = db
     .prepare(
       `INSERT INTO skill_executions (skill_key, edge_id, caller_id, caller_role, class, params_json, result_json, error, started_at, finished_at, created_at)
@@ -75,7 +80,7 @@ export function insertExecution(db: Database, row: ExecutionRow): number {
       row.error,
       sqliteTime(row.startedNs),
       sqliteTime(row.finishedNs),
-      sqliteTime(row.finishedNs),
+      sqliteTime(createdNs, localOffsetMinutes(createdNs)),
     )
   return Number(info.lastInsertRowid)
 }
