@@ -26,7 +26,7 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     {
       description: 'A skill registered from the manager’s dirs, with the manager’s environment',
       command:
-        '<%= config.bin %> <%= command.id %> disk_usage --dirs /etc/ongrid/skills --env-file /proc/$(pidof ongrid)/environ',
+        '<%= config.bin %> <%= command.id %> disk_usage --dirs /etc/ongrid/skills --env-from /proc/$(pidof ongrid)/environ',
     },
     {
       description: 'Replay a viewer calling it through the REST API',
@@ -62,7 +62,7 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
       default: true,
       allowNo: true,
     }),
-    'env-file': Flags.string({
+    'env-from': Flags.string({
       description:
         'take env_allow values from this file (NAME=value lines, or NUL-separated like /proc/PID/environ) instead of this environment',
     }),

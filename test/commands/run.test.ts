@@ -500,29 +500,27 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     const r = await cli([`${P}/env`, '--no-audit'], { env: { A: undefined, B: undefined, EMPTY: undefined } })
     assert.deepEqual(JSON.parse(r.stdout), {})
   })
-  test('--env-file (dotenv) replaces this environment', async () => {
+  test('--env-from (dotenv) replaces this environment', async () => {
     const file = join(R, 'manager.env')
     writeFileSync(
       file,
       '# the manager\nexport A=from-file\nB="quoted value"\nEMPTY=\nconstructor=c\nSECRET=s\n',
     )
-    const r = await cli([`${P}/env`, '--no-audit', '--env-file', file], {
+    const r = await cli([`${P}/env`, '--no-audit', '--env-from', file], {
       env: { A: 'from-env', MISSING: 'x' },
     })
     assert.equal(r.code, 0)
     assert.deepEqual(JSON.parse(r.stdout), { A: 'from-file', B: 'quoted value', EMPTY: '', constructor: 'c' })
   })
-  test('--env-file NUL-separated, like /proc/PID/environ (first of a repeated name wins)', async () => {
+  test('--env-from NUL-separated, like /proc/PID/environ (first of a repeated name wins)', async () => {
     const file = join(R, 'environ')
     writeFileSync(file, 'A=1\0B=x=y\0A=2\0PATH=/x\0')
-    const r = await cli([`${P}/env`, '--no-audit', '--env-file', file])
+    const r = await cli([`${P}/env`, '--no-audit', '--env-from', file])
     assert.deepEqual(JSON.parse(r.stdout), { A: '1', B: 'x=y' })
   })
-  test('--env-file that cannot be read: a usage error', {
-    todo: 'Node 20 checks --env-file FILE itself even after the script name (nodejs/node#54232): a missing or unreadable file ends the CLI with "node: FILE: not found", exit 9, before any of our code runs',
-  }, async () => {
-    const missing = await cli([`${P}/env`, '--no-audit', '--env-file', join(R, 'nope.env')])
-    assert.equal(missing.stderr, `ongrid-skill: --env-file ${join(R, 'nope.env')}: ENOENT (see --help)\n`)
+  test('--env-from that cannot be read: a usage error', async () => {
+    const missing = await cli([`${P}/env`, '--no-audit', '--env-from', join(R, 'nope.env')])
+    assert.equal(missing.stderr, `ongrid-skill: --env-from ${join(R, 'nope.env')}: ENOENT (see --help)\n`)
     assert.equal(missing.code, 2)
   })
 

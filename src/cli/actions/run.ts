@@ -32,7 +32,7 @@ interface RunFlags {
   'args-file'?: string
   arg?: string[]
   validate?: boolean
-  'env-file'?: string
+  'env-from'?: string
   timeout?: string
   role?: string
   quiet?: boolean
@@ -67,8 +67,10 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     if (e instanceof ArgsError) throw new UserError(e.message)
     throw e
   }
-  if (flags.validate !== false && schema !== undefined && params.trim() !== '' && valid(params)) {
-    if (!(await checkArgs(schema, params, say))) return RUN_EXIT.badArgs
+  // The manager sends `{}` for empty args, so that is what is checked.
+  const effective = params.trim() === '' ? '{}' : params
+  if (flags.validate !== false && schema !== undefined && valid(effective)) {
+    if (!(await checkArgs(schema, effective, say))) return RUN_EXIT.badArgs
   }
 
   if (flags.role !== undefined) {
@@ -84,7 +86,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     )
   }
 
-  const environ = flags['env-file'] !== undefined ? readEnvFile(flags['env-file']) : process.env
+  const environ = flags['env-from'] !== undefined ? readEnvFile(flags['env-from']) : process.env
   const controller = new AbortController()
   let interrupted = false
   const onSigint = () => {
@@ -157,7 +159,7 @@ function readEnvFile(path: string): Record<string, string> {
   try {
     return parseEnvFile(readFileSync(path))
   } catch (e) {
-    throw new UserError(`--env-file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    throw new UserError(`--env-from ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
 }
 
