@@ -13,7 +13,15 @@
 // (`requires`), a `prepare` that returns the argv (and an optional output check), and its
 // budgets. A figure whose subcommand does not answer `--help` is skipped, never passed.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -101,26 +109,46 @@ const FIGURES = [
   },
   {
     name: 'entry-direct',
-    title: 'a pack’s entry run directly (the base of run-overhead)',
-    requires: 'run',
-    pending: true,
-    prepare: null, // () => ({ argv: [join(REPO, 'examples/skills/disk_usage/run.sh')], input: '{"path":"/"}' })
+    title: 'an entry that echoes its input, run directly (the base of run-overhead)',
+    prepare: () => ({ argv: [join(benchPack('echo', '#!/bin/sh\ncat\n'), 'run.sh')], input: '{"path":"/"}' }),
   },
   {
     name: 'run-overhead',
-    title: './bin/run.js run <pack>, over running its entry directly',
+    title: './bin/run.js run <echo pack> (audit row included), over running its entry directly',
     requires: 'run',
-    pending: true,
-    prepare: null, // () => ({ argv: [BIN, 'run', join(REPO, 'examples/skills/disk_usage')], input: '{"path":"/"}' })
+    prepare: () => ({
+      argv: [
+        BIN,
+        'run',
+        benchPack('echo', '#!/bin/sh\ncat\n'),
+        '--args',
+        '{"path":"/"}',
+        '--audit-db',
+        join(BENCH_DIR, 'audit.db'),
+      ],
+      check: (out) => (readFileSync(out, 'utf8') === '{"path":"/"}' ? null : 'stdout is not the echoed args'),
+    }),
     budgets: [{ metric: 'wall', minus: 'entry-direct', max: 0.15 }],
   },
   {
     name: 'run-json-100m',
     title: './bin/run.js run --json <pack printing 100 MiB on stdout>',
     requires: 'run',
-    pending: true,
     rss: true,
-    prepare: null, // a generated pack whose entry writes 100 MiB, e.g. `head -c 104857600 /dev/zero | tr '\0' x`
+    prepare: () => ({
+      argv: [
+        BIN,
+        'run',
+        benchPack('spew', "#!/bin/sh\nhead -c 104857600 /dev/zero | tr '\\0' x\n"),
+        '--json',
+        '--no-audit',
+      ],
+      exitCodes: [1],
+      check: (out) =>
+        /stdout is not valid JSON/.test(readFileSync(out, 'utf8'))
+          ? null
+          : 'expected the manager’s non-JSON stdout error',
+    }),
     budgets: [{ metric: 'rss', max: 150 * MB }],
   },
   {
@@ -132,6 +160,21 @@ const FIGURES = [
     budgets: [{ metric: 'wall', max: 1 }],
   },
 ]
+
+/** A one-file pack under .bench/packs/NAME (entry run.sh with this script), made once. */
+function benchPack(name, script) {
+  const dir = join(BENCH_DIR, 'packs', name)
+  const manifest = JSON.stringify({
+    name: `bench_${name}`,
+    description: 'bench pack',
+    entry: 'run.sh',
+    timeout_seconds: 60,
+  })
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'skill.json'), manifest)
+  writeFileSync(join(dir, 'run.sh'), script, { mode: 0o755 })
+  return dir
+}
 
 /** load-dirs prints one line per manifest; compare the outcomes with what the generator planted. */
 function checkLoaderLines(stdoutPath, expect) {
