@@ -8,6 +8,8 @@
  */
 import type { GoError } from '../../errors.js'
 import type { GoString } from '../../gostring.js'
+import { quote } from '../../strconv/quote.js'
+import { encodeRune } from '../../unicode/utf8.js'
 
 // Opcodes returned by the state functions and by Scanner.eof. Their order
 // matters: scanSkipSpace is the last "continue" result, scanEnd the first "stop".
@@ -541,46 +543,13 @@ export function valid(data: GoString): boolean {
   return checkValid(data) === null
 }
 
-const HEX = '0123456789abcdef'
-
-/**
- * strconv.Quote(string(rune(c))) without its double quotes, for a byte c
- * taken as the rune U+00c (what Go's quoteChar(c byte) quotes).
- */
-function quoteByteRune(c: number): GoString {
-  switch (c) {
-    case 0x07:
-      return '\\a'
-    case 0x08:
-      return '\\b'
-    case 0x0c:
-      return '\\f'
-    case 0x0a:
-      return '\\n'
-    case 0x0d:
-      return '\\r'
-    case 0x09:
-      return '\\t'
-    case 0x0b:
-      return '\\v'
-    case 0x5c:
-      return '\\\\'
-    case 0x22:
-      return '\\"'
-  }
-  if (c < 0x20 || c === 0x7f) return '\\x' + HEX[c >> 4] + HEX[c & 15]
-  if (c < 0x7f) return String.fromCharCode(c)
-  // U+0080–U+009F (controls), U+00A0 (no-break space) and U+00AD (soft hyphen)
-  // are not printable for strconv.IsPrint; the rest of Latin-1 is.
-  if (c <= 0xa0 || c === 0xad) return '\\u00' + HEX[c >> 4] + HEX[c & 15]
-  return String.fromCharCode(0xc0 | (c >> 6), 0x80 | (c & 0x3f))
-}
-
 const quotedChars: GoString[] = Array.from({ length: 256 }, (_, c) => {
   // Special cases, different from quoted strings.
   if (c === 0x27) return "'\\''"
   if (c === 0x22) return `'"'`
-  return "'" + quoteByteRune(c) + "'"
+  // strconv.Quote(string(c)): the byte taken as the rune U+00c.
+  const q = quote(encodeRune(c))
+  return "'" + q.slice(1, -1) + "'"
 })
 
 /** quoteChar formats the byte c as a quoted character literal, as in Go's error texts. */
