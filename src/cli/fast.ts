@@ -33,6 +33,8 @@ interface ManifestCommand {
 const ACTIONS: Record<string, () => Promise<Action>> = {
   'load-dirs': async () => (await import('./actions/load-dirs.js')).loadDirsAction,
   run: async () => (await import('./actions/run.js')).runAction,
+  validate: async () => (await import('./actions/lint.js')).validateAction,
+  lint: async () => (await import('./actions/lint.js')).lintAction,
 }
 
 export async function tryFast(argv: string[], manifestPath: URL): Promise<boolean> {

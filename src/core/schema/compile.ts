@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { simpleSubschemaValid } from './simple.js'
 
 export type Draft = 'draft-07' | '2020-12'
 
@@ -18,6 +19,25 @@ export function draftOf(schema: unknown): Draft {
   const id = schema && typeof schema === 'object' ? (schema as Record<string, unknown>).$schema : undefined
   if (typeof id === 'string' && /draft-0[4-7]/.test(id)) return 'draft-07'
   return '2020-12'
+}
+
+/** The meta-schema ids ajv registers for the drafts we check. */
+export const META_IDS: Record<Draft, string> = {
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+}
+
+/**
+ * Which draft `$schema` selects for the strict checks: none (or a non-string, which the
+ * meta-schema then rejects) → 2020-12; the draft-07 or 2020-12 meta-schema URI (http or
+ * https, with or without the empty fragment) → that draft; anything else → unsupported.
+ */
+export function selectDraft(schema: unknown): { draft: Draft } | { unsupported: string } {
+  const id = schema && typeof schema === 'object' ? (schema as Record<string, unknown>).$schema : undefined
+  if (typeof id !== 'string') return { draft: '2020-12' }
+  if (/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/.test(id)) return { draft: 'draft-07' }
+  if (/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/.test(id)) return { draft: '2020-12' }
+  return { unsupported: id }
 }
 
 /**
@@ -62,4 +82,234 @@ export function issues(errors: ErrorObject[] | null | undefined): SchemaIssue[] 
       message = `${message}: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`
     return { pointer: pointer || '/', message }
   })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The strict check of a manifest schema (validate / lint).
+
+/** One problem with a schema, at a JSON pointer into it. */
+export interface SchemaProblem {
+  pointer: string
+  message: string
+}
+
+export interface SchemaCheck {
+  draft: Draft
+  /** Meta-schema violations: the schema is not a valid JSON Schema of its draft. */
+  invalid: SchemaProblem[]
+  /** What ajv's compiler refused in strict mode (unknown keyword, unknown format, bad $ref…). */
+  compileError: string | null
+  /** `default` / `examples[i]` values that fail the subschema they sit in (pointer to the value). */
+  defaults: SchemaProblem[]
+  /** `builtin`: proven valid without ajv (see simple.ts); `ajv`: checked by ajv. */
+  via: 'builtin' | 'ajv'
+}
+
+/**
+ * The ajv options of the strict check: ajv's strict mode for schemas (unknown keywords,
+ * ignored keywords, unknown formats are compile errors) and numbers; strictTypes,
+ * strictTuples and strictRequired are left to our own lint rules (they flag legal schemas).
+ */
+export const STRICT_OPTIONS = {
+  strict: true,
+  strictSchema: true,
+  strictNumbers: true,
+  strictTypes: false,
+  strictTuples: false,
+  strictRequired: false,
+  // The first error of each check is enough, and compiles faster than allErrors.
+  allErrors: false,
+  validateSchema: false,
+  validateFormats: true,
+  logger: false,
+  code: { optimize: false },
+} as const
+
+// biome-ignore lint/suspicious/noExplicitAny: ajv instances of either class
+type AnyAjv = any
+const instances = new Map<string, AnyAjv>()
+let nextKey = 0
+
+/**
+ * One ajv instance per draft and mode, created on first use (the import is the expensive
+ * part). `lenient` (strict off) checks defaults of schemas that strict mode refused.
+ */
+export async function strictAjv(draft: Draft, lenient = false): Promise<AnyAjv> {
+  const id = `${draft}${lenient ? ':lenient' : ''}`
+  const cached = instances.get(id)
+  if (cached) return cached
+  const [{ default: addFormats }, Cls] = await Promise.all([
+    import('ajv-formats'),
+    draft === 'draft-07'
+      ? import('ajv').then((m) => m.default)
+      : import('ajv/dist/2020.js').then((m) => m.default),
+  ])
+  const options = lenient
+    ? { ...STRICT_OPTIONS, strict: false, strictSchema: false, strictNumbers: false }
+    : STRICT_OPTIONS
+  // biome-ignore lint/suspicious/noExplicitAny: CJS default exports
+  const ajv: AnyAjv = new (Cls as any)(options)
+  // biome-ignore lint/suspicious/noExplicitAny: ajv-formats' CJS default export
+  ;(addFormats as any)(ajv)
+  instances.set(id, ajv)
+  return ajv
+}
+
+/** Keywords whose value is a subschema, a list of them, or a map of them (where `default` may hide). */
+const SUBSCHEMA = new Set([
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+])
+const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'])
+const SUBSCHEMA_MAP = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+])
+
+function escapeToken(k: string): string {
+  return k.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/** Calls fn for every subschema (the root included) with its JSON pointer. */
+export function eachSubschema(
+  schema: unknown,
+  fn: (s: Record<string, unknown>, pointer: string) => void,
+): void {
+  const visit = (s: unknown, pointer: string, depth: number) => {
+    if (!s || typeof s !== 'object' || Array.isArray(s) || depth > 200) return
+    const o = s as Record<string, unknown>
+    fn(o, pointer)
+    for (const [k, v] of Object.entries(o)) {
+      const p = `${pointer}/${escapeToken(k)}`
+      if (SUBSCHEMA_LIST.has(k) && Array.isArray(v))
+        v.forEach((x, i) => {
+          visit(x, `${p}/${i}`, depth + 1)
+        })
+      else if (SUBSCHEMA.has(k)) visit(v, p, depth + 1)
+      else if (SUBSCHEMA_MAP.has(k) && v && typeof v === 'object' && !Array.isArray(v)) {
+        for (const [name, x] of Object.entries(v as Record<string, unknown>)) {
+          visit(x, `${p}/${escapeToken(name)}`, depth + 1)
+        }
+      }
+    }
+  }
+  visit(schema, '', 0)
+}
+
+function fragment(pointer: string): string {
+  return pointer
+    .split('/')
+    .map((t) => encodeURIComponent(t))
+    .join('/')
+}
+
+function messageOf(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map((e) => {
+      let m = e.message ?? 'is invalid'
+      if (e.keyword === 'enum')
+        m += `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`
+      if (e.keyword === 'additionalProperties') {
+        m += `: ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`
+      }
+      return e.instancePath ? `${e.instancePath} ${m}` : m
+    })
+    .join('; ')
+}
+
+/**
+ * ajv's verdict on a schema (a JS value, as the bridge would send it): meta-schema
+ * validation against its draft, compilation in strict mode, then every `default` and
+ * `examples` item against the subschema it sits in.
+ */
+export async function ajvCheck(schema: Record<string, unknown>, draft: Draft): Promise<SchemaCheck> {
+  // Fleets copy schemas: the same schema gets the same verdict.
+  const memoKey = `${draft}\n${JSON.stringify(schema)}`
+  const memo = verdicts.get(memoKey)
+  if (memo) return { ...memo, invalid: [...memo.invalid], defaults: [...memo.defaults] }
+  const v = await ajvCheckOnce(schema, draft)
+  verdicts.set(memoKey, v)
+  return v
+}
+
+const verdicts = new Map<string, SchemaCheck>()
+
+async function ajvCheckOnce(schema: Record<string, unknown>, draft: Draft): Promise<SchemaCheck> {
+  const ajv = await strictAjv(draft)
+  // ajv knows each meta-schema under one URI: name it so whatever spelling selected the draft.
+  const copy = typeof schema.$schema === 'string' ? { ...schema, $schema: META_IDS[draft] } : schema
+  const check: SchemaCheck = { draft, invalid: [], compileError: null, defaults: [], via: 'ajv' }
+  if (!ajv.validateSchema(copy)) {
+    check.invalid = ((ajv.errors ?? []) as ErrorObject[]).map((e) => ({
+      pointer: e.instancePath,
+      message: messageOf([{ ...e, instancePath: '' }]),
+    }))
+    return check
+  }
+  let key = `ongrid-skill:schema-${nextKey++}`
+  let checker = ajv
+  try {
+    ajv.addSchema(copy, key)
+    ajv.getSchema(key)
+  } catch (e) {
+    check.compileError = (e as Error).message
+    removeQuietly(ajv, key, copy)
+    // Strict mode refused it: still check the defaults, without strict mode.
+    checker = await strictAjv(draft, true)
+    key = `ongrid-skill:schema-${nextKey++}`
+    try {
+      checker.addSchema(copy, key)
+      checker.getSchema(key)
+    } catch {
+      removeQuietly(checker, key, copy)
+      return check
+    }
+  }
+  try {
+    eachSubschema(copy, (sub, pointer) => {
+      const hasDefault = Object.hasOwn(sub, 'default')
+      const examples = Array.isArray(sub.examples) ? (sub.examples as unknown[]) : []
+      if (!hasDefault && examples.length === 0) return
+      // A subschema of core keywords only: simple.ts decides its defaults as ajv would.
+      if (simpleSubschemaValid(sub, draft)) return
+      let v: ValidateFunction | undefined
+      try {
+        v = checker.getSchema(`${key}#${fragment(pointer)}`)
+      } catch {
+        v = undefined
+      }
+      if (!v) return
+      if (hasDefault && !v(sub.default)) {
+        check.defaults.push({ pointer: `${pointer}/default`, message: messageOf(v.errors) })
+      }
+      examples.forEach((x, i) => {
+        if (!v(x)) check.defaults.push({ pointer: `${pointer}/examples/${i}`, message: messageOf(v.errors) })
+      })
+    })
+  } finally {
+    removeQuietly(checker, key, copy)
+  }
+  return check
+}
+
+/** Forgets a schema added under `key`, and under its own `$id` (else the next schema with that id collides). */
+function removeQuietly(ajv: AnyAjv, key: string, schema?: unknown): void {
+  try {
+    ajv.removeSchema(key)
+    if (schema !== undefined) ajv.removeSchema(schema)
+  } catch {}
 }

@@ -1,0 +1,223 @@
+/**
+ * The work of `validate` and `lint`, without oclif: the commands (src/commands/) and the fast
+ * path (src/cli/fast.ts) both call these with parsed flags and get an exit code back.
+ */
+import { readFileSync } from 'node:fs'
+import { toBuffer } from '../../core/go/gostring.js'
+import { ManifestContext } from '../../core/lint/context.js'
+import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
+import { ConfigError, PathError } from '../../core/lint/errors.js'
+import { SETTINGS, SEVERITIES, type Setting, type Severity } from '../../core/lint/types.js'
+import { indentJSON } from '../../core/schema/go-any.js'
+import { displayPath, fails, type LintOutput } from '../../ui/lint/model.js'
+import { type ActionInput, EXIT, UserError } from '../errors.js'
+
+export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'] as const
+export type Format = (typeof FORMATS)[number]
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined
+}
+
+function formatOf(flags: Record<string, unknown>): Format {
+  if (flags.json === true) return 'json'
+  const f = str(flags.format) ?? 'stylish'
+  if (!(FORMATS as readonly string[]).includes(f))
+    throw new UserError(`--format: expected one of ${FORMATS.join(', ')}`)
+  return f as Format
+}
+
+/** Colour for stylish: FORCE_COLOR wins, then NO_COLOR, then whether stdout is a terminal. */
+export function colorWanted(
+  env: NodeJS.ProcessEnv = process.env,
+  tty = process.stdout.isTTY === true,
+): boolean {
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
+  return tty && env.TERM !== 'dumb'
+}
+
+function packageVersion(): string {
+  for (const rel of ['../../../package.json', '../../../../package.json']) {
+    try {
+      return JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')).version as string
+    } catch {}
+  }
+  return '0.0.0'
+}
+
+async function runChecks(run: () => Promise<CheckResult>): Promise<CheckResult> {
+  try {
+    return await run()
+  } catch (e) {
+    if (e instanceof PathError || e instanceof ConfigError) throw new UserError(e.message)
+    throw e
+  }
+}
+
+/** Renders the result in the chosen format, applies --quiet, and decides the exit code. */
+async function report(
+  command: 'validate' | 'lint',
+  result: CheckResult,
+  format: Format,
+  opts: { quiet: boolean; failSeverity: Severity; maxWarnings: number | null },
+): Promise<number> {
+  const shown = result.files.filter((f) => !f.ignored)
+  const all = shown.flatMap((f) => f.findings)
+  const failed = all.some((x) => fails(x, opts.failSeverity))
+  const warnings = all.filter((x) => x.severity === 'warn').length
+  const tooManyWarnings = opts.maxWarnings !== null && warnings > opts.maxWarnings
+  const output: LintOutput = {
+    command,
+    files: opts.quiet
+      ? shown.map((f) => ({ ...f, findings: f.findings.filter((x) => fails(x, opts.failSeverity)) }))
+      : shown,
+    rules: result.rules,
+    ignored: result.files.length - shown.length,
+    cwd: process.cwd(),
+    failSeverity: opts.failSeverity,
+  }
+  // Each format is imported only when used (cold start: validate of one pack).
+  let text: string
+  switch (format) {
+    case 'stylish': {
+      const { chalkPaint, NO_PAINT, stylish } = await import('../../ui/lint/stylish.js')
+      text = stylish(output, colorWanted() ? await chalkPaint() : NO_PAINT)
+      break
+    }
+    case 'json':
+      text = (await import('../../ui/lint/json.js')).json(output)
+      break
+    case 'sarif':
+      text = (await import('../../ui/lint/sarif.js')).sarif(output, packageVersion())
+      break
+    case 'github':
+      text = (await import('../../ui/lint/github.js')).github(output)
+      break
+    case 'junit':
+      text = (await import('../../ui/lint/junit.js')).junit(output)
+      break
+  }
+  process.stdout.write(text)
+  if (tooManyWarnings && format === 'stylish') {
+    process.stdout.write(`ongrid-skill found too many warnings (maximum: ${opts.maxWarnings})\n`)
+  }
+  return failed || tooManyWarnings ? EXIT.findings : EXIT.ok
+}
+
+/** `validate [PATH...]`: the manager rules at their severities. */
+export async function validateAction({ argv, flags }: ActionInput): Promise<number> {
+  const format = formatOf(flags)
+  const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
+  const result = await runChecks(() =>
+    check({ paths: argv, root: str(flags.root), rules: MANAGER_RULES, set: 'manager' }),
+  )
+  return report('validate', result, format, {
+    quiet: flags.quiet === true,
+    failSeverity: 'error',
+    maxWarnings: null,
+  })
+}
+
+function parseRuleFlags(values: unknown, known: ReadonlySet<string>): Map<string, Setting> {
+  const out = new Map<string, Setting>()
+  const list = Array.isArray(values) ? values : typeof values === 'string' ? [values] : []
+  for (const v of list as string[]) {
+    const eq = v.lastIndexOf('=')
+    const id = eq < 0 ? v : v.slice(0, eq)
+    const setting = eq < 0 ? '' : v.slice(eq + 1)
+    if (!known.has(id))
+      throw new UserError(`--rule ${v}: unknown rule ${JSON.stringify(id)} (see --list-rules)`)
+    if (!(SETTINGS as readonly string[]).includes(setting)) {
+      throw new UserError(`--rule ${v}: expected ${id}=off|info|warn|error`)
+    }
+    out.set(id, setting as Setting)
+  }
+  return out
+}
+
+function parseMaxWarnings(v: unknown): number | null {
+  if (v === undefined || v === null) return null
+  const n = typeof v === 'number' ? v : Number(v)
+  if (!Number.isInteger(n) || n < 0)
+    throw new UserError(`--max-warnings: expected a whole number ≥ 0, not ${String(v)}`)
+  return n
+}
+
+/** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
+export async function lintAction({ argv, flags }: ActionInput): Promise<number> {
+  const format = formatOf(flags)
+  const { RULES, RULES_BY_ID, ruleMeta } = await import('../../core/lint/registry.js')
+  if (flags['list-rules'] === true) {
+    const rules = RULES.map(ruleMeta)
+    const { listRules } = await import('../../ui/lint/list-rules.js')
+    process.stdout.write(format === 'json' ? `${JSON.stringify(rules, null, 2)}\n` : listRules(rules))
+    return EXIT.ok
+  }
+  const failSeverity = (str(flags['fail-severity']) ?? 'error') as Severity
+  if (!SEVERITIES.includes(failSeverity)) throw new UserError('--fail-severity: expected error, warn or info')
+  const maxWarnings = parseMaxWarnings(flags['max-warnings'])
+  const overrides = parseRuleFlags(flags.rule, new Set(RULES_BY_ID.keys()))
+  const result = await runChecks(() =>
+    check({
+      paths: argv,
+      root: str(flags.root),
+      rules: RULES,
+      set: 'all',
+      overrides,
+      useConfig: flags.config !== false,
+    }),
+  )
+  if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
+  return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })
+}
+
+/**
+ * `lint --show-tool`: the function definition the LLM bridge would send for each pack (pretty,
+ * or one compact line each with --json: the exact bytes json.Marshal gives); why not, on stderr.
+ */
+function showTools(files: FileReport[], compact: boolean): number {
+  const cwd = process.cwd()
+  let offered = 0
+  let missing = 0
+  for (const f of files) {
+    if (f.ignored || f.kind === 'dir') continue
+    const where = displayPath(f.file, cwd)
+    const why = (reason: string) => {
+      missing++
+      process.stderr.write(`${where}: not offered to the LLM: ${reason}\n`)
+    }
+    const ctx = f.ctx
+    if (!(ctx instanceof ManifestContext)) {
+      why('a SKILL.md is a native skill, not a subprocess tool')
+      continue
+    }
+    if (!ctx.skill) {
+      why('the manager does not register this pack (run lint on it to see why)')
+      continue
+    }
+    if (ctx.taken) {
+      why('the manager does not register this pack: its name is already taken')
+      continue
+    }
+    const def = ctx.tool()
+    if (def === null) {
+      why('its schema nests too deep to analyse')
+      continue
+    }
+    if (!def.offered) {
+      if (def.reason === 'class') why(`class "${ctx.skill.class}": only safe skills are offered`)
+      else
+        why(`the bridge skips it: WARN aiops/tools: skill schema build failed err=${def.err?.error() ?? ''}`)
+      continue
+    }
+    offered++
+    process.stdout.write(toBuffer(`${compact ? def.json : indentJSON(def.json)}\n`))
+  }
+  if (offered > 0 && !compact) {
+    process.stderr.write(
+      'note: subprocess skills reach the LLM only when the manager runs the legacy agent kernel (ONGRID_AGENT_KERNEL=legacy)\n',
+    )
+  }
+  return missing > 0 ? EXIT.findings : EXIT.ok
+}

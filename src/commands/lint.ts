@@ -1,0 +1,81 @@
+import { Args, Flags } from '@oclif/core'
+import { FORMATS, lintAction } from '../cli/actions/lint.js'
+import { BaseCommand } from '../cli/base.js'
+
+export default class Lint extends BaseCommand {
+  static override summary = 'Validate skill packs and check them against best practices'
+
+  static override description =
+    `Everything \`validate\` checks, plus best-practice rules: class left unset, skills the LLM never sees, descriptions too short or too long, schema properties without descriptions, required names not declared, no additionalProperties decision, timeouts unset or over 5 minutes, near-miss and case-folded keys, duplicate keys, a BOM, names of the manager's built-in agent tools, and SKILL.md tool classes and activation.
+
+Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml above each file (\`rules: {ID: off|info|warn|error}\`, \`ignore: [globs relative to that file]\`), then --rule. Findings at or above --fail-severity (default error) make the exit code 1; --max-warnings N also fails on more than N warnings.
+
+--show-tool prints, instead of findings, the function definition the manager's LLM bridge would send for each pack (name, description with its "Returns:" suffix, and the parameters after the bridge's transformation): pretty, or with --json one compact line per pack, byte for byte as the manager marshals it. Packs the LLM would not get are listed on stderr, with why (exit 1).
+
+Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, with --show-tool), 2 usage or tool error.`
+
+  static override examples = [
+    { description: 'Lint the packs under the current dir', command: '<%= config.bin %> <%= command.id %>' },
+    {
+      description: 'CI: fail on warnings too, SARIF for code scanning',
+      command: '<%= config.bin %> <%= command.id %> skills --fail-severity warn --format sarif > lint.sarif',
+    },
+    {
+      description: 'Turn a rule off for this run',
+      command: '<%= config.bin %> <%= command.id %> skills --rule practice/class-unset=off',
+    },
+    {
+      description: 'Every rule with its id and default severity',
+      command: '<%= config.bin %> <%= command.id %> --list-rules',
+    },
+    {
+      description: 'What the LLM receives for a pack',
+      command: '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --show-tool',
+    },
+  ]
+
+  static override strict = false
+  static override enableJsonFlag = true
+
+  static override args = {
+    path: Args.string({
+      description: 'pack dir, skill.json, SKILL.md, or a dir to walk; repeatable (default: .)',
+    }),
+  }
+
+  static override flags = {
+    root: Flags.string({
+      description: 'allow-list root for the escape check (default: the dir holding the pack)',
+    }),
+    format: Flags.string({
+      description:
+        'output format (--json is --format json; colours only on a terminal, and never with NO_COLOR)',
+      options: [...FORMATS],
+      default: 'stylish',
+    }),
+    'fail-severity': Flags.string({
+      description: 'lowest severity that makes the exit code 1',
+      options: ['error', 'warn', 'info'],
+      default: 'error',
+    }),
+    'max-warnings': Flags.string({ description: 'also exit 1 when there are more than N warnings' }),
+    quiet: Flags.boolean({ description: 'report only findings at or above the fail severity' }),
+    rule: Flags.string({
+      description: 'set a rule’s severity for this run: ID=off|info|warn|error (repeatable)',
+      multiple: true,
+    }),
+    config: Flags.boolean({
+      description: 'read .ongrid-skill.yaml files (--no-config: ignore them)',
+      default: true,
+      allowNo: true,
+    }),
+    'list-rules': Flags.boolean({ description: 'list every rule (id, default severity, category) and exit' }),
+    'show-tool': Flags.boolean({
+      description: 'print the function definition the LLM would receive, instead of findings',
+    }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(lintAction, await this.parse(Lint))
+  }
+}

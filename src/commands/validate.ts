@@ -1,0 +1,61 @@
+import { Args, Flags } from '@oclif/core'
+import { FORMATS, validateAction } from '../cli/actions/lint.js'
+import { BaseCommand } from '../cli/base.js'
+
+export default class Validate extends BaseCommand {
+  static override summary = 'Check skill packs as the manager would load and run them'
+
+  static override description =
+    `A pack is valid when the ongrid manager would register it AND could run it. Every finding carries a rule id, a severity, the file and line:column; the messages are the manager's own words (the loader's parse and build errors, duplicate and builtin names, the executor's errors every run would hit, the LLM bridge's schema errors).
+
+PATH is a pack dir, a skill.json, a SKILL.md (the manager's native skill format), or a dir walked as the loader walks an allow-list root (default: the current dir). All PATHs form one set, as one manager boot: a name registered by an earlier pack is a duplicate for later ones.
+
+The allow-list root for the escape check is --root, or else the dir that holds the pack (as /etc/ongrid/skills holds /etc/ongrid/skills/<pack>/skill.json); for a walked dir, that dir.
+
+Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, nothing to check). Rules: docs/rules.md, or \`lint --list-rules\`.`
+
+  static override examples = [
+    { description: 'Validate the pack in the current dir', command: '<%= config.bin %> <%= command.id %>' },
+    {
+      description: 'Validate every pack under an allow-list dir, as the manager loads them',
+      command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills',
+    },
+    {
+      description: 'One pack, checked against the root the manager is configured with',
+      command: '<%= config.bin %> <%= command.id %> ./disk_usage --root /etc/ongrid/skills',
+    },
+    {
+      description: 'A native skill',
+      command: '<%= config.bin %> <%= command.id %> skills/triage/SKILL.md',
+    },
+    {
+      description: 'Annotations in a GitHub Actions job',
+      command: '<%= config.bin %> <%= command.id %> skills --format github',
+    },
+  ]
+
+  static override strict = false
+  static override enableJsonFlag = true
+
+  static override args = {
+    path: Args.string({
+      description: 'pack dir, skill.json, SKILL.md, or a dir to walk; repeatable (default: .)',
+    }),
+  }
+
+  static override flags = {
+    root: Flags.string({
+      description: 'allow-list root for the escape check (default: the dir holding the pack)',
+    }),
+    format: Flags.string({
+      description: 'output format (colours only on a terminal, and never with NO_COLOR)',
+      options: [...FORMATS],
+      default: 'stylish',
+    }),
+    quiet: Flags.boolean({ description: 'report errors only' }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(validateAction, await this.parse(Validate))
+  }
+}

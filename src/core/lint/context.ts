@@ -1,0 +1,166 @@
+import { type BuildCache, buildSubprocessSkill, type SubprocessSkill } from '../build.js'
+import type { KeyEvent } from '../go/encoding/json/decode.js'
+import type { Result } from '../go/errors.js'
+import type { GoString } from '../go/gostring.js'
+import { stat } from '../go/os/file.js'
+import { base } from '../go/path/filepath/path.js'
+import { type ParsedManifest, parseManifest } from '../manifest.js'
+import type { NativeParse } from '../native/skill-md.js'
+import { goToJs, type SchemaVerdict } from '../schema/check.js'
+import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
+import { type ToolDefinition, toolDefinition } from '../tool-def.js'
+import { type EntryProblem, entryProblem } from './entry.js'
+import { type JNode, TooDeepError } from './json-tree.js'
+import { LineIndex } from './position.js'
+
+/** Files larger than this are not read (a manifest or SKILL.md is a few KiB). */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024
+
+/** Why a name is already taken when this pack would be registered. */
+export type Taken = { by: 'builtin' } | { by: 'pack'; path: GoString }
+
+/** A file ongrid-skill refuses to read (too large, not a regular file): our words. */
+export function skipReason(path: GoString): string | null {
+  const s = stat(path)
+  if (!s.ok) return null // the read reports it, in Go's words
+  if (s.value.isDir()) return null
+  if (!s.value.isRegular()) return 'not a regular file (a FIFO, socket or device): not read'
+  if (s.value.size > MAX_FILE_BYTES) {
+    return `${s.value.size} bytes: files over ${MAX_FILE_BYTES} bytes are not read`
+  }
+  return null
+}
+
+export interface SchemaInfo {
+  /** The key that set `schema` (Go keeps the last one). */
+  key: KeyEvent
+  /** The bridge's decode; null when the schema nests too deep to analyse. */
+  decode: BridgeDecode | null
+  /** The parameters as the bridge would send them, as a JS value; null when the bridge drops the schema. */
+  js: Record<string, unknown> | null
+  /** The schema's own tree (file offsets), when it could be parsed (not when too deep). */
+  tree: JNode | null
+}
+
+/** Everything the rules look at for one skill.json. */
+export class ManifestContext {
+  readonly kind = 'manifest' as const
+  /** Set when the file was not read (our reason). */
+  readonly skipped: string | null
+  readonly parsed: ParsedManifest | null
+  readonly raw: GoString
+  readonly lines: LineIndex
+  /** The loader's build (null when the file did not parse). */
+  readonly build: Result<SubprocessSkill> | null
+  /** Set by the engine: whether the name is taken when this pack would register. */
+  taken: Taken | null = null
+  /** Set by the engine before the rules run, when a rule needs it. */
+  schemaVerdict: SchemaVerdict | null = null
+
+  private memo = new Map<string, unknown>()
+
+  constructor(
+    readonly path: GoString,
+    readonly root: GoString,
+    cache?: BuildCache,
+  ) {
+    this.skipped = skipReason(path)
+    this.parsed = this.skipped === null ? parseManifest(path) : null
+    this.raw = this.parsed?.raw ?? ''
+    this.lines = new LineIndex(this.raw)
+    this.build =
+      this.parsed && this.parsed.err === null
+        ? buildSubprocessSkill(this.parsed.manifest, path, root, cache)
+        : null
+  }
+
+  /** The loader only reads files named exactly skill.json. */
+  get namedSkillJson(): boolean {
+    return base(this.path) === 'skill.json'
+  }
+
+  get ok(): boolean {
+    return this.parsed !== null && this.parsed.err === null
+  }
+
+  get skill(): SubprocessSkill | null {
+    return this.build?.ok ? this.build.value : null
+  }
+
+  /** The key event that set a field last (the value Go keeps). */
+  lastKey(field: string): KeyEvent | undefined {
+    const keys = this.parsed?.keys ?? []
+    for (let i = keys.length - 1; i >= 0; i--) if (keys[i].field === field) return keys[i]
+    return undefined
+  }
+
+  /** Offset of the key that set a field, or null (whole file). */
+  keyAt(field: string): number | null {
+    return this.lastKey(field)?.offset ?? null
+  }
+
+  private once<T>(name: string, f: () => T): T {
+    if (this.memo.has(name)) return this.memo.get(name) as T
+    const v = f()
+    this.memo.set(name, v)
+    return v
+  }
+
+  /** The first problem every run would hit, for a pack that builds. */
+  entry(): EntryProblem | null {
+    return this.once('entry', () => (this.skill ? entryProblem(this.skill.key, this.skill.entry) : null))
+  }
+
+  /** The manifest's schema as the bridge sees it; null when the manifest has no `schema` key. */
+  schema(): SchemaInfo | null {
+    return this.once('schema', () => {
+      if (!this.ok) return null
+      const key = this.lastKey('schema')
+      if (!key) return null
+      let decode: BridgeDecode | null
+      try {
+        decode = decodeBridgeSchema(this.raw, key.valueOffset)
+      } catch (e) {
+        if (e instanceof TooDeepError) decode = null
+        else throw e
+      }
+      if (decode === null) return { key, decode, js: null, tree: null }
+      if (!decode.ok) return { key, decode, js: null, tree: decode.tree }
+      const base = decode.value ?? new Map()
+      if (!base.has('type')) base.set('type', 'object')
+      return { key, decode, js: goToJs(base) as Record<string, unknown>, tree: decode.tree }
+    })
+  }
+
+  /** What the LLM bridge would make of this skill (null when it does not register). */
+  tool(): ToolDefinition | null {
+    return this.once('tool', () => {
+      const skill = this.skill
+      if (!skill) return null
+      try {
+        return toolDefinition(skill, this.raw, this.lastKey('schema')?.valueOffset ?? null)
+      } catch (e) {
+        if (e instanceof TooDeepError) return null
+        throw e
+      }
+    })
+  }
+}
+
+/** Everything the rules look at for one SKILL.md. */
+export class NativeContext {
+  readonly kind = 'native' as const
+  readonly lines: LineIndex
+
+  constructor(
+    readonly path: GoString,
+    readonly root: GoString,
+    readonly skipped: string | null,
+    readonly raw: GoString,
+    readonly parse: NativeParse | null,
+  ) {
+    this.lines = new LineIndex(raw)
+  }
+}
+
+export type Context = ManifestContext | NativeContext

@@ -1,0 +1,197 @@
+import { type BuildCache, newBuildCache } from '../build.js'
+import type { GoString } from '../go/gostring.js'
+import { toText } from '../go/gostring.js'
+import { dir } from '../go/path/filepath/path.js'
+import { BUILTIN_SKILL_KEYS } from '../registry.js'
+import type { ConfigFinder, LintConfig } from './config.js'
+import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
+import { collectTargets } from './targets.js'
+import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
+
+export interface CheckOptions {
+  /** PATH arguments as typed (text); none means `.`. */
+  paths: readonly string[]
+  /** --root, as typed. */
+  root?: string
+  /**
+   * The rules to run: MANAGER_RULES (registry-manager.js) for validate, RULES (registry.js) for
+   * lint. Passed in so that validate never loads the best-practice modules.
+   */
+  rules: readonly Rule<Context>[]
+  /** `manager`: the validate set (manager rules at their severities); `all`: every rule (lint). */
+  set: 'manager' | 'all'
+  /** --rule ID=SETTING, over the config file and the defaults. */
+  overrides?: ReadonlyMap<string, Setting>
+  /** Read `.ongrid-skill.yaml` files (lint). */
+  useConfig?: boolean
+  /** Builtin skill keys taken before any pack (default: the manager's 11). */
+  builtins?: readonly GoString[]
+}
+
+export interface FileReport {
+  kind: TargetKind | 'dir'
+  /** Absolute path (byte string). */
+  path: GoString
+  /** Absolute path (text). */
+  file: string
+  /** The skill's name as the file gives it (text), when it has one. */
+  name: string | null
+  findings: Finding[]
+  /** Ignored by a config file: not reported (its name still counts for duplicates). */
+  ignored: boolean
+  ctx: Context | null
+}
+
+export interface CheckResult {
+  files: FileReport[]
+  /** The rules the run used (their default severities), for listings and SARIF. */
+  rules: RuleMeta[]
+}
+
+const SCHEMA_VERDICT_RULES = ['schema/invalid', 'schema/default-invalid', 'schema/unknown-draft']
+
+type NativeModule = typeof import('../native/skill-md.js')
+let nativeModule: Promise<NativeModule> | null = null
+
+/** Runs the checks over every file the PATHs name, in order, as one set (like one manager boot). */
+export async function check(opts: CheckOptions): Promise<CheckResult> {
+  const RULES = opts.rules
+  const rulesFor = (kind: TargetKind) => RULES.filter((r) => r.kind === 'any' || r.kind === kind)
+  const targets = collectTargets(opts.paths.length > 0 ? opts.paths : ['.'], opts.root)
+  // The config module (and yaml, when a config file exists) is loaded only for lint.
+  const configModule = opts.useConfig ? await import('./config.js') : null
+  const finder: ConfigFinder | null = configModule
+    ? new configModule.ConfigFinder(new Set(RULES.map((r) => r.id)))
+    : null
+  const isIgnored = (config: LintConfig | null, path: GoString) =>
+    config && configModule ? configModule.isIgnored(config, path) : false
+  const builtins = new Set<GoString>(opts.builtins ?? BUILTIN_SKILL_KEYS)
+  const firstPath = new Map<GoString, GoString>()
+  const order = new Map(RULES.map((r, i) => [r.id, i]))
+  const caches = new Map<GoString, BuildCache>()
+  const files: FileReport[] = []
+
+  const setting = (r: Rule<Context>, config: LintConfig | null): Setting => {
+    if (opts.set === 'manager') return r.category === 'manager' ? r.severity : 'off'
+    return opts.overrides?.get(r.id) ?? config?.rules.get(r.id) ?? r.severity
+  }
+
+  for (const w of targets.walkErrors) {
+    const config = finder ? await finder.find(dir(w.path)) : null
+    const walkRule = RULES.find((r) => r.id === 'manager/walk')
+    const sev = walkRule ? setting(walkRule, config) : 'off'
+    const findings: Finding[] =
+      sev === 'off'
+        ? []
+        : [
+            {
+              ruleId: 'manager/walk',
+              severity: sev,
+              file: toText(w.path),
+              line: 1,
+              column: 1,
+              offset: null,
+              message: toText(`walk ${w.path}: ${w.err.error()}`),
+            },
+          ]
+    files.push({
+      kind: 'dir',
+      path: w.path,
+      file: toText(w.path),
+      name: null,
+      findings,
+      ignored: isIgnored(config, w.path),
+      ctx: null,
+    })
+  }
+
+  for (const t of targets.files) {
+    let ctx: Context
+    let name: string | null = null
+    if (t.kind === 'manifest') {
+      let cache = caches.get(t.root)
+      if (!cache) {
+        cache = newBuildCache()
+        caches.set(t.root, cache)
+      }
+      const m = new ManifestContext(t.path, t.root, cache)
+      if (m.parsed && m.parsed.err === null) name = toText(m.parsed.manifest.name)
+      if (m.skill) {
+        const key = m.skill.key
+        if (builtins.has(key)) m.taken = { by: 'builtin' }
+        else {
+          const first = firstPath.get(key)
+          if (first !== undefined) m.taken = { by: 'pack', path: first }
+          else firstPath.set(key, t.path)
+        }
+      }
+      ctx = m
+    } else {
+      const skipped = skipReason(t.path)
+      if (skipped !== null) ctx = new NativeContext(t.path, t.root, skipped, '', null)
+      else {
+        nativeModule ??= import('../native/skill-md.js')
+        const parse = (await nativeModule).parseSkillMd(t.path)
+        ctx = new NativeContext(t.path, t.root, null, parse.raw ?? '', parse)
+        const n = parse.skill?.get('name')
+        if (n?.k === 'string') name = toText(n.value)
+      }
+    }
+    const config = finder ? await finder.find(dir(t.path)) : null
+    const ignored = isIgnored(config, t.path)
+    const report: FileReport = {
+      kind: t.kind,
+      path: t.path,
+      file: toText(t.path),
+      name,
+      findings: [],
+      ignored,
+      ctx,
+    }
+    files.push(report)
+    if (ignored) continue
+    const active = rulesFor(t.kind)
+      .map((r) => ({ rule: r, severity: setting(r, config) }))
+      .filter((x) => x.severity !== 'off')
+    if (ctx.kind === 'manifest' && active.some((a) => SCHEMA_VERDICT_RULES.includes(a.rule.id))) {
+      const js = ctx.schema()?.js
+      if (js) {
+        const { checkSchema } = await import('../schema/check.js')
+        ctx.schemaVerdict = await checkSchema(js)
+      }
+    }
+    for (const { rule, severity } of active) {
+      rule.check(ctx, (r: Report) => {
+        const pos =
+          r.line !== undefined
+            ? { line: r.line, column: r.column ?? 1 }
+            : r.at === null
+              ? { line: 1, column: 1 }
+              : ctx.lines.position(r.at)
+        report.findings.push({
+          ruleId: rule.id,
+          severity: severity as Finding['severity'],
+          file: report.file,
+          line: pos.line,
+          column: pos.column,
+          offset: r.line !== undefined ? null : r.at,
+          message: r.message,
+          ...(r.hint ? { hint: r.hint } : {}),
+        })
+      })
+    }
+    report.findings.sort(
+      (a, b) =>
+        a.line - b.line || a.column - b.column || (order.get(a.ruleId) ?? 0) - (order.get(b.ruleId) ?? 0),
+    )
+  }
+
+  const rules = RULES.filter((r) => opts.set === 'all' || r.category === 'manager').map((r) => ({
+    id: r.id,
+    severity: r.severity,
+    category: r.category,
+    kind: r.kind,
+    docs: r.docs,
+  }))
+  return { files, rules }
+}

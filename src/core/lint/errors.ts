@@ -1,0 +1,5 @@
+/** A PATH that cannot be checked at all: a usage error (exit 2), never "0 files, all good". */
+export class PathError extends Error {}
+
+/** A config file that cannot be used: a tool error (exit 2), never a finding. */
+export class ConfigError extends Error {}

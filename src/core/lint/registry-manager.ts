@@ -1,0 +1,65 @@
+/**
+ * The manager rules (what the manager would refuse, or what every run would hit): the rules of
+ * `validate`, kept apart so that validate loads none of the best-practice modules.
+ */
+import type { Context } from './context.js'
+import envInvalidName from './rules/env-invalid-name.js'
+import inputSkipped from './rules/input-skipped.js'
+import managerBuild from './rules/manager-build.js'
+import managerBuiltinName from './rules/manager-builtin-name.js'
+import managerDuplicateName from './rules/manager-duplicate-name.js'
+import managerFileName from './rules/manager-file-name.js'
+import managerParse from './rules/manager-parse.js'
+import managerWalk from './rules/manager-walk.js'
+import nativeActivationConflict from './rules/native-activation-conflict.js'
+import nativeFrontmatter from './rules/native-frontmatter.js'
+import nativeMissingDescription from './rules/native-missing-description.js'
+import nativeMissingName from './rules/native-missing-name.js'
+import nativeNameNormalized from './rules/native-name-normalized.js'
+import nativeRead from './rules/native-read.js'
+import nativeYaml from './rules/native-yaml.js'
+import nativeYamlType from './rules/native-yaml-type.js'
+import runEntryDirectory from './rules/run-entry-directory.js'
+import runEntryStat from './rules/run-entry-stat.js'
+import runEnvLookup from './rules/run-env-lookup.js'
+import runExecFormat from './rules/run-exec-format.js'
+import runInterpreterMissing from './rules/run-interpreter-missing.js'
+import runNotExecutable from './rules/run-not-executable.js'
+import schemaDefaultInvalid from './rules/schema-default-invalid.js'
+import schemaInvalid from './rules/schema-invalid.js'
+import schemaNotObject from './rules/schema-not-object.js'
+import schemaNumberRange from './rules/schema-number-range.js'
+import schemaTooDeep from './rules/schema-too-deep.js'
+import schemaUnknownDraft from './rules/schema-unknown-draft.js'
+import type { Rule } from './types.js'
+
+export const MANAGER_RULES: readonly Rule<Context>[] = [
+  managerParse,
+  managerBuild,
+  managerBuiltinName,
+  managerDuplicateName,
+  managerWalk,
+  managerFileName,
+  inputSkipped,
+  runEntryStat,
+  runEntryDirectory,
+  runNotExecutable,
+  runExecFormat,
+  runInterpreterMissing,
+  runEnvLookup,
+  schemaNotObject,
+  schemaNumberRange,
+  schemaInvalid,
+  schemaDefaultInvalid,
+  schemaUnknownDraft,
+  schemaTooDeep,
+  envInvalidName,
+  nativeRead,
+  nativeFrontmatter,
+  nativeYaml,
+  nativeYamlType,
+  nativeMissingName,
+  nativeMissingDescription,
+  nativeNameNormalized,
+  nativeActivationConflict,
+] as Rule<Context>[]

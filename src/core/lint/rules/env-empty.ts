@@ -1,0 +1,18 @@
+import { trimSpace } from '../../go/gostring.js'
+import { envElements } from './env-invalid-name.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'env/empty',
+  severity: 'info',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'An env_allow entry is empty or null: the manager skips it.',
+  check(ctx, report) {
+    for (const e of envElements(ctx)) {
+      if (trimSpace(e.value) !== '') continue
+      report({ at: e.at, message: 'empty env_allow entry: the manager skips it' })
+    }
+  },
+}
+export default rule

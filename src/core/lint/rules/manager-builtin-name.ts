@@ -1,0 +1,21 @@
+import { toText } from '../../go/gostring.js'
+import { quote } from '../../go/strconv/quote.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'manager/builtin-name',
+  severity: 'error',
+  category: 'manager',
+  kind: 'manifest',
+  docs: 'The name is the key of a builtin manager skill, registered before any pack: the loader skips the pack.',
+  check(ctx, report) {
+    if (ctx.taken?.by !== 'builtin') return
+    const name = ctx.parsed?.manifest.name ?? ''
+    report({
+      at: ctx.keyAt('name'),
+      message: toText(`skill ${quote(name)} already registered, skipping ${ctx.path}`),
+      hint: `"${toText(name)}" is a builtin skill of the manager: rename this pack.`,
+    })
+  },
+}
+export default rule

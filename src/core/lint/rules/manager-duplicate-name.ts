@@ -1,0 +1,22 @@
+import { toText } from '../../go/gostring.js'
+import { quote } from '../../go/strconv/quote.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'manager/duplicate-name',
+  severity: 'error',
+  category: 'manager',
+  kind: 'manifest',
+  docs: 'An earlier pack in the same set (earlier PATH, or earlier in walk order) already registered this name.',
+  check(ctx, report) {
+    const t = ctx.taken
+    if (t?.by !== 'pack') return
+    const name = ctx.parsed?.manifest.name ?? ''
+    report({
+      at: ctx.keyAt('name'),
+      message: toText(`skill ${quote(name)} already registered, skipping ${ctx.path}`),
+      hint: `first registered from ${toText(t.path)}; the manager keeps the first dir and the first path in walk order.`,
+    })
+  },
+}
+export default rule

@@ -1,0 +1,24 @@
+import { toText } from '../../go/gostring.js'
+import { effectiveActivation } from './native-activation.js'
+import type { NativeRule } from './util.js'
+
+const rule: NativeRule = {
+  id: 'native/activation-mode',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'native',
+  docs: 'The activation mode is neither `always` nor `keyword`: the manager treats it as always, without a warning.',
+  check(ctx, report) {
+    const a = effectiveActivation(ctx)
+    const p = ctx.parse
+    if (!a?.mode || !p) return
+    const mode = toText(a.mode.value).trim().toLowerCase()
+    if (mode === '' || mode === 'always' || mode === 'keyword') return
+    report({
+      at: null,
+      ...p.pos(a.mode.at),
+      message: `${a.where}.mode ${JSON.stringify(toText(a.mode.value))} is not "always" or "keyword": the manager treats it as always, silently`,
+    })
+  },
+}
+export default rule

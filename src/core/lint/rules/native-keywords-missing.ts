@@ -1,0 +1,24 @@
+import { toText, trimSpace } from '../../go/gostring.js'
+import { effectiveActivation } from './native-activation.js'
+import type { NativeRule } from './util.js'
+
+const rule: NativeRule = {
+  id: 'native/keywords-missing',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'native',
+  docs: 'Activation mode `keyword` with no non-blank keywords: the skill never activates.',
+  check(ctx, report) {
+    const a = effectiveActivation(ctx)
+    const p = ctx.parse
+    if (!a?.mode || !p || toText(a.mode.value).trim().toLowerCase() !== 'keyword') return
+    const kws = a.keywords?.k === 'list' ? a.keywords.items : []
+    if (kws.some((k) => k.k === 'string' && trimSpace(k.value) !== '')) return
+    report({
+      at: null,
+      ...p.pos(a.mode.at),
+      message: `${a.where}.mode is "keyword" but there are no keywords: the skill is never included in a turn`,
+    })
+  },
+}
+export default rule

@@ -1,0 +1,20 @@
+import { isAbs } from '../../go/path/filepath/path.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'practice/absolute-entry',
+  severity: 'info',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'The entry is an absolute path: the pack only works where that path exists; a path relative to skill.json travels with it.',
+  check(ctx, report) {
+    const e = ctx.parsed?.manifest.entry ?? ''
+    if (!ctx.ok || !isAbs(e)) return
+    report({
+      at: ctx.keyAt('entry'),
+      message:
+        'entry is an absolute path: use a path relative to the directory of skill.json so the pack can move',
+    })
+  },
+}
+export default rule

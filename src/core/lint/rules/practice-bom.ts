@@ -1,0 +1,20 @@
+import type { AnyRule } from './util.js'
+
+const rule: AnyRule = {
+  id: 'practice/bom',
+  severity: 'error',
+  category: 'best-practice',
+  kind: 'any',
+  docs: 'The file starts with a UTF-8 byte order mark: Go’s JSON decoder rejects skill.json, and a SKILL.md then has no frontmatter.',
+  check(ctx, report) {
+    if (!ctx.raw?.startsWith('\xef\xbb\xbf')) return
+    report({
+      at: null,
+      message:
+        ctx.kind === 'manifest'
+          ? 'the file starts with a UTF-8 byte order mark, which Go’s JSON decoder rejects: save it without BOM'
+          : 'the file starts with a UTF-8 byte order mark, so the manager finds no `---` line and no frontmatter: save it without BOM',
+    })
+  },
+}
+export default rule

@@ -1,0 +1,21 @@
+import { keyText } from './keys.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'practice/case-insensitive-key',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'A key matched a field only case-insensitively (`Entry`, `NAME`, `claſs`): Go accepts it, other tools will not.',
+  check(ctx, report) {
+    if (!ctx.ok) return
+    for (const k of ctx.parsed?.keys ?? []) {
+      if (k.field === null || k.exact) continue
+      report({
+        at: k.offset,
+        message: `key ${JSON.stringify(keyText(k))} was read as "${k.field}": Go matches keys to fields case-insensitively; spell it "${k.field}"`,
+      })
+    }
+  },
+}
+export default rule

@@ -1,0 +1,27 @@
+import { toText } from '../../go/gostring.js'
+import type { ManifestRule } from './util.js'
+
+export const MIN_DESCRIPTION = 20
+export const MAX_DESCRIPTION = 1024
+
+const rule: ManifestRule = {
+  id: 'practice/description-length',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: `The description (what the LLM reads to pick the tool) is under ${MIN_DESCRIPTION} or over ${MAX_DESCRIPTION} characters.`,
+  check(ctx, report) {
+    const d = ctx.parsed?.manifest.description ?? ''
+    if (!ctx.ok || d === '') return
+    const n = [...toText(d)].length
+    if (n >= MIN_DESCRIPTION && n <= MAX_DESCRIPTION) return
+    report({
+      at: ctx.keyAt('description'),
+      message:
+        n < MIN_DESCRIPTION
+          ? `the description has ${n} characters: say what the skill does and when to use it in at least ${MIN_DESCRIPTION}`
+          : `the description has ${n} characters: keep it under ${MAX_DESCRIPTION}, the LLM reads it on every turn`,
+    })
+  },
+}
+export default rule

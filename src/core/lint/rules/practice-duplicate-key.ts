@@ -1,0 +1,28 @@
+import { keyText } from './keys.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'practice/duplicate-key',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'A field is set more than once (case variants included): Go silently keeps the last value.',
+  check(ctx, report) {
+    if (!ctx.ok) return
+    const seen = new Map<string, string>()
+    for (const k of ctx.parsed?.keys ?? []) {
+      const id = k.field ?? `\0${k.key}`
+      const first = seen.get(id)
+      if (first === undefined) {
+        seen.set(id, keyText(k))
+        continue
+      }
+      const name = k.field ?? keyText(k)
+      report({
+        at: k.offset,
+        message: `"${name}" is set again (first as ${JSON.stringify(first)}): Go keeps the last value`,
+      })
+    }
+  },
+}
+export default rule

@@ -1,0 +1,19 @@
+import { effectiveTimeout } from './timeouts.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'practice/timeout-ignored',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: '`timeout_seconds` is negative or so large that seconds overflow int64: the manager silently uses 30 s.',
+  check(ctx, report) {
+    const t = effectiveTimeout(ctx)
+    if (!t?.defaulted || t.given === 0n) return
+    report({
+      at: ctx.keyAt('timeout_seconds'),
+      message: `timeout_seconds ${t.given} ${t.given < 0n ? 'is negative' : 'overflows int64 nanoseconds'}: the manager silently uses 30s`,
+    })
+  },
+}
+export default rule

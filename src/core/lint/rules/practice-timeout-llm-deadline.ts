@@ -1,0 +1,24 @@
+import { durationString, SECOND } from '../../go/time/duration.js'
+import { effectiveTimeout } from './timeouts.js'
+import type { ManifestRule } from './util.js'
+
+/** The legacy agent's per-call deadline (agent.go: 15 s default). */
+export const LLM_CALL_DEADLINE_NS = 15n * SECOND
+
+const rule: ManifestRule = {
+  id: 'practice/timeout-llm-deadline',
+  severity: 'info',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'A `safe` skill’s timeout_seconds lets it run longer than the legacy agent’s 15 s per tool call: LLM calls are cut there.',
+  check(ctx, report) {
+    const t = effectiveTimeout(ctx)
+    const c = ctx.parsed?.manifest.class
+    if (!t || t.defaulted || (c !== '' && c !== 'safe') || t.ns <= LLM_CALL_DEADLINE_NS) return
+    report({
+      at: ctx.keyAt('timeout_seconds'),
+      message: `the legacy agent gives each tool call 15s: an LLM call of this skill is cut there and reported as "timed out after ${durationString(t.ns)}"`,
+    })
+  },
+}
+export default rule

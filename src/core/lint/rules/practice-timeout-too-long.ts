@@ -1,0 +1,22 @@
+import { durationString, SECOND } from '../../go/time/duration.js'
+import { effectiveTimeout } from './timeouts.js'
+import type { ManifestRule } from './util.js'
+
+export const MAX_TIMEOUT_NS = 300n * SECOND
+
+const rule: ManifestRule = {
+  id: 'practice/timeout-too-long',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'The timeout is above 5 minutes: a hung run holds a process (and a caller) that long.',
+  check(ctx, report) {
+    const t = effectiveTimeout(ctx)
+    if (!t || t.defaulted || t.ns <= MAX_TIMEOUT_NS) return
+    report({
+      at: ctx.keyAt('timeout_seconds'),
+      message: `timeout_seconds gives ${durationString(t.ns)}, above 5m0s: keep skills short, or split the work`,
+    })
+  },
+}
+export default rule

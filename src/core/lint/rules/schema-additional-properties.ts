@@ -1,0 +1,29 @@
+import { toText } from '../../go/gostring.js'
+import { eachSchemaObject, type ManifestRule, member } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'schema/additional-properties',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'An object schema with `properties` makes no `additionalProperties` decision: any other key the LLM invents reaches the skill as is.',
+  check(ctx, report) {
+    const tree = ctx.schema()?.tree
+    if (!tree) return
+    eachSchemaObject(tree, (o, pointer) => {
+      const props = member(o, 'properties')
+      if (!props) return
+      if (
+        member(o, 'additionalProperties') ||
+        member(o, 'unevaluatedProperties') ||
+        member(o, 'patternProperties')
+      )
+        return
+      report({
+        at: props.keyStart,
+        message: `no additionalProperties decision${pointer ? ` at ${toText(pointer)}` : ''}: set "additionalProperties": false (or a schema) so unexpected arguments are refused`,
+      })
+    })
+  },
+}
+export default rule

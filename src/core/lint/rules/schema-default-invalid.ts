@@ -1,0 +1,22 @@
+import { schemaOffset } from './schema-invalid.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'schema/default-invalid',
+  severity: 'error',
+  category: 'manager',
+  kind: 'manifest',
+  docs: 'A `default` or `examples` value does not match the subschema it sits in.',
+  check(ctx, report) {
+    const v = ctx.schemaVerdict
+    if (!v || 'unsupported' in v) return
+    for (const p of v.defaults) {
+      const what = /\/default$/.test(p.pointer) ? 'default' : 'example'
+      report({
+        at: schemaOffset(ctx, p.pointer, false),
+        message: `schema${p.pointer}: the ${what} does not match its schema: ${p.message}`,
+      })
+    }
+  },
+}
+export default rule

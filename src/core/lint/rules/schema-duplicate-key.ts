@@ -1,0 +1,27 @@
+import { toText } from '../../go/gostring.js'
+import { eachObject, type ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'schema/duplicate-key',
+  severity: 'warn',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'A key appears twice in one object of the schema: the bridge keeps the last one.',
+  check(ctx, report) {
+    const tree = ctx.schema()?.tree
+    if (!tree) return
+    eachObject(tree, (o) => {
+      const seen = new Set<string>()
+      for (const m of o.members) {
+        if (seen.has(m.key)) {
+          report({
+            at: m.keyStart,
+            message: `${JSON.stringify(toText(m.key))} appears again in this object: the last one wins`,
+          })
+        }
+        seen.add(m.key)
+      }
+    })
+  },
+}
+export default rule

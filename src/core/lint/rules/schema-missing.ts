@@ -1,0 +1,18 @@
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'schema/missing',
+  severity: 'info',
+  category: 'best-practice',
+  kind: 'manifest',
+  docs: 'No `schema`: the LLM gets `{"properties":{},"type":"object"}` and can pass no arguments.',
+  check(ctx, report) {
+    if (!ctx.ok || ctx.lastKey('schema')) return
+    report({
+      at: null,
+      message:
+        'no schema: the LLM sees {"properties":{},"type":"object"} and can pass no arguments; describe the parameters, even as {"type":"object","properties":{},"additionalProperties":false}',
+    })
+  },
+}
+export default rule

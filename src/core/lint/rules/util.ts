@@ -1,0 +1,84 @@
+import type { ManifestContext, NativeContext } from '../context.js'
+import { type JArray, type JMember, type JNode, type JObject, lastMember } from '../json-tree.js'
+import type { Rule } from '../types.js'
+
+export type ManifestRule = Rule<ManifestContext> & { kind: 'manifest' }
+export type NativeRule = Rule<NativeContext> & { kind: 'native' }
+export type AnyRule = Rule<ManifestContext | NativeContext> & { kind: 'any' }
+
+/** The members Go keeps (the last of each key), in document order of those. */
+export function effectiveMembers(o: JObject): JMember[] {
+  const last = new Map<string, JMember>()
+  for (const m of o.members) last.set(m.key, m)
+  return o.members.filter((m) => last.get(m.key) === m)
+}
+
+export function member(o: JNode | undefined, key: string): JMember | undefined {
+  return o?.kind === 'object' ? lastMember(o, key) : undefined
+}
+
+const SUBSCHEMA = new Set([
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+])
+const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'])
+const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
+
+/** Every object subschema of a schema tree (the root included), with its JSON pointer. */
+export function eachSchemaObject(root: JNode, fn: (o: JObject, pointer: string) => void): void {
+  const visit = (n: JNode, pointer: string, depth: number) => {
+    if (n.kind !== 'object' || depth > 200) return
+    fn(n, pointer)
+    for (const m of effectiveMembers(n)) {
+      const p = `${pointer}/${m.key}`
+      const v = m.value
+      if (SUBSCHEMA_LIST.has(m.key) && v.kind === 'array')
+        (v as JArray).items.forEach((x, i) => {
+          visit(x, `${p}/${i}`, depth + 1)
+        })
+      else if (SUBSCHEMA.has(m.key)) visit(v, p, depth + 1)
+      else if (SUBSCHEMA_MAP.has(m.key) && v.kind === 'object') {
+        for (const sub of effectiveMembers(v)) visit(sub.value, `${p}/${sub.key}`, depth + 1)
+      }
+    }
+  }
+  visit(root, '', 0)
+}
+
+/** Every object in a JSON tree (for duplicate keys), depth-first. */
+export function eachObject(root: JNode, fn: (o: JObject) => void): void {
+  const stack: JNode[] = [root]
+  while (stack.length > 0) {
+    const n = stack.pop() as JNode
+    if (n.kind === 'object') {
+      fn(n)
+      for (let i = n.members.length - 1; i >= 0; i--) stack.push(n.members[i].value)
+    } else if (n.kind === 'array') {
+      for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i])
+    }
+  }
+}
+
+/** Levenshtein distance, for near-miss keys. */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]
+    prev[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diag = tmp
+    }
+  }
+  return prev[b.length]
+}

@@ -1,0 +1,100 @@
+import type { GoError } from '../go/errors.js'
+import { fromText, type GoString, toText } from '../go/gostring.js'
+import { isNotExist } from '../go/os/errors.js'
+import { lstat, stat } from '../go/os/file.js'
+import { abs, base, dir, join } from '../go/path/filepath/path.js'
+import { walk } from '../go/path/filepath/walk.js'
+import { PathError } from './errors.js'
+import type { FileTarget } from './types.js'
+
+export { PathError }
+
+export interface WalkProblem {
+  path: GoString
+  root: GoString
+  err: GoError
+}
+
+export interface Targets {
+  files: FileTarget[]
+  walkErrors: WalkProblem[]
+}
+
+function isNative(path: GoString): boolean {
+  return base(path) === 'SKILL.md' || /\.md$/i.test(path)
+}
+
+function absolute(p: string): GoString {
+  const a = abs(fromText(p))
+  return a.ok ? a.value : fromText(p)
+}
+
+/**
+ * What each PATH means: a skill.json (or any other file: a manifest, or a SKILL.md when it
+ * ends in .md); a pack dir (holding skill.json, or else SKILL.md); or a dir walked as the
+ * loader walks an allow-list root (filepath.Walk: sorted, symlinks not followed), collecting
+ * every skill.json and SKILL.md. The allow-list root is `root` when given, else the dir that
+ * holds the pack (for a walked dir, that dir). The same file is checked once.
+ */
+export function collectTargets(paths: readonly string[], root?: string): Targets {
+  const out: Targets = { files: [], walkErrors: [] }
+  const seen = new Set<GoString>()
+  const rootGiven = root === undefined ? null : absolute(root)
+  if (rootGiven !== null) {
+    const r = stat(rootGiven)
+    if (!r.ok) throw new PathError(`--root ${root}: ${toText(r.err.error())}`)
+    if (!r.value.isDir()) throw new PathError(`--root ${root} is not a directory`)
+  }
+  const add = (t: FileTarget) => {
+    if (seen.has(t.path)) return
+    seen.add(t.path)
+    out.files.push(t)
+  }
+  for (const p of paths) {
+    const path = absolute(p)
+    const info = stat(path)
+    if (!info.ok) {
+      if (isNotExist(info.err)) throw new PathError(`PATH does not exist: ${p}`)
+      throw new PathError(`cannot read PATH ${p}: ${toText(info.err.error())}`)
+    }
+    if (!info.value.isDir()) {
+      add({ kind: isNative(path) ? 'native' : 'manifest', path, root: rootGiven ?? dir(dir(path)) })
+      continue
+    }
+    const manifest = join(path, 'skill.json')
+    const m = lstat(manifest)
+    if (m.ok && !m.value.isDir()) {
+      add({ kind: 'manifest', path: manifest, root: rootGiven ?? dir(path) })
+      continue
+    }
+    const skillMd = join(path, 'SKILL.md')
+    const n = lstat(skillMd)
+    if (n.ok && !n.value.isDir()) {
+      add({ kind: 'native', path: skillMd, root: rootGiven ?? dir(path) })
+      continue
+    }
+    const walkRoot = rootGiven ?? path
+    const before = out.files.length
+    walk(path, (f, fi, err) => {
+      if (err) {
+        out.walkErrors.push({ path: f, root: walkRoot, err })
+        return null
+      }
+      if (!fi || fi.isDir()) return null
+      const name = base(f)
+      if (name === 'skill.json') add({ kind: 'manifest', path: f, root: walkRoot })
+      else if (name === 'SKILL.md') add({ kind: 'native', path: f, root: walkRoot })
+      return null
+    })
+    if (out.files.length === before && out.walkErrors.length === 0) {
+      const l = lstat(path)
+      const link = l.ok && l.value.isSymlink()
+      throw new PathError(
+        link
+          ? `no skill.json or SKILL.md under ${p}: it is a symlink, and the manager's walk does not descend into a symlinked root (pass the resolved path)`
+          : `no skill.json or SKILL.md under ${p}`,
+      )
+    }
+  }
+  return out
+}

@@ -1,0 +1,78 @@
+import type { GoString } from '../go/gostring.js'
+
+/** How much a finding matters; `off` (config only) disables a rule. */
+export type Severity = 'error' | 'warn' | 'info'
+export type Setting = Severity | 'off'
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warn', 'info']
+export const SETTINGS: readonly Setting[] = ['off', 'info', 'warn', 'error']
+
+/** error > warn > info. */
+export function severityRank(s: Severity): number {
+  return s === 'error' ? 3 : s === 'warn' ? 2 : 1
+}
+
+/**
+ * `manager`: what the manager would refuse, or what every run would hit (the `validate` set).
+ * `best-practice`: advice of ours (only `lint` runs these).
+ */
+export type Category = 'manager' | 'best-practice'
+
+/** What a file is: a subprocess pack's skill.json, or a native SKILL.md. */
+export type TargetKind = 'manifest' | 'native'
+
+/** One problem, located in a file. Positions are 1-based; the column counts characters (code points). */
+export interface Finding {
+  ruleId: string
+  severity: Severity
+  /** Absolute path of the file (text). */
+  file: string
+  line: number
+  column: number
+  /** Byte offset in the file of the position, null for whole-file findings (1:1). */
+  offset: number | null
+  /** Text (not a byte string). For manager rules, the manager's own words. */
+  message: string
+  /** Our explanation, when the message alone does not say what to do. */
+  hint?: string
+}
+
+/** What a rule reports: where (a byte offset, or null for the whole file) and what. */
+export interface Report {
+  /** Byte offset in the file, or null (1:1). */
+  at: number | null
+  message: string
+  hint?: string
+  /** For SKILL.md findings whose position is known as line:column only. */
+  line?: number
+  column?: number
+}
+
+export type ReportFn = (r: Report) => void
+
+export interface Rule<C> {
+  /** Stable, kebab-case, grouped by prefix: `manager/parse`, `practice/class-unset`. */
+  id: string
+  severity: Severity
+  category: Category
+  kind: TargetKind | 'any'
+  /** One line for --list-rules and docs/rules.md. */
+  docs: string
+  check(ctx: C, report: ReportFn): void
+}
+
+/** A rule's description without its check (for listings, docs, SARIF). */
+export interface RuleMeta {
+  id: string
+  severity: Severity
+  category: Category
+  kind: TargetKind | 'any'
+  docs: string
+}
+
+/** The allow-list root as given to the checks, and the manifest or SKILL.md path (byte strings). */
+export interface FileTarget {
+  kind: TargetKind
+  path: GoString
+  root: GoString
+}

@@ -1,0 +1,203 @@
+/**
+ * ParseSkillMd of the manager's chatruntime (skill_parser.go, v0.13.4; research note §3):
+ * read, split the frontmatter, yaml.v3 into chatruntime.Skill (then into map[string]any),
+ * required `name` / `description`, the name rule with its normalisation warning, and the
+ * activation reconciliation. Imports the `yaml` package: load this module only for SKILL.md files.
+ */
+import { LineCounter, parseDocument } from 'yaml'
+import { fromBuffer, type GoString, toText, trimSpace } from '../go/gostring.js'
+import { readFile } from '../go/os/file.js'
+import { quote } from '../go/strconv/quote.js'
+import { validString } from '../go/unicode/utf8.js'
+import { type Decoded, stringField } from './fields.js'
+import { type Split, splitFrontmatter } from './split.js'
+import { decodeDocument, RAW_MAP_TYPE, SKILL_TYPE } from './yaml-decode.js'
+
+export type NativeStage = 'read' | 'split' | 'yaml' | 'yaml-type' | 'missing-name' | 'missing-description'
+
+export interface Where {
+  line: number
+  column: number
+}
+
+export interface NativeError extends Where {
+  stage: NativeStage
+  /** The manager's error text (a byte string) — except for `yaml`, where it is ours (text). */
+  message: string
+  /** True when `message` is the manager's own text. */
+  exact: boolean
+}
+
+export interface NativeWarning extends Where {
+  code: 'name_normalized' | 'activation_conflict'
+  /** The LoadWarning's Reason (a byte string). */
+  reason: GoString
+}
+
+export interface NativeParse {
+  raw: GoString | null
+  split: Split | null
+  error: NativeError | null
+  warnings: NativeWarning[]
+  /** The decoded chatruntime.Skill fields (when the YAML decoded), for best-practice rules. */
+  skill: Map<string, Decoded> | null
+  /** File position of an offset in the frontmatter text. */
+  pos: (offset: number) => Where
+  /** File position of the opening `---` (or 1:1). */
+  top: Where
+}
+
+const SKILL_NAME = /^[a-z0-9][a-z0-9_]*$/
+
+/** normalizeSnakeName: ToLower(TrimSpace), runs outside [a-z0-9_] → `_`, trim `_`, "" → "unnamed". */
+export function normalizeSnakeName(name: GoString): GoString {
+  let s = trimSpace(name)
+  // strings.ToLower: only the runes that lower to ASCII matter, the rest becomes `_` anyway.
+  s = s
+    .replace(/\xc4\xb0/g, 'i')
+    .replace(/\xe2\x84\xaa/g, 'k')
+    .replace(/[A-Z]/g, (c) => c.toLowerCase())
+  s = s.replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '')
+  return s === '' ? 'unnamed' : s
+}
+
+/** ParseSkillMd(path), with positions for every outcome. */
+export function parseSkillMd(path: GoString): NativeParse {
+  const top: Where = { line: 1, column: 1 }
+  const result: NativeParse = {
+    raw: null,
+    split: null,
+    error: null,
+    warnings: [],
+    skill: null,
+    pos: () => top,
+    top,
+  }
+  const fail = (stage: NativeStage, message: string, at: Where, exact = true) => {
+    result.error = { stage, message, exact, ...at }
+    return result
+  }
+  const file = readFile(path)
+  if (!file.ok) return fail('read', `chatruntime: read ${path}: ${file.err.error()}`, top)
+  const raw = fromBuffer(file.value)
+  result.raw = raw
+  const split = splitFrontmatter(raw)
+  result.split = split
+  if (!split.ok) return fail('split', `chatruntime: ${path}: ${split.err}`, { line: split.line, column: 1 })
+  if (split.openLine > 0) result.top = { line: split.openLine, column: 1 }
+  const fm = split.frontmatter ?? ''
+  const text = toText(fm)
+  // Offsets in the YAML text → file line:column (the frontmatter starts on the line after `---`;
+  // columns count code points, and only a trailing CR was removed from each line).
+  const lineStarts = [0]
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1)
+  const lineOf = (offset: number): number => {
+    let lo = 0
+    let hi = lineStarts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (lineStarts[mid] <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return lo + 1
+  }
+  result.pos = (offset: number) => {
+    const l = lineOf(offset)
+    return { line: split.openLine + l, column: [...text.slice(lineStarts[l - 1], offset)].length + 1 }
+  }
+  let skill: Map<string, Decoded> | null = null
+  if (fm.length > 0) {
+    if (!validString(fm)) {
+      return fail(
+        'yaml',
+        'the frontmatter is not valid UTF-8, which the manager’s YAML parser rejects',
+        result.top,
+        false,
+      )
+    }
+    const lc = new LineCounter()
+    const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lc, strict: false })
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0]
+      const at = result.pos(e.pos[0])
+      const msg = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+      return fail(
+        'yaml',
+        `the frontmatter is not valid YAML: ${msg} (the manager rejects the file with “chatruntime: parse ${toText(path)} frontmatter: yaml: …” in yaml.v3’s own words, not reproduced here)`,
+        at,
+        false,
+      )
+    }
+    const typed = decodeDocument(doc, SKILL_TYPE, lineOf)
+    const typedErr = typed.failure ?? (typed.terrors.length > 0 ? unmarshalErrors(typed.terrors) : null)
+    if (typedErr !== null) {
+      return fail(
+        'yaml-type',
+        `chatruntime: parse ${path} frontmatter: ${typedErr}`,
+        firstLine(typed.terrors, result),
+        true,
+      )
+    }
+    const rawMap = decodeDocument(doc, RAW_MAP_TYPE, lineOf)
+    const rawErr = rawMap.failure ?? (rawMap.terrors.length > 0 ? unmarshalErrors(rawMap.terrors) : null)
+    if (rawErr !== null) {
+      return fail(
+        'yaml-type',
+        `chatruntime: parse ${path} frontmatter (raw): ${rawErr}`,
+        firstLine(rawMap.terrors, result),
+        true,
+      )
+    }
+    skill = typed.value?.k === 'fields' ? typed.value.fields : new Map()
+  }
+  result.skill = skill
+  const name = stringField(skill, 'name')
+  const description = stringField(skill, 'description')
+  const at = (d: Decoded | undefined): Where => (d ? result.pos(d.at) : result.top)
+  if (trimSpace(name?.value ?? '') === '') {
+    return fail('missing-name', `chatruntime: ${path}: frontmatter missing required field 'name'`, at(name))
+  }
+  if (trimSpace(description?.value ?? '') === '') {
+    return fail(
+      'missing-description',
+      `chatruntime: ${path}: frontmatter missing required field 'description'`,
+      at(description),
+    )
+  }
+  const nameValue = name?.value ?? ''
+  if (!SKILL_NAME.test(nameValue)) {
+    result.warnings.push({
+      code: 'name_normalized',
+      reason: `name ${quote(nameValue)} is not snake_case; normalized to ${quote(normalizeSnakeName(nameValue))}`,
+      ...at(name),
+    })
+  }
+  const ongridMode = stringField(skill, 'metadata', 'ongrid', 'activation', 'mode')
+  const topMode = stringField(skill, 'activation', 'mode')
+  if (
+    ongridMode &&
+    ongridMode.value !== '' &&
+    topMode &&
+    topMode.value !== '' &&
+    ongridMode.value !== topMode.value
+  ) {
+    result.warnings.push({
+      code: 'activation_conflict',
+      reason:
+        'both top-level activation and metadata.ongrid.activation are set; using metadata.ongrid.activation',
+      ...at(ongridMode),
+    })
+  }
+  return result
+}
+
+/** yaml.TypeError.Error() */
+function unmarshalErrors(terrors: string[]): string {
+  return `yaml: unmarshal errors:\n  ${terrors.join('\n  ')}`
+}
+
+function firstLine(terrors: string[], r: NativeParse): Where {
+  const m = /^line (\d+):/.exec(terrors[0] ?? '')
+  if (!m) return r.top
+  return { line: r.top.line + Number(m[1]), column: 1 }
+}

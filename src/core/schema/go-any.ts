@@ -1,0 +1,240 @@
+/**
+ * The two encoding/json calls the manager's LLM bridge makes on a manifest's `schema`
+ * (Go 1.25): json.Unmarshal into map[string]any, and json.Marshal of the result.
+ *
+ * Values are modelled as Go holds them after decoding into `any`: nil → null, bool → boolean,
+ * float64 → number, string → byte string, []any → array, map[string]any → Map (keys are byte
+ * strings; a nil map is `null` at the top level only).
+ */
+import { ErrorString, type GoError } from '../go/errors.js'
+import type { GoString } from '../go/gostring.js'
+import { decodeRune, RUNE_ERROR } from '../go/unicode/utf8.js'
+import { type JNode, parseTree, TooDeepError } from '../lint/json-tree.js'
+
+export type GoAny = null | boolean | number | GoString | GoAny[] | GoMap
+export type GoMap = Map<GoString, GoAny>
+
+export type BridgeDecode =
+  | { ok: true; value: GoMap | null; tree: JNode }
+  | {
+      ok: false
+      /** `not-object`: the schema is a string, number, array or bool; `number-range`: a number float64 cannot hold. */
+      kind: 'not-object' | 'number-range'
+      err: GoError
+      /** File offset of the value at fault. */
+      at: number
+      /** The schema's tree (valid JSON, only not decodable into map[string]any); null when too deep to parse. */
+      tree: JNode | null
+    }
+
+const MAP_TYPE = 'map[string]interface {}'
+
+/**
+ * json.Unmarshal(raw, &base) with `var base map[string]any`, for raw bytes that Go's scanner
+ * already accepted: the manifest `file` with its `schema` value (a json.RawMessage) at
+ * `start`, so tree offsets are file offsets. Throws TooDeepError past MAX_TREE_DEPTH.
+ */
+export function decodeBridgeSchema(file: GoString, start: number): BridgeDecode {
+  // The kind of the top-level value decides first (no need to parse a deep array to refuse it).
+  let at = start
+  while (at < file.length && ' \t\r\n'.includes(file[at])) at++
+  const c = file[at]
+  if (c !== '{' && c !== 'n') {
+    const kind = c === '"' ? 'string' : c === '[' ? 'array' : c === 't' || c === 'f' ? 'bool' : 'number'
+    let tree: JNode | null = null
+    try {
+      tree = parseTree(file, at)
+    } catch (e) {
+      if (!(e instanceof TooDeepError)) throw e
+    }
+    return {
+      ok: false,
+      kind: 'not-object',
+      err: new ErrorString(`json: cannot unmarshal ${kind} into Go value of type ${MAP_TYPE}`),
+      at,
+      tree,
+    }
+  }
+  const tree = parseTree(file, start)
+  switch (tree.kind) {
+    case 'null':
+      return { ok: true, value: null, tree }
+    case 'object': {
+      const bad: { raw: string; at: number }[] = []
+      const value = toGo(tree, bad) as GoMap
+      if (bad.length > 0) {
+        return {
+          ok: false,
+          kind: 'number-range',
+          err: new ErrorString(`json: cannot unmarshal number ${bad[0].raw} into Go value of type float64`),
+          at: bad[0].at,
+          tree,
+        }
+      }
+      return { ok: true, value, tree }
+    }
+    default:
+      throw new Error('unreachable: the first byte said object or null')
+  }
+}
+
+/** A node as Go's decoder leaves it in an `any`; numbers out of float64's range are collected in `bad`. */
+function toGo(n: JNode, bad: { raw: string; at: number }[]): GoAny {
+  switch (n.kind) {
+    case 'object': {
+      const m: GoMap = new Map()
+      // Duplicate keys: the last one wins (and keeps its first insertion slot, which does not matter: maps are sorted on output).
+      for (const mem of n.members) m.set(mem.key, toGo(mem.value, bad))
+      return m
+    }
+    case 'array':
+      return n.items.map((x) => toGo(x, bad))
+    case 'string':
+      return n.value
+    case 'number': {
+      const f = Number(n.raw)
+      if (!Number.isFinite(f)) {
+        bad.push({ raw: n.raw, at: n.start })
+        return 0
+      }
+      return f
+    }
+    case 'true':
+      return true
+    case 'false':
+      return false
+    case 'null':
+      return null
+  }
+}
+
+/** json.Marshal(v) (HTML escaping on), as a byte string. */
+export function marshal(v: GoAny): GoString {
+  if (v === null) return 'null'
+  if (typeof v === 'boolean') return v ? 'true' : 'false'
+  if (typeof v === 'number') return formatFloat(v)
+  if (typeof v === 'string') return marshalString(v)
+  if (Array.isArray(v)) return `[${v.map(marshal).join(',')}]`
+  // Maps: keys sorted byte-wise (they are byte strings, so plain comparison is byte order).
+  const keys = [...v.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return `{${keys.map((k) => `${marshalString(k)}:${marshal(v.get(k) as GoAny)}`).join(',')}}`
+}
+
+/**
+ * encoding/json's floatEncoder for float64: strconv 'f' format with the shortest digits when
+ * 1e-6 <= |f| < 1e21 (or f is 0), else 'e' format with `e-07` cleaned to `e-7`. JavaScript's
+ * Number-to-String picks the same shortest digits and the same thresholds and writes the
+ * exponent the same way (`1e+21`, `1e-7`); only negative zero differs (`-0` in Go).
+ */
+export function formatFloat(f: number): string {
+  if (Object.is(f, -0)) return '-0'
+  return String(f)
+}
+
+const HEX = '0123456789abcdef'
+
+/**
+ * encoding/json's appendString with escapeHTML (Go 1.22+): `"` `\` escaped, \b \f \n \r \t
+ * as such, other control bytes and `<` `>` `&` as \u00XX, U+2028/U+2029 escaped, invalid
+ * UTF-8 bytes as \ufffd.
+ */
+export function marshalString(s: GoString): GoString {
+  let out = '"'
+  let start = 0
+  for (let i = 0; i < s.length; ) {
+    const b = s.charCodeAt(i)
+    if (b < 0x80) {
+      if (b >= 0x20 && b !== 0x22 && b !== 0x5c && b !== 0x3c && b !== 0x3e && b !== 0x26) {
+        i++
+        continue
+      }
+      out += s.slice(start, i)
+      switch (b) {
+        case 0x22:
+        case 0x5c:
+          out += '\\' + String.fromCharCode(b)
+          break
+        case 0x08:
+          out += '\\b'
+          break
+        case 0x0c:
+          out += '\\f'
+          break
+        case 0x0a:
+          out += '\\n'
+          break
+        case 0x0d:
+          out += '\\r'
+          break
+        case 0x09:
+          out += '\\t'
+          break
+        default:
+          out += '\\u00' + HEX[b >> 4] + HEX[b & 0xf]
+      }
+      i++
+      start = i
+      continue
+    }
+    const [c, size] = decodeRune(s, i)
+    if (c === RUNE_ERROR && size === 1) {
+      out += s.slice(start, i) + '\\ufffd'
+      i++
+      start = i
+      continue
+    }
+    if (c === 0x2028 || c === 0x2029) {
+      out += s.slice(start, i) + '\\u202' + HEX[c & 0xf]
+      i += size
+      start = i
+      continue
+    }
+    i += size
+  }
+  return out + s.slice(start) + '"'
+}
+
+/**
+ * json.Indent(dst, src, "", indent) for compact, valid JSON: only white space changes, so
+ * strings and numbers keep their exact bytes. Empty objects and arrays stay `{}` / `[]`.
+ */
+export function indentJSON(src: GoString, indent = '  '): GoString {
+  let out = ''
+  let depth = 0
+  let needIndent = false
+  const newline = () => '\n' + indent.repeat(depth)
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]
+    if (c === '"') {
+      let j = i + 1
+      while (src[j] !== '"') j += src[j] === '\\' ? 2 : 1
+      if (needIndent) {
+        out += newline()
+        needIndent = false
+      }
+      out += src.slice(i, j + 1)
+      i = j
+      continue
+    }
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue
+    if (needIndent && c !== ']' && c !== '}') {
+      out += newline()
+      needIndent = false
+    }
+    if (c === '{' || c === '[') {
+      out += c
+      depth++
+      needIndent = true
+    } else if (c === '}' || c === ']') {
+      depth--
+      if (needIndent) needIndent = false
+      else out += newline()
+      out += c
+    } else if (c === ',') {
+      out += c + newline()
+    } else if (c === ':') {
+      out += ': '
+    } else out += c
+  }
+  return out
+}

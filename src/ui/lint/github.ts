@@ -1,0 +1,26 @@
+import { displayPath, type LintOutput } from './model.js'
+
+/** Workflow-command escaping of the message (data). */
+function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+}
+
+/** Workflow-command escaping of a property value. */
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C')
+}
+
+const COMMAND = { error: 'error', warn: 'warning', info: 'notice' } as const
+
+/** GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=RULE::message`. */
+export function github(o: LintOutput): string {
+  let out = ''
+  for (const f of o.files) {
+    const file = escapeProperty(displayPath(f.file, o.cwd))
+    for (const x of f.findings) {
+      const message = x.hint ? `${x.message}\n${x.hint}` : x.message
+      out += `::${COMMAND[x.severity]} file=${file},line=${x.line},col=${x.column},title=${escapeProperty(x.ruleId)}::${escapeData(message)}\n`
+    }
+  }
+  return out
+}

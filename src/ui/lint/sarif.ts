@@ -1,0 +1,72 @@
+import { pathToFileURL } from 'node:url'
+import { displayPath, type LintOutput } from './model.js'
+
+/** Where docs/rules.md is published; each rule has an anchor there (see rules-doc.ts). */
+export const RULES_DOC_URL = 'https://github.com/ongridio/ongrid-skill/blob/main/docs/rules.md'
+
+/** The anchor of a rule in docs/rules.md (an explicit `<a id>` before its heading). */
+export function ruleAnchor(id: string): string {
+  return id.replace(/\//g, '-')
+}
+
+const LEVEL = { error: 'error', warn: 'warning', info: 'note' } as const
+
+/** A relative path as a URI reference (each segment percent-encoded). */
+function uriOf(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/')
+}
+
+/**
+ * SARIF 2.1.0: one run; tool.driver.rules lists the rules of the run with stable ids, short
+ * descriptions, default levels and helpUri; results carry ruleId/ruleIndex, level, the
+ * message, and a relative artifactLocation (uriBaseId %SRCROOT% = the working dir) with
+ * startLine/startColumn (columns count Unicode code points: run.columnKind).
+ */
+export function sarif(o: LintOutput, version: string): string {
+  const index = new Map(o.rules.map((r, i) => [r.id, i]))
+  const results = o.files.flatMap((f) =>
+    f.findings.map((x) => ({
+      ruleId: x.ruleId,
+      ruleIndex: index.get(x.ruleId) ?? -1,
+      level: LEVEL[x.severity],
+      message: { text: x.hint ? `${x.message}\n${x.hint}` : x.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: uriOf(displayPath(f.file, o.cwd)), uriBaseId: '%SRCROOT%' },
+            region: { startLine: x.line, startColumn: x.column },
+          },
+        },
+      ],
+    })),
+  )
+  const doc = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'ongrid-skill',
+            version,
+            informationUri: RULES_DOC_URL,
+            rules: o.rules.map((r) => ({
+              id: r.id,
+              name: r.id,
+              shortDescription: { text: r.docs },
+              helpUri: `${RULES_DOC_URL}#${ruleAnchor(r.id)}`,
+              defaultConfiguration: { level: LEVEL[r.severity] },
+              properties: { category: r.category, appliesTo: r.kind },
+            })),
+          },
+        },
+        originalUriBaseIds: {
+          '%SRCROOT%': { uri: pathToFileURL(o.cwd.endsWith('/') ? o.cwd : `${o.cwd}/`).href },
+        },
+        columnKind: 'unicodeCodePoints',
+        results,
+      },
+    ],
+  }
+  return `${JSON.stringify(doc, null, 2)}\n`
+}

@@ -1,0 +1,71 @@
+import { counts, displayPath, type LintOutput, plural } from './model.js'
+
+/** Colours for the stylish format; identity functions when colour is off. */
+export interface Paint {
+  path: (s: string) => string
+  error: (s: string) => string
+  warn: (s: string) => string
+  info: (s: string) => string
+  dim: (s: string) => string
+  ok: (s: string) => string
+}
+
+export const NO_PAINT: Paint = {
+  path: (s) => s,
+  error: (s) => s,
+  warn: (s) => s,
+  info: (s) => s,
+  dim: (s) => s,
+  ok: (s) => s,
+}
+
+/** Paint from chalk (imported only when colour is on). */
+export async function chalkPaint(): Promise<Paint> {
+  const { default: chalk } = await import('chalk')
+  return {
+    path: (s) => chalk.underline(s),
+    error: (s) => chalk.red(s),
+    warn: (s) => chalk.yellow(s),
+    info: (s) => chalk.cyan(s),
+    dim: (s) => chalk.dim(s),
+    ok: (s) => chalk.green(s),
+  }
+}
+
+const LABEL = { error: 'error', warn: 'warning', info: 'info' } as const
+
+/**
+ * ESLint's stylish layout: the file, then one line per finding (line:column, severity,
+ * message, rule id), hints indented under their finding, and a summary line.
+ */
+export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
+  let out = ''
+  for (const f of o.files) {
+    if (f.findings.length === 0) continue
+    out += `${paint.path(displayPath(f.file, o.cwd))}\n`
+    const posW = Math.max(...f.findings.map((x) => `${x.line}:${x.column}`.length))
+    const sevW = Math.max(...f.findings.map((x) => LABEL[x.severity].length))
+    for (const x of f.findings) {
+      const pos = `${x.line}:${x.column}`.padEnd(posW)
+      const label = LABEL[x.severity]
+      const sev = paint[x.severity](label) + ' '.repeat(sevW - label.length)
+      const indent = ' '.repeat(2 + posW + 2 + sevW + 2)
+      const [first, ...rest] = x.message.split('\n')
+      out += `  ${paint.dim(pos)}  ${sev}  ${first}  ${paint.dim(x.ruleId)}\n`
+      for (const l of rest) out += `${indent}${l}\n`
+      if (x.hint) out += `${indent}${paint.dim(`hint: ${x.hint}`)}\n`
+    }
+    out += '\n'
+  }
+  const c = counts(o)
+  const problems = c.errors + c.warnings + c.infos
+  const ignored = c.ignored > 0 ? `, ${c.ignored} ignored` : ''
+  const checked = `${plural(c.files, 'file')} checked${ignored}`
+  if (problems === 0) {
+    out += `${paint.ok('✔')} ${checked}: no problems\n`
+  } else {
+    const line = `✖ ${plural(problems, 'problem')} (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.infos, 'info', 'infos')}) in ${checked}`
+    out += `${c.errors > 0 ? paint.error(line) : c.warnings > 0 ? paint.warn(line) : paint.info(line)}\n`
+  }
+  return out
+}

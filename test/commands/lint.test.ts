@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { after, before, describe, test } from 'node:test'
+import { RULES } from '../../src/core/lint/registry.js'
+import { rulesDoc } from '../../src/ui/lint/rules-doc.js'
+import { cli, fixModes, golden, PACKS, REPO } from '../core/lint/cli.js'
+import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
+
+const FIX = 'test/fixtures/lint/packs'
+
+describe('ongrid-skill lint', () => {
+  let R = ''
+  let cleanup = () => {}
+  before(() => {
+    fixModes()
+    ;({ root: R, cleanup } = tempRoot())
+    makeTree(R, {
+      // warnings only: class and timeout unset
+      'w/skill.json': manifest({
+        name: 'w',
+        description: 'Reports the free space of a filesystem, in bytes.',
+        schema: { type: 'object', properties: {}, additionalProperties: false },
+      }),
+      'w/run.sh': ECHO,
+    })
+  })
+  after(() => cleanup())
+
+  for (const format of ['stylish', 'json', 'sarif', 'github', 'junit']) {
+    test(`--format ${format} over the fixture packs (golden)`, () => {
+      const r = cli(['lint', FIX, '--format', format])
+      assert.equal(r.code, 1)
+      assert.equal(r.stderr, '')
+      golden(
+        `lint.${format}.${format === 'stylish' || format === 'github' ? 'txt' : format === 'junit' ? 'xml' : 'json'}`,
+        r.stdout,
+      )
+    })
+  }
+
+  test('SARIF 2.1.0: the structure code-scanning tools require', () => {
+    const doc = JSON.parse(cli(['lint', FIX, '--format', 'sarif']).stdout)
+    assert.equal(doc.version, '2.1.0')
+    assert.equal(doc.runs.length, 1)
+    const run = doc.runs[0]
+    assert.equal(run.tool.driver.name, 'ongrid-skill')
+    const ids = run.tool.driver.rules.map((r: { id: string }) => r.id)
+    assert.deepEqual(
+      ids,
+      RULES.map((r) => r.id),
+    )
+    for (const r of run.tool.driver.rules) {
+      assert.ok(r.shortDescription.text.length > 0)
+      assert.match(r.helpUri, /^https:\/\/.*docs\/rules\.md#[a-z0-9-]+$/)
+      assert.ok(['error', 'warning', 'note'].includes(r.defaultConfiguration.level))
+    }
+    assert.ok(run.results.length > 0)
+    for (const res of run.results) {
+      assert.equal(run.tool.driver.rules[res.ruleIndex].id, res.ruleId)
+      assert.ok(['error', 'warning', 'note'].includes(res.level))
+      assert.ok(res.message.text.length > 0)
+      const loc = res.locations[0].physicalLocation
+      assert.match(
+        loc.artifactLocation.uri,
+        /^test\/fixtures\/lint\/packs\/[a-z_]+\/(skill\.json|SKILL\.md)$/,
+      )
+      assert.equal(loc.artifactLocation.uriBaseId, '%SRCROOT%')
+      assert.ok(loc.region.startLine >= 1 && loc.region.startColumn >= 1)
+    }
+    assert.equal(run.originalUriBaseIds['%SRCROOT%'].uri, `file://${REPO}/`)
+  })
+
+  test('github: workflow commands with escaped properties and data', () => {
+    const out = cli(['lint', FIX, '--format', 'github']).stdout
+    for (const line of out.trimEnd().split('\n')) {
+      assert.match(line, /^::(error|warning|notice) file=[^,:]+,line=\d+,col=\d+,title=[a-z]+\/[a-z-]+::\S/)
+    }
+    assert.match(
+      out,
+      /^::error file=test\/fixtures\/lint\/packs\/bad_json\/skill\.json,line=5,col=1,title=manager\/parse::decode: invalid character '}' looking for beginning of object key string$/m,
+    )
+  })
+
+  test('junit: one suite per file, failures at the fail severity only', () => {
+    const xml = cli(['lint', FIX, '--format', 'junit']).stdout
+    assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /)
+    assert.equal((xml.match(/<testsuite /g) ?? []).length, 7)
+    const errors = JSON.parse(cli(['lint', FIX, '--json']).stdout).summary.errors
+    assert.equal((xml.match(/<failure /g) ?? []).length, errors)
+    assert.doesNotMatch(xml, /<(?!\/?(testsuites|testsuite|testcase|failure|system-out)\b|\?xml)/)
+  })
+
+  test('exit codes: --fail-severity, --max-warnings, --quiet', () => {
+    assert.equal(cli(['lint', `${R}/w`]).code, 0)
+    assert.equal(cli(['lint', `${R}/w`, '--fail-severity', 'warn']).code, 1)
+    assert.equal(cli(['lint', `${R}/w`, '--max-warnings', '2']).code, 0)
+    const r = cli(['lint', `${R}/w`, '--max-warnings', '1'])
+    assert.equal(r.code, 1)
+    assert.match(r.stdout, /too many warnings \(maximum: 1\)/)
+    assert.equal(cli(['lint', `${R}/w`, '--quiet']).stdout, '✔ 1 file checked: no problems\n')
+    assert.equal(cli(['lint', `${PACKS}/good`, '--fail-severity', 'info']).code, 0)
+  })
+
+  test('--rule and its errors', () => {
+    const r = cli([
+      'lint',
+      `${R}/w`,
+      '--rule',
+      'practice/class-unset=error',
+      '--rule',
+      'practice/timeout-unset=off',
+      '--json',
+    ])
+    assert.equal(r.code, 1)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(
+      doc.files[0].findings.map((f: { ruleId: string; severity: string }) => `${f.ruleId}:${f.severity}`),
+      ['practice/class-unset:error'],
+    )
+    assert.equal(cli(['lint', `${R}/w`, '--rule', 'nope=off']).code, 2)
+    assert.equal(cli(['lint', `${R}/w`, '--rule', 'practice/class-unset=loud']).code, 2)
+    assert.equal(cli(['lint', `${R}/w`, '--max-warnings', 'x']).code, 2)
+  })
+
+  test('--list-rules: every rule, and as JSON', () => {
+    const r = cli(['lint', '--list-rules'])
+    assert.equal(r.code, 0)
+    const lines = r.stdout.trimEnd().split('\n')
+    assert.deepEqual(
+      lines.map((l) => l.split(/\s+/)[0]),
+      RULES.map((x) => x.id),
+    )
+    const doc = JSON.parse(cli(['lint', '--list-rules', '--json']).stdout)
+    assert.deepEqual(
+      doc.map((x: { id: string }) => x.id),
+      RULES.map((x) => x.id),
+    )
+  })
+
+  test('--show-tool: the exact definition, pretty or compact; why others are left out', () => {
+    let r = cli(['lint', `${FIX}/good`, '--show-tool', '--json'])
+    assert.equal(r.code, 0)
+    assert.equal(
+      r.stdout,
+      '{"type":"function","function":{"name":"good","description":"Reports the free space of a filesystem, in bytes.\\n\\nReturns: {...} (subprocess skill output)","parameters":{"additionalProperties":false,"properties":{"path":{"default":"/","description":"Any path on the filesystem.","type":"string"}},"type":"object"}}}\n',
+    )
+    r = cli(['lint', `${FIX}/good`, '--show-tool'])
+    assert.equal(r.code, 0)
+    assert.deepEqual(JSON.parse(r.stdout).function.parameters.properties.path.default, '/')
+    assert.match(r.stderr, /ONGRID_AGENT_KERNEL=legacy/)
+    r = cli(['lint', FIX, '--show-tool', '--json'])
+    assert.equal(r.code, 1)
+    assert.equal(r.stdout.trimEnd().split('\n').length, 2) // good and sloppy
+    assert.match(
+      r.stderr,
+      /no_shebang\/skill\.json: not offered to the LLM: class "mutating": only safe skills are offered/,
+    )
+    assert.match(r.stderr, /native\/SKILL\.md: not offered to the LLM: a SKILL\.md is a native skill/)
+    assert.match(r.stdout, /"mode":\{"description":"Output mode \\u003chtml\\u003e\.","type":"string"\}/)
+  })
+
+  test('colour: only with FORCE_COLOR (not a terminal here), never with NO_COLOR', () => {
+    assert.doesNotMatch(cli(['lint', FIX]).stdout, /\x1b\[/)
+    assert.match(cli(['lint', FIX], { FORCE_COLOR: '1' }).stdout, /\x1b\[31m/)
+    assert.doesNotMatch(cli(['lint', FIX], { NO_COLOR: '1' }).stdout, /\x1b\[/)
+  })
+
+  test('docs/rules.md is what the registry generates', () => {
+    assert.equal(readFileSync(`${REPO}/docs/rules.md`, 'utf8'), rulesDoc(RULES))
+  })
+})

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { after, before, describe, test } from 'node:test'
+import { cli, fixModes, golden, PACKS } from '../core/lint/cli.js'
+import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
+
+describe('ongrid-skill validate', () => {
+  let R = ''
+  let cleanup = () => {}
+  before(() => {
+    fixModes()
+    ;({ root: R, cleanup } = tempRoot())
+    makeTree(R, {
+      'ok/skill.json': manifest({ name: 'ok' }),
+      'ok/run.sh': ECHO,
+      'warn/skill.json': manifest({ name: 'warn' }),
+      'warn/run.sh': { exec: '#!/no/such/interpreter\n' },
+    })
+    writeFileSync(`${R}/junk.json`, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 0xff, 0xfe, 10]))
+  })
+  after(() => cleanup())
+
+  test('the manager rules over the fixture packs (golden)', () => {
+    const r = cli(['validate', 'test/fixtures/lint/packs'])
+    assert.equal(r.code, 1)
+    assert.equal(r.stderr, '')
+    golden('validate.stylish.txt', r.stdout)
+  })
+  test('a valid pack: exit 0 and a one-line confirmation', () => {
+    const r = cli(['validate', `${R}/ok`])
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, '✔ 1 file checked: no problems\n', ''])
+    assert.equal(cli(['validate', `${PACKS}/good`]).code, 0)
+    assert.equal(cli(['validate'], {}, `${R}/ok`).code, 0)
+  })
+  test('warnings alone do not fail validate', () => {
+    const r = cli(['validate', `${R}/warn`])
+    assert.equal(r.code, 0)
+    assert.match(
+      r.stdout,
+      /warning {2}subprocess skill warn: start: fork\/exec .*: no such file or directory \(stderr: \) {2}run\/interpreter-missing/,
+    )
+  })
+  test('usage and tool errors: exit 2, one line on stderr', () => {
+    let r = cli(['validate', 'nope'], {}, R)
+    assert.deepEqual(
+      [r.code, r.stdout, r.stderr],
+      [2, '', 'ongrid-skill: PATH does not exist: nope (see --help)\n'],
+    )
+    r = cli(['validate', `${R}/ok`, '--format', 'xml'])
+    assert.equal(r.code, 2)
+    assert.equal(r.stderr.split('\n').filter(Boolean).length, 1)
+    r = cli(['validate', `${R}/ok`, '--root', `${R}/nope`])
+    assert.equal(r.code, 2)
+  })
+  test('binary junk is a finding, not a crash', () => {
+    const r = cli(['validate', `${R}/junk.json`, '--json'])
+    assert.equal(r.code, 1)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(
+      doc.files[0].findings.map((f: { ruleId: string }) => f.ruleId),
+      ['manager/parse', 'manager/file-name'],
+    )
+    assert.equal(
+      doc.files[0].findings[0].message,
+      "decode: invalid character '\\u0089' looking for beginning of value",
+    )
+  })
+  test('--json is the json format; --quiet keeps errors only', () => {
+    const doc = JSON.parse(cli(['validate', `${R}/warn`, '--json']).stdout)
+    assert.equal(doc.command, 'validate')
+    assert.equal(doc.summary.warnings, 1)
+    assert.equal(cli(['validate', `${R}/warn`, '--quiet']).stdout, '✔ 1 file checked: no problems\n')
+  })
+})
