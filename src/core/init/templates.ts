@@ -1,0 +1,160 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** A build step: a script of the template, run in the pack by `init` when its tools are on PATH. */
+export interface BuildStep {
+  /** Path of the script inside the pack, run with /bin/sh. */
+  script: string
+  /** Programs the script needs on PATH (e.g. `go`). */
+  requires: string[]
+}
+
+/**
+ * A template: `template.json` beside a `files/` dir. `files/` is copied into the pack with
+ * placeholders replaced; `init` writes `skill.json` and `examples/args.json` itself from
+ * template.json (so they are always valid JSON).
+ */
+export interface Template {
+  /** The built-in template's name, or the custom dir's base name. */
+  name: string
+  /** Absolute path of the template dir. */
+  dir: string
+  builtin: boolean
+  /** One line, for `--list-templates` and the wizard. */
+  description: string
+  /** The entry, relative to the pack; may hold `{{name}}`. */
+  entry: string
+  /** What the entry needs passed (e.g. PATH for `#!/usr/bin/env python3`). */
+  envAllow: string[]
+  build: BuildStep | null
+  /** The params schema written into skill.json. */
+  schema: Record<string, unknown>
+  /** Args that satisfy the schema, written to examples/args.json. */
+  exampleArgs: Record<string, unknown>
+}
+
+/** A template that cannot be used; the message says what to fix. */
+export class TemplateError extends Error {}
+
+/** The first dir upward from this module that holds package.json: the package root (dist/ or build/ alike). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir)
+    if (up === dir) throw new Error('ongrid-skill: package.json not found above its own modules')
+    dir = up
+  }
+  return dir
+}
+
+/** The dir of the built-in templates, shipped in the package (`files` includes templates/). */
+export function builtinTemplatesDir(): string {
+  return join(packageRoot(), 'templates')
+}
+
+export function builtinTemplateNames(dir = builtinTemplatesDir()): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'template.json')))
+    .map((d) => d.name)
+    .sort()
+}
+
+export function listTemplates(dir = builtinTemplatesDir()): Template[] {
+  return builtinTemplateNames(dir).map((name) => readTemplate(join(dir, name), name, true))
+}
+
+/** Does `--template` name a dir rather than a built-in template? */
+export function isTemplatePath(spec: string): boolean {
+  return spec.includes('/') || spec.startsWith('.') || spec.startsWith('~')
+}
+
+/** A built-in template by name, or a custom template dir by path (relative to cwd). */
+export function loadTemplate(spec: string, cwd = process.cwd(), dir = builtinTemplatesDir()): Template {
+  if (isTemplatePath(spec)) {
+    const path = resolve(cwd, spec)
+    let isDir = false
+    try {
+      isDir = statSync(path).isDirectory()
+    } catch {}
+    if (!isDir) throw new TemplateError(`template ${spec}: not a directory`)
+    return readTemplate(path, basename(path), false)
+  }
+  const names = builtinTemplateNames(dir)
+  if (!names.includes(spec)) {
+    throw new TemplateError(
+      `unknown template ${JSON.stringify(spec)}: the built-in ones are ${names.join(', ')} (or pass a template dir, e.g. ./my-template)`,
+    )
+  }
+  return readTemplate(join(dir, spec), spec, true)
+}
+
+function readTemplate(dir: string, name: string, builtin: boolean): Template {
+  const where = builtin ? `template ${name}` : `template ${dir}`
+  const bad = (what: string) => new TemplateError(`${where}: ${what}`)
+  let raw: string
+  try {
+    raw = readFileSync(join(dir, 'template.json'), 'utf8')
+  } catch {
+    throw bad('no template.json (a template dir holds template.json and a files/ dir; see --list-templates)')
+  }
+  let doc: Record<string, unknown>
+  try {
+    doc = JSON.parse(raw)
+  } catch (e) {
+    throw bad(`template.json: ${(e as Error).message}`)
+  }
+  if (!isObject(doc)) throw bad('template.json must hold an object')
+  let filesDir = false
+  try {
+    filesDir = statSync(join(dir, 'files')).isDirectory()
+  } catch {}
+  if (!filesDir) throw bad('no files/ dir (it holds what is copied into the pack)')
+
+  const str = (key: string) => {
+    const v = doc[key]
+    if (typeof v !== 'string' || v.trim() === '')
+      throw bad(`template.json: "${key}" must be a non-empty string`)
+    return v
+  }
+  const strings = (v: unknown, key: string) => {
+    if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
+      throw bad(`template.json: "${key}" must be an array of strings`)
+    }
+    return v as string[]
+  }
+  const entry = str('entry')
+  if (!isInsidePath(entry))
+    throw bad(`template.json: "entry" must be a relative path inside the pack, not ${entry}`)
+  let build: BuildStep | null = null
+  if (doc.build !== undefined && doc.build !== null) {
+    if (!isObject(doc.build) || typeof doc.build.script !== 'string' || !isInsidePath(doc.build.script)) {
+      throw bad(
+        'template.json: "build" must be {"script": "<path in the pack>", "requires": ["<program>", …]}',
+      )
+    }
+    build = { script: doc.build.script, requires: strings(doc.build.requires ?? [], 'build.requires') }
+  }
+  if (!isObject(doc.schema)) throw bad('template.json: "schema" must be a JSON Schema object')
+  if (!isObject(doc.example_args)) throw bad('template.json: "example_args" must be an object of args')
+  return {
+    name,
+    dir,
+    builtin,
+    description: str('description'),
+    entry,
+    envAllow: strings(doc.env_allow ?? [], 'env_allow'),
+    build,
+    schema: doc.schema,
+    exampleArgs: doc.example_args,
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+/** A relative path that stays inside its dir (no absolute path, no `..` part). */
+export function isInsidePath(p: string): boolean {
+  return p !== '' && !p.startsWith('/') && !p.split('/').some((part) => part === '..' || part === '')
+}

@@ -1,0 +1,287 @@
+import { Box, Text, useInput } from 'ink'
+import { useRef, useState } from 'react'
+import {
+  CLASS_CHOICES,
+  categoryProblem,
+  DEFAULT_CATEGORY,
+  DEFAULT_CLASS,
+  DEFAULT_TEMPLATE,
+  defaultDir,
+  defaultTimeoutSeconds,
+  descriptionNote,
+  descriptionProblem,
+  type InitAnswers,
+  nameProblem,
+  parseEnvAllow,
+  parseTimeout,
+  timeoutNote,
+} from '../../core/init/options.js'
+import { editText, moveSelection, type SelectItem, SelectList, TextField } from './fields.js'
+
+/** A template as the wizard offers it. */
+export interface WizardTemplate {
+  /** What `--template` takes: a built-in name or a dir. */
+  name: string
+  description: string
+  envAllow: string[]
+}
+
+export interface WizardProps {
+  templates: WizardTemplate[]
+  /** Answers given already (NAME, flags): shown as the defaults. */
+  initial?: Partial<InitAnswers>
+  /** Where the pack for a name would go, and why it cannot (e.g. a non-empty dir). */
+  dirFor?: (name: string) => { dir: string; problem: string | null }
+  onDone: (answers: InitAnswers) => void
+  onAbort: () => void
+}
+
+type StepId = keyof InitAnswers
+
+/** The questions in order: env_allow last, since its default comes from the template. */
+const STEPS: readonly StepId[] = [
+  'name',
+  'description',
+  'class',
+  'category',
+  'timeoutSeconds',
+  'template',
+  'envAllow',
+]
+
+const LABELS: Record<StepId, string> = {
+  name: 'name',
+  description: 'description',
+  class: 'class',
+  category: 'category',
+  timeoutSeconds: 'timeout_seconds',
+  template: 'template',
+  envAllow: 'env_allow',
+}
+const LABEL_WIDTH = Math.max(...Object.values(LABELS).map((l) => l.length))
+const INDENT = ' '.repeat(LABEL_WIDTH + 3)
+
+/** A question answered by typing. */
+interface TextStep {
+  kind: 'text'
+  default: string
+  /** Why the value cannot be taken (for the name: the loader's message), checked as typed. */
+  problem: (v: string) => string | null
+  /** Worth knowing about a value that can be taken; `warning: …` shows in yellow. */
+  note: (v: string) => string | null
+  answer: (v: string) => Partial<InitAnswers>
+}
+
+/** A question answered by picking. */
+interface SelectStep {
+  kind: 'select'
+  items: readonly SelectItem<string>[]
+  initial: string
+  answer: (v: string) => Partial<InitAnswers>
+}
+
+function shown(id: StepId, a: Partial<InitAnswers>): string {
+  const v = a[id]
+  if (Array.isArray(v)) return v.length === 0 ? '(none)' : v.join(', ')
+  if (id === 'timeoutSeconds') return `${v} s`
+  return String(v)
+}
+
+/**
+ * The init wizard: one question at a time, with defaults and live checks; Enter accepts,
+ * Esc or Ctrl-C aborts (nothing is written before the last answer).
+ */
+export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: WizardProps) {
+  // One key handler for every question, reading refs: keys may come faster than React renders.
+  const step = useRef(0)
+  const typed = useRef('')
+  const picked = useRef(-1)
+  const answers = useRef<Partial<InitAnswers>>({})
+  const over = useRef(false)
+  const [, render] = useState(0)
+  const [refused, setRefused] = useState(false)
+  const rerender = () => render((n) => n + 1)
+
+  /** The question of a step, with defaults and checks that follow the earlier answers. */
+  const question = (id: StepId, a: Partial<InitAnswers>): TextStep | SelectStep => {
+    const klass = a.class ?? initial.class ?? DEFAULT_CLASS
+    const template = templates.find((t) => t.name === (a.template ?? initial.template ?? DEFAULT_TEMPLATE))
+    return questions(klass, template)[id]
+  }
+  const questions = (
+    klass: InitAnswers['class'],
+    template: WizardTemplate | undefined,
+  ): Record<StepId, TextStep | SelectStep> => ({
+    name: {
+      kind: 'text',
+      default: initial.name ?? '',
+      problem: (v) => nameProblem(v) ?? dirFor?.(v).problem ?? null,
+      note: (v) =>
+        v === ''
+          ? 'lower_snake [a-z0-9_]: the key the manager registers'
+          : `the pack goes into ${dirFor?.(v).dir ?? defaultDir(v)}/`,
+      answer: (v) => ({ name: v }),
+    },
+    description: {
+      kind: 'text',
+      default: initial.description ?? '',
+      problem: descriptionProblem,
+      note: (v) => {
+        const n = descriptionNote(v)
+        return n ? `warning: ${n}` : 'what the LLM and the skill list show: what it does and when to use it'
+      },
+      answer: (v) => ({ description: v }),
+    },
+    class: {
+      kind: 'select',
+      items: CLASS_CHOICES,
+      initial: initial.class ?? DEFAULT_CLASS,
+      answer: (v) => ({ class: v as InitAnswers['class'] }),
+    },
+    category: {
+      kind: 'text',
+      default: initial.category ?? DEFAULT_CATEGORY,
+      problem: categoryProblem,
+      note: () => null,
+      answer: (v) => ({ category: v.trim() }),
+    },
+    timeoutSeconds: {
+      kind: 'text',
+      default: String(initial.timeoutSeconds ?? defaultTimeoutSeconds(klass)),
+      problem: (v) => {
+        const t = parseTimeout(v)
+        return t.ok ? null : t.problem
+      },
+      note: (v) => {
+        const t = parseTimeout(v)
+        const n = t.ok ? timeoutNote(t.value, klass) : null
+        return n ? `warning: ${n}` : 'then the manager kills the whole process group'
+      },
+      answer: (v) => ({ timeoutSeconds: Number(v.trim()) }),
+    },
+    template: {
+      kind: 'select',
+      items: templates.map((t) => ({ value: t.name, note: t.description })),
+      initial: initial.template ?? DEFAULT_TEMPLATE,
+      answer: (v) => ({ template: v }),
+    },
+    envAllow: {
+      kind: 'text',
+      default: (initial.envAllow ?? template?.envAllow ?? []).join(','),
+      problem: (v) => {
+        const e = parseEnvAllow(v)
+        return e.ok ? null : e.problem
+      },
+      note: (v) => {
+        const e = parseEnvAllow(v)
+        const lacking = e.ok ? (template?.envAllow ?? []).filter((n) => !e.value.includes(n)) : []
+        return lacking.length > 0
+          ? `warning: the ${template?.name} template needs ${lacking.join(', ')} (see its README)`
+          : 'the only environment variables the manager passes, comma-separated; empty for none'
+      },
+      answer: (v) => {
+        const e = parseEnvAllow(v)
+        return { envAllow: e.ok ? e.value : [] }
+      },
+    },
+  })
+
+  const selected = (s: SelectStep) =>
+    picked.current >= 0
+      ? picked.current
+      : Math.max(
+          0,
+          s.items.findIndex((i) => i.value === s.initial),
+        )
+
+  const advance = (update: Partial<InitAnswers>) => {
+    answers.current = { ...answers.current, ...update }
+    step.current += 1
+    typed.current = ''
+    picked.current = -1
+    setRefused(false)
+    rerender()
+    if (step.current === STEPS.length) {
+      over.current = true
+      onDone(answers.current as InitAnswers)
+    }
+  }
+
+  useInput((input, key) => {
+    if (over.current) return
+    const q = question(STEPS[step.current], answers.current)
+    if (key.escape || (key.ctrl && input === 'c')) {
+      over.current = true
+      onAbort()
+      return
+    }
+    if (q.kind === 'select') {
+      const r = moveSelection(selected(q), q.items.length, input, key)
+      if (r === 'submit') advance(q.answer(q.items[selected(q)].value))
+      else if (r !== null) {
+        picked.current = r
+        rerender()
+      }
+      return
+    }
+    const r = editText(typed.current, input, key)
+    if (r === 'submit') {
+      const value = typed.current === '' ? q.default : typed.current
+      if (q.problem(value) === null) advance(q.answer(value))
+      else setRefused(true)
+    } else if (r !== null) {
+      typed.current = r
+      setRefused(false)
+      rerender()
+    }
+  })
+
+  const a = answers.current
+  const id: StepId | undefined = STEPS[step.current]
+  const q = id === undefined ? undefined : question(id, a)
+  const value = q?.kind === 'text' ? (typed.current === '' ? q.default : typed.current) : ''
+  const problem = q?.kind === 'text' ? q.problem(value) : null
+  // A problem shows once there is a value (typed, or a given default) or Enter was refused;
+  // until then, the hint.
+  const showProblem = problem !== null && (value !== '' || refused)
+  const note = q?.kind === 'text' && !showProblem ? q.note(value) : null
+  q?.kind === 'text' && !showProblem && (problem === null || typed.current === '') ? q.note(value) : null
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>ongrid-skill init</Text>
+        <Text dimColor>: a new skill pack (Enter accepts, Esc aborts)</Text>
+      </Text>
+      {STEPS.slice(0, step.current).map((s) => (
+        <Text key={s}>
+          <Text color="green">✔ </Text>
+          {LABELS[s].padEnd(LABEL_WIDTH)} {shown(s, a)}
+        </Text>
+      ))}
+      {id !== undefined && q !== undefined && (
+        <Box flexDirection="column">
+          <Text>
+            <Text color="cyan">? </Text>
+            {LABELS[id].padEnd(LABEL_WIDTH)}{' '}
+            {q.kind === 'text' && <TextField value={typed.current} placeholder={q.default} />}
+          </Text>
+          {q.kind === 'select' && <SelectList items={q.items} index={selected(q)} />}
+          {showProblem && (
+            <Text color="red">
+              {INDENT}✘ {problem}
+            </Text>
+          )}
+          {note !== null && (
+            <Text
+              dimColor={!note.startsWith('warning')}
+              color={note.startsWith('warning') ? 'yellow' : undefined}
+            >
+              {INDENT}
+              {note}
+            </Text>
+          )}
+        </Box>
+      )}
+    </Box>
+  )
+}

@@ -1,0 +1,3 @@
+module {{name}}
+
+go 1.19

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict'
+import { afterEach, describe, test } from 'node:test'
+import { cleanup, render } from 'ink-testing-library'
+import type { InitAnswers } from '../../../src/core/init/options.js'
+import { Wizard, type WizardTemplate } from '../../../src/ui/init/wizard.js'
+
+const TEMPLATES: WizardTemplate[] = [
+  { name: 'bash', description: 'bash 4+ script', envAllow: [] },
+  { name: 'go', description: 'Go program', envAllow: [] },
+  { name: 'node', description: 'Node.js ES module', envAllow: ['PATH'] },
+  { name: 'python', description: 'Python 3 script', envAllow: ['PATH'] },
+]
+
+const KEY = { enter: '\r', backspace: '\x7f', up: '\x1b[A', down: '\x1b[B', esc: '\x1b', ctrlC: '\x03' }
+
+/** ink renders on the next ticks: let it catch up after each key. */
+const settle = () => new Promise((r) => setTimeout(r, 30))
+
+/** Waits until `done()` holds, for at most `ms` (a key that changes nothing renders nothing). */
+async function until(done: () => boolean, ms = 300): Promise<void> {
+  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 5))
+}
+
+function wizard(props: Partial<Parameters<typeof Wizard>[0]> = {}) {
+  const result: { answers: InitAnswers | null; aborted: boolean } = { answers: null, aborted: false }
+  const app = render(
+    <Wizard
+      templates={TEMPLATES}
+      onDone={(a) => {
+        result.answers = a
+      }}
+      onAbort={() => {
+        result.aborted = true
+      }}
+      {...props}
+    />,
+  )
+  const type = async (...keys: string[]) => {
+    for (const k of keys) {
+      const frames = app.frames.length
+      app.stdin.write(k)
+      await until(() => app.frames.length > frames)
+    }
+  }
+  const typeNow = (...keys: string[]) => {
+    for (const k of keys) app.stdin.write(k)
+  }
+  const frame = () => app.lastFrame() ?? ''
+  return { type, typeNow, frame, result }
+}
+
+describe('init wizard', () => {
+  afterEach(() => cleanup())
+
+  test('typed answers; a bad name is refused with the loader’s message, then corrected', async () => {
+    const w = wizard()
+    await settle()
+    assert.match(w.frame(), /\? name\s*\n {18}lower_snake \[a-z0-9_\]: the key the manager registers$/)
+    await w.type('Check')
+    assert.match(w.frame(), /✘ name "Check" must be lower_snake \[a-z0-9_\]/) // live, as typed
+    await w.type(KEY.enter)
+    assert.match(w.frame(), /\? name {12}Check/) // refused: still asking
+    assert.match(w.frame(), /✘ name "Check" must be lower_snake \[a-z0-9_\]/)
+    await w.type(...Array(5).fill(KEY.backspace), 'check_port')
+    assert.doesNotMatch(w.frame(), /✘/)
+    assert.match(w.frame(), /the pack goes into check-port\//)
+    await w.type(KEY.enter)
+    assert.match(w.frame(), /✔ name {12}check_port/)
+
+    await w.type(KEY.enter) // no default description: the loader's message
+    assert.match(w.frame(), /✘ description required/)
+    await w.type('Check a port')
+    assert.match(w.frame(), /warning: 12 characters: lint wants at least 20/)
+    await w.type(' on a host, before a deploy.', KEY.enter)
+
+    assert.match(w.frame(), /❯ safe {7}reaches the LLM/)
+    assert.match(w.frame(), / {2}mutating {3}needs a human/)
+    assert.match(w.frame(), / {2}dangerous {2}refused/)
+    await w.type(KEY.down, KEY.enter)
+    assert.match(w.frame(), /✔ class {11}mutating/)
+
+    assert.match(w.frame(), /\? category {8}external/) // the default, shown
+    await w.type('network', KEY.enter)
+    assert.match(w.frame(), /\? timeout_seconds 30/) // mutating: the manager's 30 s
+    await w.type('0')
+    assert.match(w.frame(), /✘ must be a whole number of seconds from 1 to 86400, not "0"/)
+    await w.type(KEY.backspace, '20', KEY.enter)
+
+    assert.match(w.frame(), /❯ python/) // the default template
+    await w.type(KEY.up, KEY.enter)
+    assert.match(w.frame(), /\? env_allow {7}PATH/) // node's default
+    await w.type('HOME')
+    assert.match(w.frame(), /warning: the node template needs PATH/)
+    await w.type(...Array(4).fill(KEY.backspace), KEY.enter)
+
+    assert.deepEqual(w.result.answers, {
+      name: 'check_port',
+      description: 'Check a port on a host, before a deploy.',
+      class: 'mutating',
+      category: 'network',
+      timeoutSeconds: 20,
+      template: 'node',
+      envAllow: ['PATH'],
+    })
+    assert.match(w.frame(), /✔ env_allow {7}PATH/)
+  })
+
+  test('defaults from NAME and flags; Enter takes each', async () => {
+    const w = wizard({
+      initial: { name: 'disk_usage', description: 'Report disk usage of a mounted filesystem.' },
+    })
+    await settle()
+    await w.type(...Array(7).fill(KEY.enter))
+    assert.deepEqual(w.result.answers, {
+      name: 'disk_usage',
+      description: 'Report disk usage of a mounted filesystem.',
+      class: 'safe',
+      category: 'external',
+      timeoutSeconds: 15,
+      template: 'python',
+      envAllow: ['PATH'],
+    })
+  })
+
+  test('a bad NAME given as the default shows the loader’s message at once', async () => {
+    const w = wizard({ initial: { name: 'Disk-Usage' } })
+    await settle()
+    assert.match(
+      w.frame(),
+      /\? name {12}Disk-Usage\n {18}✘ name "Disk-Usage" must be lower_snake \[a-z0-9_\]/,
+    )
+    await w.type(KEY.enter)
+    assert.match(w.frame(), /\? name/)
+    assert.equal(w.result.answers, null)
+  })
+
+  test('a builtin name, or a name whose dir is taken, is refused with why', async () => {
+    const w = wizard({
+      dirFor: (name) => ({
+        dir: name,
+        problem: name === 'taken' ? '/x/taken exists and is not empty' : null,
+      }),
+    })
+    await settle()
+    await w.type('web_search', KEY.enter)
+    assert.match(w.frame(), /✘ name "web_search" is taken by a builtin skill of the manager/)
+    await w.type(...Array(10).fill(KEY.backspace), 'taken', KEY.enter)
+    assert.match(w.frame(), /✘ \/x\/taken exists and is not empty/)
+    assert.match(w.frame(), /\? name/)
+  })
+
+  test('keys faster than it renders are each taken once, in order', async () => {
+    const w = wizard()
+    await settle()
+    // No pause between keys, as from a fast typist or a terminal that batches them.
+    w.typeNow('fast_one', KEY.enter, 'Typed faster than ink renders it, all of it.', KEY.enter, KEY.down)
+    w.typeNow(KEY.down, KEY.enter, KEY.enter, '9', KEY.enter, KEY.enter, KEY.enter)
+    await settle()
+    assert.deepEqual(w.result.answers, {
+      name: 'fast_one',
+      description: 'Typed faster than ink renders it, all of it.',
+      class: 'dangerous',
+      category: 'external',
+      timeoutSeconds: 9, // typed over the default (30), not appended to it
+      template: 'python',
+      envAllow: ['PATH'],
+    })
+  })
+
+  for (const [what, key] of [
+    ['Esc', KEY.esc],
+    ['Ctrl-C', KEY.ctrlC],
+  ] as const) {
+    test(`${what} aborts, with nothing answered`, async () => {
+      const w = wizard()
+      await settle()
+      await w.type('half', key)
+      assert.equal(w.result.aborted, true)
+      assert.equal(w.result.answers, null)
+    })
+  }
+})
