@@ -95,16 +95,21 @@ const FIGURES = [
     name: 'validate-1',
     title: './bin/run.js validate <one pack>',
     requires: 'validate',
-    pending: true,
-    prepare: null, // () => ({ argv: [BIN, 'validate', join(REPO, 'examples/skills/disk_usage')] })
+    prepare: () => ({
+      argv: [BIN, 'validate', join(REPO, 'examples/skills/disk_usage')],
+      check: (out) => (readFileSync(out, 'utf8') === '✔ 1 file checked: no problems\n' ? null : 'not clean'),
+    }),
     budgets: [{ metric: 'wall', ratioTo: 'floor', max: 2.5 }],
   },
   {
     name: 'lint-1k',
     title: './bin/run.js lint <tree of 1,000 packs>',
     requires: 'lint',
-    pending: true,
-    prepare: null, // (ctx) => ({ argv: [BIN, 'lint', ctx.tree({ packs: 1000, groups: 10, seed: 1 }).root], exitCodes: [0, 1] })
+    prepare: (ctx) => ({
+      argv: [BIN, 'lint', ctx.tree({ packs: 1000, groups: 10, seed: 1 }).root],
+      exitCodes: [1],
+      check: (out) => (/in 1000 files checked\n$/.test(readFileSync(out, 'utf8')) ? null : 'no summary'),
+    }),
     budgets: [{ metric: 'wall', max: 3 }],
   },
   {
