@@ -199,39 +199,12 @@ export function sameFile(a: FileStat, b: FileStat): boolean {
 export function readFile(p: GoString): Result<Buffer> {
   const np = nodePath(p)
   if (np === null) return fail(new PathError('open', p, EINVAL))
-  let fd: number
   try {
-    fd = fs.openSync(np, fs.constants.O_RDONLY)
+    // Node reads as Go does (open, size from fstat, read to the end); the failing system
+    // call tells Go's two texts apart: open errors, and read errors such as a directory's.
+    return ok(fs.readFileSync(np))
   } catch (e) {
-    return fail(fromNodeError(e, 'open', p))
-  }
-  try {
-    // Like Go: size the buffer from fstat (ignoring its failure), then read to EOF.
-    let size = 0
-    try {
-      size = fs.fstatSync(fd).size
-    } catch {
-      size = 0
-    }
-    let buf = Buffer.allocUnsafe(Math.max(size + 1, 512))
-    let len = 0
-    for (;;) {
-      if (len === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2)
-        buf.copy(bigger, 0, 0, len)
-        buf = bigger
-      }
-      let n: number
-      try {
-        n = fs.readSync(fd, buf, len, buf.length - len, null)
-      } catch (e) {
-        return fail(fromNodeError(e, 'read', p))
-      }
-      if (n === 0) return ok(buf.subarray(0, len))
-      len += n
-    }
-  } finally {
-    fs.closeSync(fd)
+    return fail(fromNodeError(e, (e as NodeJS.ErrnoException).syscall === 'read' ? 'read' : 'open', p))
   }
 }
 

@@ -19,6 +19,7 @@ const DOT = 0x2e
  */
 export function clean(path: GoString): GoString {
   if (path === '') return '.'
+  if (isClean(path)) return path
   const n = path.length
   const rooted = path.charCodeAt(0) === SLASH
   // out is Go's output buffer; dotdot is where ".." may no longer backtrack.
@@ -54,6 +55,28 @@ export function clean(path: GoString): GoString {
     }
   }
   return out === '' ? '.' : out
+}
+
+/**
+ * Whether Clean would return path unchanged: no empty, "." or ".." element and no
+ * trailing slash ("/" itself is clean). Most paths the loader handles are, so this scan
+ * spares building a copy.
+ */
+function isClean(path: GoString): boolean {
+  const n = path.length
+  if (n > 1 && path.charCodeAt(n - 1) === SLASH) return false
+  let start = path.charCodeAt(0) === SLASH ? 1 : 0
+  if (start === 1 && n === 1) return true
+  while (start < n) {
+    let end = start
+    while (end < n && path.charCodeAt(end) !== SLASH) end++
+    const len = end - start
+    if (len === 0) return false
+    if (path.charCodeAt(start) === DOT && (len === 1 || (len === 2 && path.charCodeAt(start + 1) === DOT)))
+      return false
+    start = end + 1
+  }
+  return true
 }
 
 /** filepath.Join: the non-empty elements joined by "/" and Cleaned; "" if there are none. */
