@@ -35,10 +35,13 @@ const ACTIONS: Record<string, () => Promise<Action>> = {
   run: async () => (await import('./actions/run.js')).runAction,
   validate: async () => (await import('./actions/lint.js')).validateAction,
   lint: async () => (await import('./actions/lint.js')).lintAction,
+  'audit:tail': async () => (await import('./actions/audit-tail.js')).auditTailAction,
 }
 
 export async function tryFast(argv: string[], manifestPath: URL): Promise<boolean> {
-  const id = argv[0]
+  // Topics are separated by a space on the command line (`audit tail`), by ':' in oclif's ids.
+  const topic = argv[0] === 'audit' && argv[1] !== undefined && !argv[1].startsWith('-')
+  const id = topic ? `${argv[0]}:${argv[1]}` : argv[0]
   if (id === undefined || !(id in ACTIONS)) return false
   let manifest: { commands: Record<string, ManifestCommand> }
   try {
@@ -48,7 +51,7 @@ export async function tryFast(argv: string[], manifestPath: URL): Promise<boolea
   }
   const cmd = manifest.commands[id]
   if (!cmd) return false
-  const input = parse(cmd, argv.slice(1))
+  const input = parse(cmd, argv.slice(topic ? 2 : 1))
   if (input === null) return false
   let code: number
   try {

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// A SQLite file with the manager's skill_executions table (and its indexes) holding N rows, for
+// the `audit-tail-1m` bench figure. Deterministic from a seed, generated in one transaction with
+// one prepared statement (about 10 s for 1,000,000 rows), and cached: a file whose `.done` marker
+// is missing (an interrupted run) is rebuilt.
+//
+//   node scripts/bench/audit-seed.mjs [--rows N] [--seed S] [--dir DIR] [--regen]
+//   prints the path of the file
+//
+// From the bench:  import { checkAuditTail, seedAuditDb } from './bench/audit-seed.mjs' (both synchronous)
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+/** Bump when the generated content changes, so cached files are rebuilt. */
+const VERSION = 1
+
+// The manager's DDL for SQLite (src/core/audit/local-store.ts, SKILL_EXECUTIONS_DDL): kept in
+// step by checkSchema() below, which compares it with the built module when dist/ exists.
+const DDL = `CREATE TABLE IF NOT EXISTS skill_executions (
+  id integer PRIMARY KEY AUTOINCREMENT,
+  skill_key text NOT NULL,
+  edge_id integer NOT NULL,
+  caller_id integer NOT NULL,
+  caller_role text NOT NULL,
+  class text NOT NULL,
+  params_json text NOT NULL,
+  result_json text,
+  error text,
+  started_at datetime NOT NULL,
+  finished_at datetime NOT NULL,
+  created_at datetime
+);
+CREATE INDEX IF NOT EXISTS idx_skill_executions_key ON skill_executions(skill_key);
+CREATE INDEX IF NOT EXISTS idx_skill_executions_edge ON skill_executions(edge_id);
+CREATE INDEX IF NOT EXISTS idx_skill_executions_started ON skill_executions(started_at);`
+
+const SKILLS = [
+  'disk_usage',
+  'host_probe_http',
+  'restart_nginx',
+  'web_search',
+  'log_grep',
+  'dns_lookup',
+  'cert_expiry',
+]
+const ROLES = ['admin', 'user', 'system', 'viewer', 'local']
+
+/** mulberry32 */
+function rng(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** The manager's SQLite time text: `2006-01-02 15:04:05.999999999+00:00`, trailing zeros trimmed. */
+function sqliteTime(ms, nanos) {
+  const iso = new Date(ms).toISOString()
+  let s = `${iso.slice(0, 10)} ${iso.slice(11, 19)}`
+  const frac = (ms % 1000) * 1_000_000 + nanos
+  if (frac !== 0) s += `.${String(frac).padStart(9, '0').replace(/0+$/, '')}`
+  return `${s}+00:00`
+}
+
+/**
+ * Returns { path, rows, generated, ms }: `dir`/skill-executions-<rows>-<seed>-v<VERSION>.db.
+ */
+export function seedAuditDb({
+  dir = join(REPO, '.bench', 'audit'),
+  rows = 1_000_000,
+  seed = 1,
+  regen = false,
+} = {}) {
+  const path = join(dir, `skill-executions-${rows}-${seed}-v${VERSION}.db`)
+  const done = `${path}.done`
+  if (!regen && existsSync(path) && existsSync(done)) return { path, rows, generated: false, ms: 0 }
+  const t0 = Date.now()
+  mkdirSync(dir, { recursive: true })
+  for (const p of [path, `${path}-wal`, `${path}-shm`, done]) rmSync(p, { force: true })
+  // Synchronous (the bench's prepare steps are): better-sqlite3 is CommonJS.
+  const Sqlite = createRequire(import.meta.url)('better-sqlite3')
+  const db = new Sqlite(path)
+  // No journal while loading (a throwaway file); WAL at the end, as the manager keeps it.
+  db.pragma('journal_mode = OFF')
+  db.pragma('synchronous = OFF')
+  // The table first, its indexes after the rows: building an index once is faster than
+  // maintaining it through a million inserts. The result is the same file layout-wise.
+  const [table, ...indexes] = DDL.split(';\n')
+  db.exec(table)
+  const insert = db.prepare(
+    `INSERT INTO skill_executions (skill_key, edge_id, caller_id, caller_role, class, params_json, result_json, error, started_at, finished_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const r = rng(seed)
+  const start = Date.UTC(2026, 0, 1)
+  db.transaction(() => {
+    for (let i = 0; i < rows; i++) {
+      const skill = SKILLS[Math.floor(r() * SKILLS.length)]
+      const at = start + i * 2000 + Math.floor(r() * 1000)
+      const took = Math.floor(r() * 3000)
+      const nanos = Math.floor(r() * 1_000_000)
+      const fate = r()
+      const error =
+        fate < 0.03
+          ? `subprocess skill ${skill}: timed out after 30s`
+          : fate < 0.1
+            ? `subprocess skill ${skill}: exit 1 (stderr: ${'x'.repeat(Math.floor(r() * 80))})`
+            : ''
+      const ended = sqliteTime(at + took, nanos)
+      insert.run(
+        skill,
+        Math.floor(r() * 8),
+        Math.floor(r() * 50),
+        ROLES[Math.floor(r() * ROLES.length)],
+        skill === 'restart_nginx' ? 'mutating' : 'safe',
+        `{"path":"/var/log/${i % 97}","limit":${i % 13}}`,
+        error === '' ? `{"used":${Math.floor(r() * 1e9)},"ok":true}\n` : '',
+        error,
+        sqliteTime(at, Math.floor(r() * 1_000_000)),
+        ended,
+        ended,
+      )
+    }
+  })()
+  db.exec(indexes.join(';\n'))
+  db.pragma('journal_mode = WAL')
+  db.close()
+  writeFileSync(done, `${rows}\n`)
+  return { path, rows, generated: true, ms: Date.now() - t0 }
+}
+
+/**
+ * The bench figure's output check: `audit tail -n N --json` over the seeded file prints the
+ * last N ids, oldest first, one JSON object per line. Returns null or what is wrong.
+ */
+export function checkAuditTail(stdoutPath, rows, n) {
+  const lines = readFileSync(stdoutPath, 'utf8').split('\n')
+  if (lines.pop() !== '') return 'output does not end with a newline'
+  if (lines.length !== n) return `${lines.length} lines, expected ${n}`
+  for (let i = 0; i < n; i++) {
+    let o
+    try {
+      o = JSON.parse(lines[i])
+    } catch {
+      return `line ${i + 1} is not JSON`
+    }
+    if (o.id !== rows - n + 1 + i) return `line ${i + 1} has id ${o.id}, expected ${rows - n + 1 + i}`
+  }
+  return null
+}
+
+/** The DDL above must be the one the CLI's tests use (dist/core/audit/local-store.js), when built. */
+export async function checkSchema() {
+  const built = join(REPO, 'dist', 'core', 'audit', 'local-store.js')
+  if (!existsSync(built)) return null
+  const { SKILL_EXECUTIONS_DDL } = await import(built)
+  return SKILL_EXECUTIONS_DDL === DDL
+    ? null
+    : 'scripts/bench/audit-seed.mjs: DDL differs from SKILL_EXECUTIONS_DDL'
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const o = { rows: 1_000_000, seed: 1, regen: false }
+  const argv = process.argv.slice(2)
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--rows') o.rows = Number(argv[++i])
+    else if (argv[i] === '--seed') o.seed = Number(argv[++i])
+    else if (argv[i] === '--dir') o.dir = argv[++i]
+    else if (argv[i] === '--regen') o.regen = true
+    else {
+      process.stderr.write(
+        'usage: node scripts/bench/audit-seed.mjs [--rows N] [--seed S] [--dir DIR] [--regen]\n',
+      )
+      process.exit(2)
+    }
+  }
+  const bad = await checkSchema()
+  if (bad) {
+    process.stderr.write(`${bad}\n`)
+    process.exit(1)
+  }
+  const r = seedAuditDb(o)
+  process.stderr.write(
+    r.generated ? `audit-seed: ${r.rows} rows in ${(r.ms / 1000).toFixed(1)} s\n` : 'audit-seed: cached\n',
+  )
+  process.stdout.write(`${r.path}\n`)
+}

@@ -1,0 +1,146 @@
+import { resolveSource, type Source, SourceError } from '../../core/audit/dsn.js'
+import { AuditError } from '../../core/audit/errors.js'
+import type { AuditRow, Status } from '../../core/audit/row.js'
+import type { Filter } from '../../core/audit/tables.js'
+import { fromText, toText } from '../../core/go/gostring.js'
+import { parseDuration } from '../../core/go/time/duration.js'
+import { type ActionInput, EXIT, UserError } from '../errors.js'
+
+/** Exit codes of `audit tail`. */
+export const TAIL_EXIT = {
+  ok: EXIT.ok,
+  /** Usage errors, and the database errors (unreachable, refused, missing table, locked, corrupt). */
+  error: EXIT.usage,
+  /** Ctrl-C (SIGINT) while following or reading; SIGTERM gives 143. */
+  interrupted: 130,
+  terminated: 143,
+} as const
+
+const POLL_MS = 250
+
+interface TailFlags {
+  lines?: number | string
+  follow?: boolean
+  db?: string
+  llm?: boolean
+  skill?: string
+  status?: string
+  since?: string
+  'caller-role'?: string
+  edge?: string
+  json?: boolean
+  'gap-wait'?: string
+}
+
+/** audit tail: the last rows of the audit table, then new ones as they are committed. */
+export async function auditTailAction({ flags: f }: ActionInput): Promise<number> {
+  const flags = f as TailFlags
+  const lines = flags.lines === undefined ? undefined : Number(flags.lines)
+  if (lines !== undefined && !(Number.isInteger(lines) && lines >= 0)) {
+    throw new UserError(`-n ${flags.lines}: expected a whole number of rows (0 or more)`)
+  }
+  let source: Source
+  try {
+    source = resolveSource(flags.db)
+  } catch (e) {
+    if (e instanceof SourceError) throw new UserError(e.message)
+    throw e
+  }
+  if (flags.llm && flags['caller-role'] !== undefined) {
+    throw new UserError(
+      '--caller-role does not apply to --llm: tool calls carry the session’s user, not a role',
+    )
+  }
+  if (!flags.llm && flags.status === 'pending') {
+    throw new UserError('--status pending: only LLM tool calls are ever pending (add --llm)')
+  }
+  const filter: Filter = {
+    skill: flags.skill,
+    status: flags.status as Status | undefined,
+    callerRole: flags['caller-role'],
+  }
+  if (flags.edge !== undefined) {
+    if (!/^\d+$/.test(flags.edge))
+      throw new UserError(`--edge ${flags.edge}: expected an edge id (an integer ≥ 0)`)
+    filter.edge = BigInt(flags.edge)
+  }
+  if (flags.since !== undefined) filter.sinceNs = parseSince(flags.since, Date.now())
+  const gapWait = flags['gap-wait'] ?? '10s'
+  const gap = parseDuration(fromText(gapWait))
+  if (!gap.ok || gap.value <= 0n) {
+    throw new UserError(`--gap-wait ${gapWait}: expected a positive duration such as 10s or 1m`)
+  }
+
+  const json = flags.json === true
+  const { painterFor, humanLine, jsonLine } = await import('../../ui/audit.js')
+  const painter = json ? undefined : await painterFor(process.stdout)
+  const format = json ? jsonLine : (r: AuditRow) => humanLine(r, painter)
+
+  const controller = new AbortController()
+  let exitCode: number = TAIL_EXIT.ok
+  let stdoutClosed = false
+  const stop = (code: number) => () => {
+    if (controller.signal.aborted) process.exit(code) // a second Ctrl-C: at once
+    exitCode = code
+    controller.abort()
+  }
+  const onInt = stop(TAIL_EXIT.interrupted)
+  const onTerm = stop(TAIL_EXIT.terminated)
+  process.on('SIGINT', onInt)
+  process.on('SIGTERM', onTerm)
+  // `audit tail -f | head`: the reader went away; stop quietly.
+  const onStdoutError = (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e
+    stdoutClosed = true
+    controller.abort()
+  }
+  process.stdout.on('error', onStdoutError)
+
+  let pending: string[] = []
+  const { tail } = await import('../../core/audit/tail.js')
+  try {
+    await tail({
+      source,
+      llm: flags.llm === true,
+      filter,
+      limit: lines ?? (filter.sinceNs !== undefined ? null : 10),
+      follow: flags.follow === true,
+      pollMs: POLL_MS,
+      gapWaitMs: Number(gap.value / 1_000_000n),
+      signal: controller.signal,
+      row: (r) => {
+        pending.push(format(r))
+      },
+      flush: () => {
+        if (pending.length === 0 || stdoutClosed) return
+        process.stdout.write(pending.join(''))
+        pending = []
+      },
+      notice: (line) => process.stderr.write(`ongrid-skill: ${line}\n`),
+    })
+  } catch (e) {
+    if (!(e instanceof AuditError)) throw e
+    process.stderr.write(`ongrid-skill: ${e.message}\n`)
+    return TAIL_EXIT.error
+  } finally {
+    process.off('SIGINT', onInt)
+    process.off('SIGTERM', onTerm)
+  }
+  return exitCode
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/
+
+/** `--since`: a Go duration before `nowMs`, or an RFC 3339 time; ns since the epoch. */
+export function parseSince(text: string, nowMs: number): bigint {
+  const m = RFC3339.exec(text)
+  if (m) {
+    const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8].toUpperCase()}`)
+    if (!Number.isNaN(ms)) return BigInt(ms) * 1_000_000n + BigInt((m[7] ?? '.').slice(1).padEnd(9, '0'))
+  }
+  const d = parseDuration(fromText(text))
+  if (d.ok && d.value >= 0n) return BigInt(nowMs) * 1_000_000n - d.value
+  throw new UserError(
+    `--since ${text}: expected a duration such as 10m or 1h30m, or an RFC 3339 time such as 2026-05-01T08:00:00Z${d.ok ? '' : ` (${toText(d.err.error())})`}`,
+  )
+}

@@ -1,0 +1,139 @@
+/**
+ * A read-only connection to where the audit rows are, behind one small interface. The drivers
+ * (better-sqlite3, mysql2) are imported here, lazily, only for the source in use.
+ */
+import { existsSync, statSync } from 'node:fs'
+import type { Dialect } from './ddl.js'
+import type { MysqlTarget, Source } from './dsn.js'
+import { AuditError, mysqlFailure, sqliteFailure } from './errors.js'
+import type { Zone } from './zone.js'
+
+/** A row as the driver returns it: integers as bigint (SQLite) or decimal strings (MySQL BIGINT). */
+export type DbRow = Record<string, unknown>
+
+export interface Db {
+  readonly dialect: Dialect
+  /** How DATETIME wall clocks are read (MySQL); SQLite times carry their offset. */
+  readonly zone: Zone
+  /** Runs one read query. `table` names the table it reads first, for error messages. */
+  all(sql: string, params: readonly unknown[], table: string): Promise<DbRow[]>
+  /** Closes at once (a MySQL socket is destroyed, not drained); never throws; idempotent. */
+  close(): void
+}
+
+/** How long a locked SQLite file is waited for before saying so. */
+export const SQLITE_LOCK_WAIT_MS = 3000
+
+export async function openDb(source: Source): Promise<Db> {
+  return source.kind === 'sqlite' ? openSqlite(source.path, source.local) : openMysql(source.target)
+}
+
+/**
+ * Opens a SQLite file read-only (never created, never written: `readonly`, `fileMustExist`). In
+ * WAL mode a reader sees every committed transaction and is not blocked by the writer; a file
+ * locked by a rollback-journal writer is retried for SQLITE_LOCK_WAIT_MS, then reported.
+ */
+export async function openSqlite(path: string, local: boolean): Promise<Db> {
+  if (!existsSync(path)) {
+    throw new AuditError(
+      local
+        ? `no local audit store at ${path} yet: \`ongrid-skill run\` writes it (or choose a source with --db)`
+        : `no SQLite file at ${path}`,
+    )
+  }
+  if (statSync(path).isDirectory()) throw new AuditError(`${path} is a directory, not a SQLite file`)
+  const { default: Sqlite } = await import('better-sqlite3')
+  let db: import('better-sqlite3').Database
+  try {
+    // timeout: SQLite's own busy wait, kept short so the event loop (Ctrl-C) stays responsive;
+    // longer waits are the async retries in all().
+    db = new Sqlite(path, { readonly: true, fileMustExist: true, timeout: 50 })
+  } catch (e) {
+    throw sqliteFailure(e, path, 'skill_executions')
+  }
+  const statements = new Map<string, import('better-sqlite3').Statement>()
+  let closed = false
+  return {
+    dialect: 'sqlite',
+    zone: 'UTC',
+    async all(sql, params, table) {
+      const deadline = Date.now() + SQLITE_LOCK_WAIT_MS
+      for (;;) {
+        try {
+          let st = statements.get(sql)
+          if (!st) {
+            st = db.prepare(sql)
+            st.safeIntegers(true)
+            statements.set(sql, st)
+          }
+          return st.all(...params) as DbRow[]
+        } catch (e) {
+          const err = sqliteFailure(e, path, table)
+          if (!err.transient || closed || Date.now() >= deadline) throw new AuditError(err.message)
+          await new Promise((r) => setTimeout(r, 50))
+        }
+      }
+    },
+    close() {
+      if (closed) return
+      closed = true
+      try {
+        db.close()
+      } catch {}
+    },
+  }
+}
+
+/**
+ * Connects to MySQL with mysql2: DATETIMEs as strings (read in the DSN's `loc`), BIGINTs as
+ * decimal strings (uint64 ids stay exact), utf8mb4. One connection; `close` destroys its socket.
+ */
+export async function openMysql(t: MysqlTarget): Promise<Db> {
+  const mysql = await import('mysql2/promise')
+  let conn: import('mysql2/promise').Connection
+  try {
+    conn = await mysql.createConnection({
+      host: t.host,
+      port: t.port,
+      socketPath: t.socketPath,
+      user: t.user,
+      password: t.password,
+      database: t.database,
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      charset: 'UTF8MB4_GENERAL_CI',
+      connectTimeout: t.connectTimeoutMs,
+      ssl: t.tls === undefined ? undefined : { rejectUnauthorized: t.tls === true },
+    })
+  } catch (e) {
+    throw mysqlFailure(e, t, 'skill_executions')
+  }
+  let closed = false
+  let lost: AuditError | null = null
+  // An idle connection that dies emits 'error'; without a listener that would crash the process.
+  conn.on('error', (e: unknown) => {
+    lost = mysqlFailure(e, t, 'skill_executions')
+  })
+  return {
+    dialect: 'mysql',
+    zone: t.zone,
+    async all(sql, params, table) {
+      if (lost) throw lost
+      if (closed) throw new AuditError(`connection to MySQL at ${t.address} closed`, true)
+      try {
+        const [rows] = await conn.query({ sql, values: params as unknown[], timeout: 15_000 })
+        return rows as DbRow[]
+      } catch (e) {
+        throw mysqlFailure(e, t, table)
+      }
+    },
+    close() {
+      if (closed) return
+      closed = true
+      try {
+        conn.destroy()
+      } catch {}
+    },
+  }
+}

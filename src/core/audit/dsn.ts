@@ -1,0 +1,253 @@
+/**
+ * Where the audit rows are: the local store, a SQLite file, or a MySQL server — from `--db` or,
+ * with `--db manager`, from the manager's own settings (ONGRID_DB_DIALECT / ONGRID_DB_DSN /
+ * ONGRID_DB_PATH, with the manager's defaults).
+ */
+import { resolve } from 'node:path'
+import { fromText, toText } from '../go/gostring.js'
+import { parseDuration } from '../go/time/duration.js'
+import { defaultAuditPath } from './local-store.js'
+import { parseZone, type Zone } from './zone.js'
+
+export const DB_DIALECT_ENV = 'ONGRID_DB_DIALECT'
+export const DB_DSN_ENV = 'ONGRID_DB_DSN'
+export const DB_PATH_ENV = 'ONGRID_DB_PATH'
+/** The manager's defaults (`internal/pkg/config/config.go`). */
+export const DEFAULT_DSN = 'ongrid:ongrid@tcp(127.0.0.1:3306)/ongrid?parseTime=true&charset=utf8mb4&loc=Local'
+export const DEFAULT_DB_PATH = './data/ongrid.db'
+
+export interface MysqlTarget {
+  user: string
+  password: string
+  /** TCP host and port, or a unix socket path. */
+  host?: string
+  port?: number
+  socketPath?: string
+  database: string
+  /** How DATETIME wall clocks are read (the DSN's `loc`). */
+  zone: Zone
+  connectTimeoutMs: number
+  /** The DSN's `tls`: undefined (none), true (verify), 'skip-verify'. */
+  tls?: true | 'skip-verify'
+  /** host:port or the socket path, for messages. */
+  address: string
+}
+
+export type Source = { kind: 'sqlite'; path: string; local: boolean } | { kind: 'mysql'; target: MysqlTarget }
+
+export class SourceError extends Error {}
+
+const CONNECT_TIMEOUT_MS = 5000
+
+/**
+ * `--db` → a source. undefined or `local`: the local store `run` writes; `manager`: the
+ * manager's settings from `env`; `sqlite:PATH`; `mysql://user:pass@host:port/db?loc=…`; or a
+ * go-sql-driver DSN (`user:pass@tcp(host:port)/db?…`).
+ */
+export function resolveSource(db: string | undefined, env: NodeJS.ProcessEnv = process.env): Source {
+  if (db === undefined || db === 'local') return { kind: 'sqlite', path: defaultAuditPath(env), local: true }
+  if (db === 'manager') return managerSource(env)
+  if (db.startsWith('sqlite:')) {
+    let path = db.slice('sqlite:'.length)
+    if (path.startsWith('//')) path = path.slice(2) // sqlite:///abs/path
+    if (path === '') throw new SourceError('--db sqlite:PATH needs a path')
+    return { kind: 'sqlite', path: resolve(path), local: false }
+  }
+  if (db.startsWith('mysql://')) return { kind: 'mysql', target: parseMysqlUrl(db) }
+  if (/^[^/]*(tcp|unix)\(/.test(db) || db.startsWith('mysql:')) {
+    return { kind: 'mysql', target: parseGoDsn(db.startsWith('mysql:') ? db.slice(6) : db) }
+  }
+  throw new SourceError(
+    `--db ${db}: expected local, manager, sqlite:PATH, mysql://user:pass@host:port/db or a go-sql-driver DSN like user:pass@tcp(host:3306)/db`,
+  )
+}
+
+/** What the manager itself opens (`internal/pkg/dbx`): an empty variable means its default. */
+export function managerSource(env: NodeJS.ProcessEnv): Source {
+  const get = (k: string, def: string) => (env[k] === undefined || env[k] === '' ? def : (env[k] as string))
+  const dialect = get(DB_DIALECT_ENV, 'mysql')
+  if (dialect === 'sqlite') {
+    const path = get(DB_PATH_ENV, DEFAULT_DB_PATH)
+    if (path === ':memory:') {
+      throw new SourceError(
+        `${DB_PATH_ENV}=:memory:: the manager's database lives in its memory, nothing to read`,
+      )
+    }
+    return { kind: 'sqlite', path: resolve(path), local: false }
+  }
+  if (dialect !== 'mysql') {
+    throw new SourceError(`${DB_DIALECT_ENV}=${dialect}: the manager accepts mysql or sqlite (exactly)`)
+  }
+  try {
+    return { kind: 'mysql', target: parseGoDsn(get(DB_DSN_ENV, DEFAULT_DSN)) }
+  } catch (e) {
+    if (e instanceof SourceError) throw new SourceError(`${DB_DSN_ENV}: ${e.message}`)
+    throw e
+  }
+}
+
+/**
+ * go-sql-driver/mysql's ParseDSN: `[user[:password]@][net[(addr)]]/dbname[?param=value&…]`,
+ * split the way the driver splits it (the last `/`, then the last `@` before it, then the first
+ * `:`), so passwords may hold `@`, `:` and `/`. Net `tcp` (default 127.0.0.1:3306, port 3306
+ * added when missing) or `unix` (default /tmp/mysql.sock). Params read: `loc` (default UTC, as
+ * in the driver), `timeout` (a Go duration, the dial timeout), `tls` (true, skip-verify; other values: no TLS).
+ */
+export function parseGoDsn(dsn: string): MysqlTarget {
+  const slash = dsn.lastIndexOf('/')
+  if (slash < 0)
+    throw new SourceError(`invalid DSN ${redact(dsn)}: missing the slash before the database name`)
+  let user = ''
+  let password = ''
+  let net = ''
+  let addr = ''
+  const left = dsn.slice(0, slash)
+  const at = left.lastIndexOf('@')
+  if (at >= 0) {
+    const cred = left.slice(0, at)
+    const colon = cred.indexOf(':')
+    user = colon >= 0 ? cred.slice(0, colon) : cred
+    password = colon >= 0 ? cred.slice(colon + 1) : ''
+  }
+  const proto = left.slice(at + 1)
+  const paren = proto.indexOf('(')
+  if (paren >= 0) {
+    if (!proto.endsWith(')')) {
+      throw new SourceError(
+        `invalid DSN ${redact(dsn)}: network address not terminated (missing closing brace)`,
+      )
+    }
+    net = proto.slice(0, paren)
+    addr = proto.slice(paren + 1, -1)
+  } else net = proto
+  const rest = dsn.slice(slash + 1)
+  const q = rest.indexOf('?')
+  const rawDb = q >= 0 ? rest.slice(0, q) : rest
+  let database: string
+  try {
+    database = decodeURIComponent(rawDb)
+  } catch {
+    throw new SourceError(`invalid DSN ${redact(dsn)}: invalid dbname ${JSON.stringify(rawDb)}`)
+  }
+  const params = new Map<string, string>()
+  if (q >= 0) {
+    for (const kv of rest.slice(q + 1).split('&')) {
+      if (kv === '') continue
+      const eq = kv.indexOf('=')
+      if (eq < 0) throw new SourceError(`invalid DSN ${redact(dsn)}: invalid DSN parameter ${kv}`)
+      params.set(kv.slice(0, eq), kv.slice(eq + 1))
+    }
+  }
+  if (net === '') net = 'tcp'
+  const t: MysqlTarget = {
+    user,
+    password,
+    database,
+    zone: 'UTC',
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    address: '',
+  }
+  if (net === 'unix') {
+    t.socketPath = addr === '' ? '/tmp/mysql.sock' : addr
+    t.address = t.socketPath
+  } else if (net === 'tcp' || net === 'tcp4' || net === 'tcp6') {
+    const { host, port } = splitHostPort(addr === '' ? '127.0.0.1:3306' : addr, dsn)
+    t.host = host
+    t.port = port
+    t.address = hostPort(host, port)
+  } else throw new SourceError(`invalid DSN ${redact(dsn)}: unknown network ${net}`)
+  applyParams(t, params, (v) => {
+    try {
+      return decodeURIComponent(v.replace(/\+/g, ' '))
+    } catch {
+      return v
+    }
+  })
+  return t
+}
+
+/**
+ * `mysql://user:pass@host:port/db?loc=…&timeout=…&tls=…` (user and password percent-encoded).
+ * `loc` defaults to Local here, as in the manager's default DSN; say `?loc=UTC` for a manager
+ * whose DSN has no loc.
+ */
+export function parseMysqlUrl(text: string): MysqlTarget {
+  let u: URL
+  try {
+    u = new URL(text)
+  } catch {
+    throw new SourceError(`invalid MySQL URL ${redact(text)}`)
+  }
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1'
+  const port = u.port === '' ? 3306 : Number(u.port)
+  let database: string
+  try {
+    database = decodeURIComponent(u.pathname.replace(/^\//, ''))
+  } catch {
+    throw new SourceError(`invalid MySQL URL ${redact(text)}: bad database name`)
+  }
+  if (database === '' || database.includes('/')) {
+    throw new SourceError(`MySQL URL ${redact(text)} names no database (mysql://user:pass@host:port/db)`)
+  }
+  const t: MysqlTarget = {
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    host,
+    port,
+    database,
+    zone: 'Local',
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    address: hostPort(host, port),
+  }
+  applyParams(t, new Map(u.searchParams), (v) => v)
+  return t
+}
+
+function applyParams(t: MysqlTarget, params: Map<string, string>, decode: (v: string) => string): void {
+  const loc = params.get('loc')
+  if (loc !== undefined) {
+    const z = parseZone(decode(loc))
+    if (z === null) throw new SourceError(`unknown time zone ${decode(loc)} (loc)`)
+    t.zone = z
+  }
+  const timeout = params.get('timeout')
+  if (timeout !== undefined) {
+    const d = parseDuration(fromText(decode(timeout)))
+    if (!d.ok) throw new SourceError(`invalid timeout: ${toText(d.err.error())}`)
+    if (d.value > 0n) t.connectTimeoutMs = Number(d.value / 1_000_000n)
+  }
+  const tls = params.get('tls')
+  if (tls === 'true') t.tls = true
+  else if (tls === 'skip-verify') t.tls = 'skip-verify'
+}
+
+function splitHostPort(addr: string, dsn: string): { host: string; port: number } {
+  const m = /^\[([^\]]*)\](?::(\d+))?$/.exec(addr) ?? /^([^:]*)(?::(\d+))?$/.exec(addr)
+  if (!m) {
+    // A bare IPv6 address without brackets: the driver adds the default port to it.
+    if (addr.includes(':') && !addr.includes('[')) return { host: addr, port: 3306 }
+    throw new SourceError(`invalid DSN ${redact(dsn)}: bad address ${addr}`)
+  }
+  return { host: m[1] === '' ? '127.0.0.1' : m[1], port: m[2] === undefined ? 3306 : Number(m[2]) }
+}
+
+function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
+}
+
+/** A DSN or URL with its password replaced by `***`, for messages. */
+export function redact(dsn: string): string {
+  if (dsn.startsWith('mysql://')) return dsn.replace(/^(mysql:\/\/[^:@/]*:)[^@]*@/, '$1***@')
+  const slash = dsn.lastIndexOf('/')
+  const at = dsn.lastIndexOf('@', slash < 0 ? dsn.length : slash)
+  if (at < 0) return dsn
+  const colon = dsn.indexOf(':')
+  if (colon < 0 || colon > at) return dsn
+  return `${dsn.slice(0, colon + 1)}***${dsn.slice(at)}`
+}
+
+/** One line saying where the rows come from, for messages and `--help`-like notices. */
+export function describeSource(s: Source): string {
+  if (s.kind === 'sqlite') return s.local ? `local audit store ${s.path}` : `SQLite file ${s.path}`
+  return `MySQL at ${s.target.address}, database ${s.target.database}`
+}
