@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from './keywords.js'
 import { simpleSubschemaValid } from './simple.js'
 
 export type Draft = 'draft-07' | '2020-12'
@@ -154,31 +155,6 @@ export async function strictAjv(draft: Draft, lenient = false): Promise<AnyAjv> 
   instances.set(id, ajv)
   return ajv
 }
-
-/** Keywords whose value is a subschema, a list of them, or a map of them (where `default` may hide). */
-const SUBSCHEMA = new Set([
-  'additionalProperties',
-  'items',
-  'additionalItems',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-])
-const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'])
-const SUBSCHEMA_MAP = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'dependencies',
-])
 
 function escapeToken(k: string): string {
   return k.replace(/~/g, '~0').replace(/\//g, '~1')

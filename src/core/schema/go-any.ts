@@ -6,9 +6,10 @@
  * float64 → number, string → byte string, []any → array, map[string]any → Map (keys are byte
  * strings; a nil map is `null` at the top level only).
  */
+
+import { appendJSONString } from '../go/encoding/json/encode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
-import { decodeRune, RUNE_ERROR } from '../go/unicode/utf8.js'
 import { type JNode, parseTree, TooDeepError } from '../lint/json-tree.js'
 
 export type GoAny = null | boolean | number | GoString | GoAny[] | GoMap
@@ -131,67 +132,9 @@ export function formatFloat(f: number): string {
   return String(f)
 }
 
-const HEX = '0123456789abcdef'
-
-/**
- * encoding/json's appendString with escapeHTML (Go 1.22+): `"` `\` escaped, \b \f \n \r \t
- * as such, other control bytes and `<` `>` `&` as \u00XX, U+2028/U+2029 escaped, invalid
- * UTF-8 bytes as \ufffd.
- */
+/** encoding/json's appendString as json.Marshal writes it (Go 1.25: HTML escaped, `\b` and `\f`). */
 export function marshalString(s: GoString): GoString {
-  let out = '"'
-  let start = 0
-  for (let i = 0; i < s.length; ) {
-    const b = s.charCodeAt(i)
-    if (b < 0x80) {
-      if (b >= 0x20 && b !== 0x22 && b !== 0x5c && b !== 0x3c && b !== 0x3e && b !== 0x26) {
-        i++
-        continue
-      }
-      out += s.slice(start, i)
-      switch (b) {
-        case 0x22:
-        case 0x5c:
-          out += '\\' + String.fromCharCode(b)
-          break
-        case 0x08:
-          out += '\\b'
-          break
-        case 0x0c:
-          out += '\\f'
-          break
-        case 0x0a:
-          out += '\\n'
-          break
-        case 0x0d:
-          out += '\\r'
-          break
-        case 0x09:
-          out += '\\t'
-          break
-        default:
-          out += '\\u00' + HEX[b >> 4] + HEX[b & 0xf]
-      }
-      i++
-      start = i
-      continue
-    }
-    const [c, size] = decodeRune(s, i)
-    if (c === RUNE_ERROR && size === 1) {
-      out += s.slice(start, i) + '\\ufffd'
-      i++
-      start = i
-      continue
-    }
-    if (c === 0x2028 || c === 0x2029) {
-      out += s.slice(start, i) + '\\u202' + HEX[c & 0xf]
-      i += size
-      start = i
-      continue
-    }
-    i += size
-  }
-  return out + s.slice(start) + '"'
+  return appendJSONString(s, true, true)
 }
 
 /**

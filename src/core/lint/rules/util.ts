@@ -1,3 +1,4 @@
+import { SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from '../../schema/keywords.js'
 import type { ManifestContext, NativeContext } from '../context.js'
 import { type JArray, type JMember, type JNode, type JObject, lastMember } from '../json-tree.js'
 import type { Rule } from '../types.js'
@@ -16,22 +17,6 @@ export function effectiveMembers(o: JObject): JMember[] {
 export function member(o: JNode | undefined, key: string): JMember | undefined {
   return o?.kind === 'object' ? lastMember(o, key) : undefined
 }
-
-const SUBSCHEMA = new Set([
-  'additionalProperties',
-  'items',
-  'additionalItems',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-])
-const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'])
-const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
 
 /** Every object subschema of a schema tree (the root included), with its JSON pointer. */
 export function eachSchemaObject(root: JNode, fn: (o: JObject, pointer: string) => void): void {

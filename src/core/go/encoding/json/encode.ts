@@ -4,8 +4,8 @@
  * with escapeHTML false).
  *
  * Go 1.22+ encoding/json writes \b and \f as `\b` and `\f`; slog (still in
- * 1.25) and Go ≤ 1.21 encoding/json write `\u0008` and `\u000c`. This is the
- * slog form.
+ * 1.25) and Go ≤ 1.21 encoding/json write `\u0008` and `\u000c`. The slog form
+ * is the default; `marshal` gives json.Marshal's (Go 1.25).
  */
 import type { GoString } from '../../gostring.js'
 import { decodeRune, RUNE_ERROR } from '../../unicode/utf8.js'
@@ -28,7 +28,7 @@ SAFE[0x26] = 2
  * U+2028 and U+2029 as \u2028 and \u2029, each invalid UTF-8 byte as \ufffd;
  * everything else copied raw.
  */
-export function appendJSONString(s: GoString, escapeHTML: boolean): GoString {
+export function appendJSONString(s: GoString, escapeHTML: boolean, marshal = false): GoString {
   let out = '"'
   let start = 0
   for (let i = 0; i < s.length; ) {
@@ -53,6 +53,14 @@ export function appendJSONString(s: GoString, escapeHTML: boolean): GoString {
           break
         case 0x09:
           out += '\\t'
+          break
+        case 0x08:
+        case 0x0c:
+          if (marshal) {
+            out += b === 0x08 ? '\\b' : '\\f'
+            break
+          }
+          out += '\\u00' + HEX[b >> 4] + HEX[b & 0xf]
           break
         default:
           // Bytes < 0x20 except \t, \n and \r; and <, >, & when escaping HTML.
