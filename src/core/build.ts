@@ -1,6 +1,6 @@
 import { ErrorString, fail, type GoError, ok, type Result, WrapError } from './go/errors.js'
 import type { GoString } from './go/gostring.js'
-import { type FileStat, memoLstat } from './go/os/file.js'
+import { type FileInfo, memoLstat } from './go/os/file.js'
 import { abs, clean, dir, isAbs, join, rel } from './go/path/filepath/path.js'
 import { evalSymlinks } from './go/path/filepath/symlink.js'
 import { quote } from './go/strconv/quote.js'
@@ -72,11 +72,22 @@ export function resolveEntry(entry: GoString, manifestPath: GoString, cache?: Bu
  */
 export interface BuildCache {
   roots: Map<GoString, Result<GoString>>
-  lstat: (p: GoString) => Result<FileStat>
+  /** What the walk has seen already (from the directory listings), by path. */
+  seen: Map<GoString, FileInfo>
+  lstat: (p: GoString) => Result<FileInfo>
 }
 
 export function newBuildCache(): BuildCache {
-  return { roots: new Map(), lstat: memoLstat() }
+  const seen = new Map<GoString, FileInfo>()
+  const memo = memoLstat()
+  return {
+    roots: new Map(),
+    seen,
+    lstat: (p) => {
+      const info = seen.get(p)
+      return info !== undefined ? { ok: true, value: info } : memo(p)
+    },
+  }
 }
 
 /** buildSubprocessSkill: the checks of the loader, first failure wins. */

@@ -102,7 +102,10 @@ function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoEr
         })
         return null
       }
-      if (!info || info.isDir()) return null
+      if (!info) return null
+      // EvalSymlinks of entries mostly walks paths the walk has just listed: reuse their types.
+      cache.seen.set(path, info)
+      if (info.isDir()) return null
       if (base(path) !== 'skill.json') return null
       const parsed = parseManifest(path)
       const m: Manifest = parsed.manifest

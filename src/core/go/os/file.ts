@@ -175,8 +175,8 @@ export function lstat(p: GoString): Result<FileStat> {
  * An Lstat that remembers its answers, for resolving many paths in one pass over a tree
  * assumed not to change meanwhile (the loader resolves 10,000 entries under shared prefixes).
  */
-export function memoLstat(): (p: GoString) => Result<FileStat> {
-  const seen = new Map<GoString, Result<FileStat>>()
+export function memoLstat(): (p: GoString) => Result<FileInfo> {
+  const seen = new Map<GoString, Result<FileInfo>>()
   return (p) => {
     let r = seen.get(p)
     if (r === undefined) {

@@ -11,7 +11,7 @@
 import { ErrorString, fail, ok, type Result } from '../../errors.js'
 import type { GoString } from '../../gostring.js'
 import { ENOTDIR } from '../../os/errors.js'
-import { type FileStat, lstat, readlink } from '../../os/file.js'
+import { type FileInfo, lstat, readlink } from '../../os/file.js'
 import { clean } from './path.js'
 
 const SLASH = 0x2f
@@ -33,7 +33,7 @@ function lastSlash(dest: GoString, volLen: number): number {
  */
 export function evalSymlinks(
   path: GoString,
-  lstatFn: (p: GoString) => Result<FileStat> = lstat,
+  lstatFn: (p: GoString) => Result<FileInfo> = lstat,
 ): Result<GoString> {
   // volLen covers the leading slash of an absolute path (there are no volumes on unix).
   let volLen = path.charCodeAt(0) === SLASH ? 1 : 0
