@@ -1,18 +1,80 @@
-#!/usr/bin/env node
-// Cold start matters: `--version` is answered here, and plain invocations of the commands
-// people run in loops go through the fast path (dist/cli/fast.js), which runs their action
-// without loading oclif. Everything else — help, errors in flags — is oclif's.
+#!/bin/sh
+':' //; if [ -n "${NODE_EXTRA_CA_CERTS+x}" ]; then ONGRID_SKILL_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export ONGRID_SKILL_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi; exec node "$0" "$@"
+
+// The entry point, written for cold start (see ARCHITECTURE.md, "Cold start"). CommonJS (bin/package.json).
+//
+// Line 2 is for sh, a comment for JavaScript. Run as a program, this file starts under /bin/sh,
+// which hides NODE_EXTRA_CA_CERTS from the node it execs: Node 20 would read and parse every CA
+// certificate at startup, before any of our code runs, and only `audit tail` over TLS needs them.
+// The variable is put back here, first thing, so that entries run by `run` and everything reading
+// the environment see it unchanged; core/audit/db.ts adds the file to its TLS trust itself.
+'use strict'
+
+const moved = process.env.ONGRID_SKILL_EXTRA_CA_CERTS
+if (moved !== undefined) {
+  process.env.NODE_EXTRA_CA_CERTS = moved
+  delete process.env.ONGRID_SKILL_EXTRA_CA_CERTS
+}
+
+const { readFileSync } = require('node:fs')
+const { join } = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const ROOT = join(__dirname, '..')
 const argv = process.argv.slice(2)
+
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
-  const { readFileSync } = await import('node:fs')
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
   process.stdout.write(
     `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
   )
 } else {
-  const { tryFast } = await import('../dist/cli/fast.js')
-  if (!(await tryFast(argv, new URL('../oclif.manifest.json', import.meta.url)))) {
+  main().catch((e) => {
+    process.stderr.write(`ongrid-skill: ${e?.message ?? e}\n`)
+    process.exitCode = 70
+  })
+}
+
+// Plain invocations of the commands people run in loops go through the fast path, without
+// oclif; everything else (help, malformed flags, init) is oclif's.
+async function main() {
+  const fast = loadBundle() ?? (await import('../dist/cli/fast.js'))
+  if (!(await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json'))))) {
     const { execute } = await import('@oclif/core')
-    await execute({ dir: import.meta.url })
+    await execute({ dir: ROOT })
   }
+}
+
+// dist/bundle/fast.js with V8's code cache (scripts/bundle.mjs); null when the build made none.
+function loadBundle() {
+  const file = join(ROOT, 'dist', 'bundle', 'fast.js')
+  let source
+  try {
+    source = readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  let cachedData
+  try {
+    cachedData = readFileSync(join(ROOT, 'dist', 'bundle', 'fast.cache'))
+  } catch {}
+  const { Script } = require('node:vm')
+  const script = new Script(source, { filename: file, cachedData })
+  if (process.env.ONGRID_SKILL_DEBUG_LOAD)
+    process.stderr.write(
+      `ongrid-skill: fast path from dist/bundle/fast.js, code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`,
+    )
+  const url = pathToFileURL(file)
+  const load = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier)
+  const module = { exports: {} }
+  script.runInThisContext()(
+    module.exports,
+    require,
+    module,
+    file,
+    join(ROOT, 'dist', 'bundle'),
+    load,
+    url.href,
+  )
+  return module.exports
 }

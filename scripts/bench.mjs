@@ -44,7 +44,7 @@ const MB = 1e6
  *              omitted for figures that need no subcommand
  *   pending    set on figures for commands that do not exist yet: when the command is missing the
  *              figure is "skipped: command not available"; for other figures a missing command fails
- *   prepare    (ctx) => ({ argv, input?, exitCodes?, check? }) — argv[0] is the executable; check
+ *   prepare    (ctx) => ({ argv, input?, exitCodes?, check?, unsetEnv? }) — argv[0] is the executable; check
  *              (stdout path, stderr path) returns null or what is wrong with the output.
  *              Runs once, before the rounds. null: the figure is declared but not written yet.
  *   rss        preload the peak-RSS probe on every run of this figure (see RSS_METHOD)
@@ -58,6 +58,12 @@ const FIGURES = [
     name: 'floor',
     title: 'node -e 0: starting node itself, the floor',
     prepare: () => ({ argv: ['node', '-e', '0'] }),
+  },
+  {
+    name: 'floor-bare',
+    title:
+      'node -e 0 without NODE_EXTRA_CA_CERTS (node parses those CAs at startup; bin/run.js keeps them from it)',
+    prepare: () => ({ argv: ['node', '-e', '0'], unsetEnv: ['NODE_EXTRA_CA_CERTS'] }),
   },
   {
     name: 'floor-rss',
@@ -324,6 +330,11 @@ function main() {
   else if (srcT > distT)
     notes.push('src/ is newer than dist/: the figures measure the last build (`npm run build`)')
 
+  if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+    notes.push(
+      'NODE_EXTRA_CA_CERTS is set: node parses those CAs before running any code, so the floor includes that (floor-bare does not); bin/run.js keeps the variable from node’s startup',
+    )
+  }
   const busy = loadavg()[0] // at the start; the report also shows the load at the end
   if (busy > cpus().length * 0.5) {
     notes.push(
@@ -387,14 +398,14 @@ function main() {
       process.stderr.write(`\rbench: ${round < opts.warmup ? 'warm-up' : 'run'} ${round + 1}/${total} `)
     }
     for (const fig of active()) {
-      const { argv, input, exitCodes = [0], check } = fig.plan
+      const { argv, input, exitCodes = [0], check, unsetEnv = [] } = fig.plan
       const stdout = join(OUT_DIR, `${fig.def.name}.stdout`)
       const stderr = join(OUT_DIR, `${fig.def.name}.stderr`)
       const r = runOnce({
         cmd: argv[0],
         args: argv.slice(1),
         cwd: REPO,
-        env,
+        env: Object.fromEntries(Object.entries(env).filter(([k]) => !unsetEnv.includes(k))),
         stdout,
         stderr,
         input,

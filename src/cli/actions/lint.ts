@@ -2,12 +2,12 @@
  * The work of `validate` and `lint`, without oclif: the commands (src/commands/) and the fast
  * path (src/cli/fast.ts) both call these with parsed flags and get an exit code back.
  */
-import { readFileSync } from 'node:fs'
 import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
 import { ConfigError, PathError } from '../../core/lint/errors.js'
 import { SETTINGS, SEVERITIES, type Setting, type Severity } from '../../core/lint/types.js'
+import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { displayPath, fails, type LintOutput } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
@@ -35,15 +35,6 @@ export function colorWanted(
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
   return tty && env.TERM !== 'dumb'
-}
-
-function packageVersion(): string {
-  for (const rel of ['../../../package.json', '../../../../package.json']) {
-    try {
-      return JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')).version as string
-    } catch {}
-  }
-  return '0.0.0'
 }
 
 async function runChecks(run: () => Promise<CheckResult>): Promise<CheckResult> {

@@ -2,10 +2,11 @@
  * A read-only connection to where the audit rows are, behind one small interface. The drivers
  * (better-sqlite3, mysql2) are imported here, lazily, only for the source in use.
  */
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import type { Dialect } from './ddl.js'
 import type { MysqlTarget, Source } from './dsn.js'
 import { AuditError, mysqlFailure, sqliteFailure } from './errors.js'
+import { loadSqlite } from './local-store.js'
 import type { Zone } from './zone.js'
 
 /** A row as the driver returns it: integers as bigint (SQLite) or decimal strings (MySQL BIGINT). */
@@ -42,12 +43,12 @@ export async function openSqlite(path: string, local: boolean): Promise<Db> {
     )
   }
   if (statSync(path).isDirectory()) throw new AuditError(`${path} is a directory, not a SQLite file`)
-  const { default: Sqlite } = await import('better-sqlite3')
+  const { Sqlite, nativeBinding } = loadSqlite()
   let db: import('better-sqlite3').Database
   try {
     // timeout: SQLite's own busy wait, kept short so the event loop (Ctrl-C) stays responsive;
     // longer waits are the async retries in all().
-    db = new Sqlite(path, { readonly: true, fileMustExist: true, timeout: 50 })
+    db = new Sqlite(path, { readonly: true, fileMustExist: true, timeout: 50, nativeBinding })
   } catch (e) {
     throw sqliteFailure(e, path, 'skill_executions')
   }
@@ -85,11 +86,29 @@ export async function openSqlite(path: string, local: boolean): Promise<Db> {
 }
 
 /**
+ * The CAs a TLS connection trusts: undefined (Node's default) unless NODE_EXTRA_CA_CERTS names a
+ * file. bin/run.js keeps that variable from Node's startup (see there), so Node's default does
+ * not hold those certificates: they are added here, to Node's bundled roots, as Node would.
+ */
+export function trustedCas(env: NodeJS.ProcessEnv, roots: readonly string[]): string[] | undefined {
+  const file = env.NODE_EXTRA_CA_CERTS
+  if (file === undefined || file === '') return undefined
+  try {
+    return [...roots, readFileSync(file, 'utf8')]
+  } catch {
+    // Node, too, goes on with its own roots when the file cannot be read.
+    return undefined
+  }
+}
+
+/**
  * Connects to MySQL with mysql2: DATETIMEs as strings (read in the DSN's `loc`), BIGINTs as
  * decimal strings (uint64 ids stay exact), utf8mb4. One connection; `close` destroys its socket.
  */
 export async function openMysql(t: MysqlTarget): Promise<Db> {
   const mysql = await import('mysql2/promise')
+  const ca =
+    t.tls === undefined ? undefined : trustedCas(process.env, (await import('node:tls')).rootCertificates)
   let conn: import('mysql2/promise').Connection
   try {
     conn = await mysql.createConnection({
@@ -104,7 +123,7 @@ export async function openMysql(t: MysqlTarget): Promise<Db> {
       bigNumberStrings: true,
       charset: 'UTF8MB4_GENERAL_CI',
       connectTimeout: t.connectTimeoutMs,
-      ssl: t.tls === undefined ? undefined : { rejectUnauthorized: t.tls === true },
+      ssl: t.tls === undefined ? undefined : { rejectUnauthorized: t.tls === true, ca },
     })
   } catch (e) {
     throw mysqlFailure(e, t, 'skill_executions')

@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
+import type BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 import { nowNs } from '../go/time/format.js'
 import { localOffsetMinutes, sqliteTime } from './time.js'
@@ -44,14 +46,33 @@ export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(state, 'ongrid-skill', 'audit.db')
 }
 
+const require = createRequire(import.meta.url)
+
+/**
+ * better-sqlite3, loaded on first use (every `run` writes a row, so this is on its cold path):
+ * through `require`, as the CommonJS package it is, and with the path of its addon when it sits
+ * where the package builds it, which spares the `bindings` package's search of a dozen places.
+ */
+export function loadSqlite(): { Sqlite: typeof BetterSqlite3; nativeBinding: string | undefined } {
+  const Sqlite = require('better-sqlite3') as typeof BetterSqlite3
+  const addon = join(
+    dirname(require.resolve('better-sqlite3')),
+    '..',
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  )
+  return { Sqlite, nativeBinding: existsSync(addon) ? addon : undefined }
+}
+
 /**
  * Opens (creating if needed) a local audit store in WAL mode with a busy timeout, so that
  * parallel runs append without losing rows. better-sqlite3 is loaded only here.
  */
-export async function openLocalStore(path: string): Promise<Database> {
-  const { default: Sqlite } = await import('better-sqlite3')
+export function openLocalStore(path: string): Database {
+  const { Sqlite, nativeBinding } = loadSqlite()
   mkdirSync(dirname(path), { recursive: true })
-  const db = new Sqlite(path, { timeout: 5000 })
+  const db = new Sqlite(path, { timeout: 5000, nativeBinding })
   db.pragma('journal_mode = WAL')
   db.pragma('busy_timeout = 5000')
   db.exec(SKILL_EXECUTIONS_DDL)

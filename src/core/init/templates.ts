@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { basename, join, resolve } from 'node:path'
+import { packageRoot } from '../package-root.js'
 
 /** A build step: a script of the template, run in the pack by `init` when its tools are on PATH. */
 export interface BuildStep {
@@ -36,17 +36,6 @@ export interface Template {
 
 /** A template that cannot be used; the message says what to fix. */
 export class TemplateError extends Error {}
-
-/** The first dir upward from this module that holds package.json: the package root (dist/ or build/ alike). */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir)
-    if (up === dir) throw new Error('ongrid-skill: package.json not found above its own modules')
-    dir = up
-  }
-  return dir
-}
 
 /** The dir of the built-in templates, shipped in the package (`files` includes templates/). */
 export function builtinTemplatesDir(): string {

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// The cold-start bundle, the last step of `npm run build`.
+//
+// bin/run.js offers plain invocations to the fast path (dist/cli/fast.js). Loading it as ~40 ES
+// modules costs Node's ESM loader more than the work of a small command, so this script bundles the
+// compiled fast path (dist/, not src/: exactly what tsc emitted) into one script and writes V8's code
+// cache for it:
+//
+//   dist/bundle/fast.js     a function expression
+//                             (exports, require, module, __filename, __dirname, __ongrid_import, __ongrid_meta_url) => void
+//                           that leaves tryFast on exports. npm packages stay outside it, reached through
+//                           `require` and `__ongrid_import` (the launcher's own import(); a relative
+//                           specifier is relative to the bundle), and so do the few modules of LEFT_OUT.
+//   dist/bundle/fast.cache  V8's code cache for that script, made by this Node.
+//
+// bin/run.js compiles the first with the second (vm.Script cachedData); a cache V8 rejects (another
+// Node, other V8 flags) only costs the compile it would have saved. Without the bundle, bin/run.js
+// imports dist/cli/fast.js as modules.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Script } from 'node:vm'
+import { build } from 'esbuild'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const OUT = join(ROOT, 'dist', 'bundle')
+const BUNDLE = join(OUT, 'fast.js')
+const CACHE = join(OUT, 'fast.cache')
+
+const PARAMS = 'exports, require, module, __filename, __dirname, __ongrid_import, __ongrid_meta_url'
+
+/**
+ * Compiled modules left out of the bundle and imported from dist/ when needed: those that import
+ * ESM-only packages statically (ink), which `require` cannot load on every Node 20.
+ */
+const LEFT_OUT = new Set(['ui/run-view.js'])
+
+/** Imports of LEFT_OUT modules become imports relative to the bundle (dist/bundle/ → dist/). */
+const leaveOut = {
+  name: 'leave-out',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      const rel = relative(join(ROOT, 'dist'), join(args.resolveDir, args.path)).split(sep).join('/')
+      return LEFT_OUT.has(rel) ? { path: `../${rel}`, external: true } : undefined
+    })
+  },
+}
+
+const result = await build({
+  entryPoints: [join(ROOT, 'dist', 'cli', 'fast.js')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  packages: 'external',
+  define: { 'import.meta.url': '__ongrid_meta_url' },
+  banner: { js: `(function (${PARAMS}) {` },
+  footer: { js: '})' },
+  plugins: [leaveOut],
+  write: false,
+  logLevel: 'warning',
+})
+let code = result.outputFiles[0].text
+
+// A vm.Script has no module loader of its own: import() of a package goes through the launcher's.
+code = code.replace(/\bimport\((?=["'])/g, '__ongrid_import(')
+const left = code.match(/\bimport\s*\(/)
+if (left) {
+  const at = code.slice(Math.max(0, left.index - 60), left.index + 60)
+  throw new Error(`bundle: an import() the launcher cannot serve is left in the bundle: …${at}…`)
+}
+
+mkdirSync(OUT, { recursive: true })
+writeFileSync(BUNDLE, code)
+const script = new Script(readFileSync(BUNDLE, 'utf8'), { filename: BUNDLE })
+writeFileSync(CACHE, script.createCachedData())

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { trustedCas } from '../../src/core/audit/db.js'
+
+// bin/run.js as users start it: as a program (through its #!/bin/sh line), and as `node bin/run.js`.
+const REPO = fileURLToPath(new URL('../../../', import.meta.url))
+const BIN = join(REPO, 'bin', 'run.js')
+const TMP = mkdtempSync(join(tmpdir(), 'ongrid-launcher-'))
+after(() => rmSync(TMP, { recursive: true, force: true }))
+
+function start(how: 'program' | 'node', args: string[], env: NodeJS.ProcessEnv) {
+  const [cmd, argv] = how === 'program' ? [BIN, args] : [process.execPath, [BIN, ...args]]
+  const r = spawnSync(cmd, argv, { env, encoding: 'utf8' })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** A pack whose entry prints the two CA variables it was given (env_allow passes both names). */
+function caPack(): string {
+  const dir = join(TMP, 'ca_env')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(
+    join(dir, 'skill.json'),
+    JSON.stringify({
+      name: 'ca_env',
+      description: 'prints the CA variables',
+      entry: 'run.sh',
+      timeout_seconds: 10,
+      env_allow: ['NODE_EXTRA_CA_CERTS', 'ONGRID_SKILL_EXTRA_CA_CERTS'],
+    }),
+  )
+  writeFileSync(
+    join(dir, 'run.sh'),
+    [
+      '#!/bin/sh',
+      'cat >/dev/null',
+      // sh's ${VAR-unset}: the value, also when empty; "unset" when the variable is not set.
+      `printf '{"ca":"%s","moved":"%s"}' "\${NODE_EXTRA_CA_CERTS-unset}" "\${ONGRID_SKILL_EXTRA_CA_CERTS-unset}"`,
+      '',
+    ].join('\n'),
+  )
+  chmodSync(join(dir, 'run.sh'), 0o755)
+  return dir
+}
+
+const baseEnv = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env }
+  delete env.NODE_EXTRA_CA_CERTS
+  delete env.ONGRID_SKILL_EXTRA_CA_CERTS
+  return env
+}
+
+describe('bin/run.js', () => {
+  test('runs the fast path from the bundle, with a code cache V8 accepts', () => {
+    for (const how of ['program', 'node'] as const) {
+      const r = start(how, ['validate', join(REPO, 'examples/skills/disk_usage')], {
+        ...baseEnv(),
+        ONGRID_SKILL_DEBUG_LOAD: '1',
+      })
+      assert.equal(r.code, 0, r.stderr)
+      assert.match(r.stderr, /^ongrid-skill: fast path from dist\/bundle\/fast\.js, code cache accepted$/m)
+      assert.equal(r.stdout, '✔ 1 file checked: no problems\n')
+    }
+  })
+
+  test('NODE_EXTRA_CA_CERTS: kept from Node’s startup, given back unchanged to what runs', () => {
+    const pack = caPack()
+    const missing = join(TMP, 'no-such-ca.pem')
+    const env = { ...baseEnv(), NODE_EXTRA_CA_CERTS: missing }
+    const program = start('program', ['run', pack, '--no-audit'], env)
+    assert.equal(program.code, 0, program.stderr)
+    assert.deepEqual(JSON.parse(program.stdout), { ca: missing, moved: 'unset' })
+    // Node warns at startup when it cannot read the file; started as a program, it never sees it.
+    assert.doesNotMatch(program.stderr, /extra certs/i)
+    // As `node bin/run.js`, Node has read it already (and warned): the variable passes as it is.
+    const node = start('node', ['run', pack, '--no-audit'], env)
+    assert.equal(node.code, 0, node.stderr)
+    assert.deepEqual(JSON.parse(node.stdout), { ca: missing, moved: 'unset' })
+    assert.match(node.stderr, /Ignoring extra certs/)
+    // Set but empty, and unset, stay so.
+    const empty = start('program', ['run', pack, '--no-audit'], { ...baseEnv(), NODE_EXTRA_CA_CERTS: '' })
+    assert.deepEqual(JSON.parse(empty.stdout), { ca: '', moved: 'unset' })
+    const unset = start('program', ['run', pack, '--no-audit'], baseEnv())
+    assert.deepEqual(JSON.parse(unset.stdout), { ca: 'unset', moved: 'unset' })
+  })
+
+  test('--version, help through oclif, and bin/dev.js', () => {
+    const v = start('program', ['--version'], baseEnv())
+    assert.match(v.stdout, /^ongrid-skill\/\d+\.\d+\.\d+ \S+ node-v\d+/)
+    const help = start('program', ['run', '--help'], baseEnv())
+    assert.equal(help.code, 0, help.stderr)
+    assert.match(help.stdout, /^USAGE\n {2}\$ ongrid-skill run /m)
+    const dev = spawnSync(join(REPO, 'bin', 'dev.js'), ['--version'], { env: baseEnv(), encoding: 'utf8' })
+    assert.equal(dev.status, 0, dev.stderr)
+    assert.equal(dev.stdout, v.stdout)
+  })
+})
+
+describe('trustedCas (MySQL over TLS)', () => {
+  test('Node’s roots plus the NODE_EXTRA_CA_CERTS file; Node’s default when unset or unreadable', () => {
+    const pem = join(TMP, 'extra.pem')
+    writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n')
+    assert.deepEqual(trustedCas({ NODE_EXTRA_CA_CERTS: pem }, ['root1', 'root2']), [
+      'root1',
+      'root2',
+      '-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n',
+    ])
+    assert.equal(trustedCas({}, ['root1']), undefined)
+    assert.equal(trustedCas({ NODE_EXTRA_CA_CERTS: '' }, ['root1']), undefined)
+    assert.equal(trustedCas({ NODE_EXTRA_CA_CERTS: join(TMP, 'absent.pem') }, ['root1']), undefined)
+  })
+})
