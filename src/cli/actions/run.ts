@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
+import type { Database } from 'better-sqlite3'
 import { ArgsError, type ArgsInput, assembleArgs } from '../../core/args.js'
-import { defaultAuditPath } from '../../core/audit/local-store.js'
+import { defaultAuditPath, insertExecution, openLocalStore } from '../../core/audit/local-store.js'
 import type { SubprocessSkill } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
@@ -98,18 +99,20 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
 
   const view: RunView | null = flags.quiet || json ? null : await createRunView(skill, process.stderr)
   const startedNs = nowNs()
-  const result = await execute(skill, params, {
+  const running = execute(skill, params, {
     environ,
     signal: controller.signal,
     onStderr: view ? (chunk) => view.stderr(chunk) : undefined,
   })
+  // The entry is spawned by now: the audit store opens while it runs.
+  const store = flags.audit !== false ? openStore(flags['audit-db']) : null
+  const result = await running
   const finishedNs = nowNs()
   process.off('SIGINT', onSigint)
   process.off('SIGTERM', onSigint)
   await view?.done(result)
 
-  if (flags.audit !== false)
-    await audit(flags['audit-db'], skill, params, result, startedNs, finishedNs, json)
+  if (store !== null) record(store, skill, params, result, startedNs, finishedNs, json)
 
   const code = interrupted
     ? RUN_EXIT.interrupted
@@ -181,21 +184,31 @@ async function checkArgs(schema: unknown, params: GoString, say: (l: string) => 
   return false
 }
 
-async function audit(
-  dbPath: string | undefined,
+/** The local audit store, open, or why it is not: never a failed run. */
+type Store = { path: string; db: Database } | { path: string; error: string }
+
+function openStore(dbPath: string | undefined): Store {
+  const path = dbPath ?? defaultAuditPath()
+  try {
+    return { path, db: openLocalStore(path) }
+  } catch (e) {
+    return { path, error: (e as Error).message.split('\n')[0] }
+  }
+}
+
+function record(
+  store: Store,
   skill: SubprocessSkill,
   params: GoString,
   result: ExecuteResult,
   startedNs: bigint,
   finishedNs: bigint,
   json: boolean,
-): Promise<void> {
-  const path = dbPath ?? defaultAuditPath()
-  try {
-    const { openLocalStore, insertExecution } = await import('../../core/audit/local-store.js')
-    const db = await openLocalStore(path)
+): void {
+  let error = 'error' in store ? store.error : null
+  if ('db' in store) {
     try {
-      insertExecution(db, {
+      insertExecution(store.db, {
         skillKey: toText(skill.key),
         edgeId: 0,
         callerId: 0,
@@ -209,15 +222,14 @@ async function audit(
         startedNs,
         finishedNs,
       })
+    } catch (e) {
+      error = (e as Error).message.split('\n')[0]
     } finally {
-      db.close()
+      store.db.close()
     }
-  } catch (e) {
-    if (!json)
-      process.stderr.write(
-        `warning: audit store ${path}: ${(e as Error).message.split('\n')[0]} (run not recorded)\n`,
-      )
   }
+  if (error !== null && !json)
+    process.stderr.write(`warning: audit store ${store.path}: ${error} (run not recorded)\n`)
 }
 
 function parseSchema(raw: GoString | null): unknown {
