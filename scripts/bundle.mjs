@@ -62,6 +62,16 @@ const result = await build({
 })
 let code = result.outputFiles[0].text
 
+// Modules the bundle starts as threads stay in dist/: their URLs are relative to the bundle.
+for (const [from, to] of [['./loader-worker.js', '../core/loader-worker.js']]) {
+  const at = `new URL(${JSON.stringify(from)}, __ongrid_meta_url)`
+  if (code.split(at).length !== 2) throw new Error(`bundle: expected ${at} exactly once`)
+  code = code.replace(at, `new URL(${JSON.stringify(to)}, __ongrid_meta_url)`)
+}
+const stray = code.match(/new URL\(["'][^"']*["'], __ongrid_meta_url\)/g)?.filter((u) => !u.includes('"../'))
+if (stray?.length)
+  throw new Error(`bundle: a URL relative to a module that is not in dist/bundle/: ${stray[0]}`)
+
 // A vm.Script has no module loader of its own: import() of a package goes through the launcher's.
 code = code.replace(/\bimport\((?=["'])/g, '__ongrid_import(')
 const left = code.match(/\bimport\s*\(/)

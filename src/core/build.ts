@@ -2,7 +2,13 @@ import { ErrorString, fail, type GoError, ok, type Result, WrapError } from './g
 import type { GoString } from './go/gostring.js'
 import { type FileInfo, memoLstat } from './go/os/file.js'
 import { abs, clean, dir, isAbs, join, rel } from './go/path/filepath/path.js'
-import { evalSymlinks } from './go/path/filepath/symlink.js'
+import {
+  evalSymlinks,
+  type KnownPrefix,
+  type SymlinkWalk,
+  walkDirSymlinks,
+} from './go/path/filepath/symlink.js'
+import type { OnDir } from './go/path/filepath/walk.js'
 import { quote } from './go/strconv/quote.js'
 import { fromSeconds, SECOND } from './go/time/duration.js'
 import type { Manifest } from './manifest.js'
@@ -51,6 +57,10 @@ export function pathHasPrefix(child: GoString, parent: GoString): boolean {
   const c = clean(child)
   const p = clean(parent)
   if (c === p) return true
+  // Both Clean and absolute, c under p: Rel is what follows p's "/", no need to compute it.
+  if (p.charCodeAt(0) === 0x2f && c.startsWith(p === '/' ? p : `${p}/`)) {
+    return !c.startsWith('..', p === '/' ? 1 : p.length + 1)
+  }
   const r = rel(p, c)
   if (!r.ok) return false
   return !r.value.startsWith('..')
@@ -61,7 +71,7 @@ export function resolveEntry(entry: GoString, manifestPath: GoString, cache?: Bu
   const joined = isAbs(entry) ? entry : join(dir(manifestPath), entry)
   const a = abs(joined)
   if (!a.ok) return fail(new WrapError('resolve entry: ', a.err))
-  const resolved = evalSymlinks(a.value, cache?.lstat)
+  const resolved = evalSymlinks(a.value, cache?.lstat, cache && knownDir(cache, dir(manifestPath)))
   if (!resolved.ok) return fail(new WrapError('eval entry symlinks: ', resolved.err))
   return resolved
 }
@@ -72,20 +82,57 @@ export function resolveEntry(entry: GoString, manifestPath: GoString, cache?: Bu
  */
 export interface BuildCache {
   roots: Map<GoString, Result<GoString>>
-  /** What the walk has seen already (from the directory listings), by path. */
-  seen: Map<GoString, FileInfo>
+  /**
+   * The listings of the directories a walk is in (WalkOptions.onDir, by Clean path): Lstat of
+   * their entries is answered from there — most entries sit next to their skill.json.
+   */
+  listed: Map<GoString, readonly [GoString, FileInfo][]>
+  onDir: OnDir
   lstat: (p: GoString) => Result<FileInfo>
+  /**
+   * Set when every manifest comes from a Walk of this root (Cleaned): the dirs between it and a
+   * manifest are then real directories, never links, so EvalSymlinks of an entry can start from
+   * the root's own resolution (see KnownPrefix) instead of from "/".
+   */
+  walkRoot?: { root: GoString; at?: Result<SymlinkWalk> }
 }
 
-export function newBuildCache(): BuildCache {
-  const seen = new Map<GoString, FileInfo>()
+/**
+ * Where EvalSymlinks stands after the manifest dir `d`, when the cache knows: the root's
+ * resolution, then the walked dirs below it as they are.
+ */
+function knownDir(cache: BuildCache, d: GoString): KnownPrefix | undefined {
+  const w = cache.walkRoot
+  if (w === undefined) return undefined
+  w.at ??= walkDirSymlinks(w.root, cache.lstat)
+  if (!w.at.ok) return undefined
+  const at = w.at.value
+  if (d === w.root) return { prefix: d, at }
+  const below = w.root === '/' ? d.slice(1) : d.slice(w.root.length + 1)
+  if (!d.startsWith(w.root) || (w.root !== '/' && d.charCodeAt(w.root.length) !== 0x2f)) return undefined
+  const sep = at.dest.endsWith('/') ? '' : '/'
+  return { prefix: d, at: { dest: at.dest + sep + below, links: at.links } }
+}
+
+export function newBuildCache(walkRoot?: GoString): BuildCache {
+  const listed = new Map<GoString, readonly [GoString, FileInfo][]>()
   const memo = memoLstat()
   return {
+    walkRoot: walkRoot === undefined ? undefined : { root: clean(walkRoot) },
     roots: new Map(),
-    seen,
+    listed,
+    onDir: (d, entries) => {
+      if (entries === null) listed.delete(clean(d))
+      else listed.set(clean(d), entries)
+    },
     lstat: (p) => {
-      const info = seen.get(p)
-      return info !== undefined ? { ok: true, value: info } : memo(p)
+      const i = p.lastIndexOf('/')
+      const entries = i < 0 ? undefined : listed.get(i === 0 ? '/' : p.slice(0, i))
+      if (entries !== undefined) {
+        const name = p.slice(i + 1)
+        for (const [n, info] of entries) if (n === name) return { ok: true, value: info }
+      }
+      return memo(p)
     },
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
+import { buildSubprocessSkill } from '../../src/core/build.js'
 import { fromText, toBuffer } from '../../src/core/go/gostring.js'
 import { type LoaderEvent, loadDirs } from '../../src/core/loader.js'
 import { Registry } from '../../src/core/registry.js'
@@ -88,14 +89,15 @@ function run(dirs: string[], registry = new Registry()) {
 
 describe('loadDirs golden (spec sections 2–4)', () => {
   let R = ''
+  let dirs: string[] = []
   let cleanup = () => {}
   before(() => {
     ;({ root: R, cleanup } = tempRoot())
+    dirs = buildSpecTree(R)
   })
   after(() => cleanup())
 
   test('every line, byte for byte, in order', () => {
-    const dirs = buildSpecTree(R)
     const { events, result } = run(dirs)
     const got = toBuffer(events.map((e) => `${e.message}\n`).join(''))
     const want = Buffer.from(
@@ -124,6 +126,47 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     const { events, result } = run([`${R}/linkroot`])
     assert.deepEqual(events, [])
     assert.equal(result.count, 0)
+  })
+
+  test('shared with a worker thread: the same events, in the same order', () => {
+    const goDirs = dirs.map(fromText)
+    const seq: LoaderEvent[] = []
+    const par: LoaderEvent[] = []
+    const shares: [number, number][] = []
+    const a = loadDirs(goDirs, { registry: new Registry(), onEvent: (e) => seq.push(e) })
+    // afterMs 0 and waitForWorker: the worker runs from the first child on and takes what it can.
+    const b = loadDirs(dirs, {
+      registry: new Registry(),
+      onEvent: (e) => par.push(e),
+      parallel: { afterMs: 0, waitForWorker: true, onShared: (w, n) => shares.push([w, n]) },
+    })
+    const strip = (e: LoaderEvent) => ({ ...e, parsed: undefined, err: e.err?.error() ?? null })
+    assert.deepEqual(par.map(strip), seq.map(strip))
+    assert.deepEqual(b, a)
+    // Every dir with children was shared, and the worker walked some of them.
+    assert.ok(shares.length >= 3, JSON.stringify(shares))
+    assert.ok(
+      shares.some(([w]) => w > 0),
+      `the worker walked nothing: ${JSON.stringify(shares)}`,
+    )
+  })
+
+  test('entries resolve as they do without any cache, under a root reached through a symlink', () => {
+    makeTree(R, { alias: { link: R } })
+    const root = `${R}/alias/skills`
+    const { events } = run([root])
+    let built = 0
+    for (const e of events) {
+      if (e.kind === 'parse-error' || e.kind === 'walk-error' || !e.parsed) continue
+      // buildSubprocessSkill with no cache: EvalSymlinks from "/" for every entry and the root.
+      const b = buildSubprocessSkill(e.parsed.manifest, e.path, fromText(root))
+      if (b.ok) assert.equal(e.skill?.entry ?? b.value.entry, b.value.entry)
+      else assert.equal(e.message, `skill loader: build ${e.name} (${e.path}): ${b.err.error()}`)
+      built++
+    }
+    assert.ok(built > 15)
+    const upper = events.find((e) => e.name === 'upper_first')
+    assert.equal(upper?.skill?.entry, `${R}/skills/A_upper/run.sh`)
   })
 
   test('an empty registry lets a builtin name through', () => {

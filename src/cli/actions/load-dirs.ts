@@ -9,6 +9,15 @@ import { loadSummary, skillJson } from '../../ui/load-dirs.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 import { ByteWriter } from '../output.js'
 
+/** How long a dir's walk runs alone before a worker thread joins in (a small tree never needs one). */
+const PARALLEL_AFTER_MS = 40
+
+/** The attributes of the loader's slog records. */
+const LOADER_ATTRS: [string, string][] = [
+  ['service', 'ongrid'],
+  ['comp', 'skill-loader'],
+]
+
 /** load-dirs: replay LoadDirs over the dirs and print the manager's lines. */
 export async function loadDirsAction({ argv, flags }: ActionInput): Promise<number> {
   const json = flags.json === true
@@ -46,14 +55,13 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
   }
   const result = loadDirs(dirs, {
     registry,
+    // A big dir is walked by two threads; --explain needs what the decoder saw, kept in one.
+    parallel: explainer ? undefined : { afterMs: PARALLEL_AFTER_MS },
     onWalkStart: explainer ? (root) => hint(explainer.forRoot(root)) : undefined,
     onEvent: (e) => {
       counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1)
       if (json) events.push(e)
-      line(e.message, [
-        ['service', 'ongrid'],
-        ['comp', 'skill-loader'],
-      ])
+      line(e.message, LOADER_ATTRS)
       if (explainer) hint(explainer.forEvent(e))
     },
   })

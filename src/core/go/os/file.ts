@@ -199,14 +199,38 @@ export function sameFile(a: FileStat, b: FileStat): boolean {
 export function readFile(p: GoString): Result<Buffer> {
   const np = nodePath(p)
   if (np === null) return fail(new PathError('open', p, EINVAL))
+  // Go opens, sizes the buffer from fstat and reads to the end; the failing system call tells
+  // its two texts apart: open errors, and read errors such as a directory's. Reading to the end
+  // into one reused buffer gives the same bytes and errors without the fstat, and without a
+  // buffer per file for the loader's thousands of small manifests.
+  let fd: number
   try {
-    // Node reads as Go does (open, size from fstat, read to the end); the failing system
-    // call tells Go's two texts apart: open errors, and read errors such as a directory's.
-    return ok(fs.readFileSync(np))
+    fd = fs.openSync(np, fs.constants.O_RDONLY)
   } catch (e) {
-    return fail(fromNodeError(e, (e as NodeJS.ErrnoException).syscall === 'read' ? 'read' : 'open', p))
+    return fail(fromNodeError(e, 'open', p))
+  }
+  try {
+    let n = 0
+    for (;;) {
+      if (n === scratch.length) {
+        const bigger = Buffer.allocUnsafe(scratch.length * 2)
+        scratch.copy(bigger)
+        scratch = bigger
+      }
+      const got = fs.readSync(fd, scratch, n, scratch.length - n, null)
+      if (got === 0) break
+      n += got
+    }
+    return ok(Buffer.from(scratch.subarray(0, n)))
+  } catch (e) {
+    return fail(fromNodeError(e, 'read', p))
+  } finally {
+    fs.closeSync(fd)
   }
 }
+
+/** readFile's buffer, grown to the largest file read so far. */
+let scratch = Buffer.allocUnsafe(64 * 1024)
 
 /** os.Readlink */
 export function readlink(p: GoString): Result<GoString> {

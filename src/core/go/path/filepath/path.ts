@@ -117,7 +117,10 @@ export function base(path: GoString): GoString {
 
 /** filepath.Dir: everything before the last element, Cleaned. */
 export function dir(path: GoString): GoString {
-  return clean(path.slice(0, path.lastIndexOf('/') + 1))
+  // Go cleans path[:i+1]; without its trailing slash, the same (Clean drops it) but a path
+  // that is clean already stays on Clean's fast path.
+  const i = path.lastIndexOf('/')
+  return i <= 0 ? (i === 0 ? '/' : '.') : clean(path.slice(0, i))
 }
 
 /** filepath.Abs: Clean(path) if absolute, else Join(os.Getwd(), path). */

@@ -34,13 +34,65 @@ function lastSlash(dest: GoString, volLen: number): number {
 export function evalSymlinks(
   path: GoString,
   lstatFn: (p: GoString) => Result<FileInfo> = lstat,
+  known?: KnownPrefix,
 ): Result<GoString> {
+  const r = walkSymlinks(path, lstatFn, known)
+  return r.ok ? ok(clean(r.value.dest)) : r
+}
+
+/** How far walkSymlinks has got: the path resolved so far (not yet Cleaned), and the links followed. */
+export interface SymlinkWalk {
+  dest: GoString
+  links: number
+}
+
+/**
+ * A directory whose resolution a caller knows already: `prefix` (absolute and Clean) resolves to
+ * `at` when more path follows it. evalSymlinks of a path under it starts from there — for a loader
+ * resolving thousands of entries under the same few directories.
+ */
+export interface KnownPrefix {
+  prefix: GoString
+  at: SymlinkWalk
+}
+
+/**
+ * walkSymlinks up to the end of an absolute `dir` with more path to follow: where the resolution of
+ * any path under dir stands after dir's components (see KnownPrefix).
+ */
+export function walkDirSymlinks(
+  dir: GoString,
+  lstatFn: (p: GoString) => Result<FileInfo> = lstat,
+): Result<SymlinkWalk> {
+  // A final component that is not a directory fails only with more path after it: give it some.
+  const r = walkSymlinks(`${dir}/.`, lstatFn)
+  return r
+}
+
+function walkSymlinks(
+  path: GoString,
+  lstatFn: (p: GoString) => Result<FileInfo>,
+  known?: KnownPrefix,
+): Result<SymlinkWalk> {
   // volLen covers the leading slash of an absolute path (there are no volumes on unix).
   let volLen = path.charCodeAt(0) === SLASH ? 1 : 0
   let vol = path.slice(0, volLen)
   let dest = vol
   let linksWalked = 0
-  for (let start = volLen, end = volLen; start < path.length; start = end) {
+  let from = volLen
+  if (
+    known !== undefined &&
+    volLen === 1 &&
+    path.length > known.prefix.length &&
+    path.charCodeAt(known.prefix.length) === SLASH &&
+    path.startsWith(known.prefix)
+  ) {
+    // An absolute path keeps "/" as its volume whatever links it follows.
+    dest = known.at.dest
+    linksWalked = known.at.links
+    from = known.prefix.length
+  }
+  for (let start = from, end = from; start < path.length; start = end) {
     while (start < path.length && path.charCodeAt(start) === SLASH) start++
     end = start
     while (end < path.length && path.charCodeAt(end) !== SLASH) end++
@@ -89,5 +141,5 @@ export function evalSymlinks(
       end = 0
     }
   }
-  return ok(clean(dest))
+  return ok({ dest, links: linksWalked })
 }

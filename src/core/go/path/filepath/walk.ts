@@ -31,12 +31,23 @@ export interface WalkOptions {
    * times fewer system calls.
    */
   direntTypes?: boolean
+  /**
+   * With direntTypes: called with a directory's listing when the walk enters it (before fn is
+   * called for it), and with null when the walk leaves it. Who resolves paths during the walk can
+   * answer Lstat from the listings of the directories the walk is in.
+   */
+  onDir?: OnDir
 }
+
+export type OnDir = (dir: GoString, entries: readonly [GoString, FileInfo][] | null) => void
 
 export function walk(root: GoString, fn: WalkFunc, opts: WalkOptions = {}): GoError | null {
   const info = lstat(root)
-  const walker = opts.direntTypes ? walkPathDirent : walkPath
-  const err = info.ok ? walker(root, info.value, fn) : (fn(root, null, info.err) ?? null)
+  const err = !info.ok
+    ? (fn(root, null, info.err) ?? null)
+    : opts.direntTypes
+      ? walkPathDirent(root, info.value, fn, opts.onDir)
+      : walkPath(root, info.value, fn)
   if (err === SKIP_DIR || err === SKIP_ALL) return null
   return err
 }
@@ -70,19 +81,68 @@ function walkPath(path: GoString, info: FileInfo, fn: WalkFunc): GoError | null 
   return null
 }
 
-// walkPath with the children's types from the listing (see WalkOptions.direntTypes).
-function walkPathDirent(path: GoString, info: FileInfo, fn: WalkFunc): GoError | null {
-  if (!info.isDir()) return fn(path, info, null) ?? null
+/** A Walk (with direntTypes) cut at the children of its root; see splitWalk. */
+export interface SplitWalk {
+  /** What fn returned for the root: when not null, the walk ends there (Walk returns it). */
+  first: GoError | null
+  /** The root's children, in walk order. */
+  names: GoString[]
+  /**
+   * Walks the i-th child's subtree exactly as Walk does at that point, with any fn. The error
+   * to stop the walk with (fn's SKIP_DIR on a directory already handled), or null.
+   */
+  walkChild(i: number, fn: WalkFunc): GoError | null
+}
+
+/**
+ * Walk with direntTypes, cut at the root's children so that their subtrees can be walked apart
+ * (by several threads) and the results put back in order: fn is called for root here, once.
+ * Null, before calling fn, when root is not a directory that can be listed: Walk it whole then.
+ */
+export function splitWalk(root: GoString, fn: WalkFunc, onDir?: OnDir): SplitWalk | null {
+  const info = lstat(root)
+  if (!info.ok || !info.value.isDir()) return null
+  const joinName = childJoiner(root)
+  const entries = readDirEntries(root, joinName)
+  if (!entries.ok) return null
+  const list = entries.value
+  onDir?.(root, list)
+  const first = fn(root, info.value, null) ?? null
+  return {
+    first,
+    names: first === null ? list.map(([name]) => name) : [],
+    walkChild(i, f) {
+      const [name, child] = list[i]
+      const err = walkPathDirent(joinName(name), child, f, onDir)
+      return err !== null && (!child.isDir() || err !== SKIP_DIR) ? err : null
+    },
+  }
+}
+
+/** Join(path, name) for names read from path: only path needs cleaning, and only once. */
+function childJoiner(path: GoString): (name: GoString) => GoString {
   const dir = clean(path)
   const prefix = dir === '.' ? '' : dir === '/' ? '/' : dir + '/'
-  const joinName = (name: GoString) =>
-    name === '.' || name === '..' || name.includes('/') ? join(path, name) : prefix + name
+  return (name) => (name === '.' || name === '..' || name.includes('/') ? join(path, name) : prefix + name)
+}
+
+// walkPath with the children's types from the listing (see WalkOptions.direntTypes).
+function walkPathDirent(path: GoString, info: FileInfo, fn: WalkFunc, onDir?: OnDir): GoError | null {
+  if (!info.isDir()) return fn(path, info, null) ?? null
+  const joinName = childJoiner(path)
   const entries = readDirEntries(path, joinName)
-  const err1 = fn(path, info, entries.ok ? null : entries.err) ?? null
-  if (!entries.ok || err1 !== null) return err1
-  for (const [name, child] of entries.value) {
-    const err = walkPathDirent(joinName(name), child, fn)
-    if (err !== null && (!child.isDir() || err !== SKIP_DIR)) return err
+  if (!entries.ok) return fn(path, info, entries.err) ?? null
+  onDir?.(path, entries.value)
+  let err = fn(path, info, null) ?? null
+  if (err === null) {
+    for (const [name, child] of entries.value) {
+      const e = walkPathDirent(joinName(name), child, fn, onDir)
+      if (e !== null && (!child.isDir() || e !== SKIP_DIR)) {
+        err = e
+        break
+      }
+    }
   }
-  return null
+  onDir?.(path, null)
+  return err
 }

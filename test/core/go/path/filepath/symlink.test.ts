@@ -3,7 +3,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import { after, before, describe, test } from 'node:test'
 import { Errno } from '../../../../../src/core/go/os/errors.js'
-import { evalSymlinks } from '../../../../../src/core/go/path/filepath/symlink.js'
+import { lstat } from '../../../../../src/core/go/os/file.js'
+import { evalSymlinks, walkDirSymlinks } from '../../../../../src/core/go/path/filepath/symlink.js'
 import { inDir, makeFixture } from '../../os/fixture.js'
 
 function evalText(p: string): [string, string | null] {
@@ -12,6 +13,7 @@ function evalText(p: string): [string, string | null] {
 }
 
 describe('filepath.EvalSymlinks', () => {
+  let absoluteCases: string[] = []
   let R = ''
   let cleanup = () => {}
   before(() => {
@@ -54,6 +56,30 @@ describe('filepath.EvalSymlinks', () => {
       [R + '/B/../../x/..', '', 'lstat ' + parent + '/x: no such file or directory'],
     ]
     for (const [p, want, wantErr] of cases) assert.deepEqual(evalText(p), [want, wantErr], JSON.stringify(p))
+    absoluteCases = cases.map(([p]) => p)
+  })
+
+  test('resuming after a known dir (KnownPrefix) gives what the walk from "/" gives', () => {
+    // Every absolute case, resumed after each of its prefixes that ends before a "/": links in
+    // the prefix, links after it, "..", loops, the link limit and every error text included.
+    let resumed = 0
+    for (const p of [...absoluteCases, R + '/l1/sub/..', R + '/chain1/../x', R + '/loop1/a']) {
+      for (let i = p.indexOf('/', 1); i > 0; i = p.indexOf('/', i + 1)) {
+        const at = walkDirSymlinks(p.slice(0, i))
+        if (!at.ok) continue
+        const r = evalSymlinks(p, lstat, { prefix: p.slice(0, i), at: at.value })
+        assert.deepEqual(
+          r.ok ? [r.value, null] : ['', r.err.error()],
+          evalText(p),
+          `${p} after ${p.slice(0, i)}`,
+        )
+        resumed++
+      }
+    }
+    assert.ok(resumed > 50, `only ${resumed} resumptions`)
+    // A dir that fails as a prefix is not resumed from: walkDirSymlinks says why.
+    const file = walkDirSymlinks(R + '/real/file')
+    assert.equal(file.ok ? null : file.err.error(), 'not a directory')
   })
 
   test('relative paths stay relative unless a link is absolute', () => {
