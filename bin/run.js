@@ -16,6 +16,14 @@ if (moved !== undefined) {
   delete process.env.ONGRID_SKILL_EXTRA_CA_CERTS
 }
 
+// A reader that goes away (`| head`) ends the output, quietly: no stack trace for EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e.code !== 'EPIPE') throw e
+    process.exit(process.exitCode ?? 0)
+  })
+}
+
 const { readFileSync } = require('node:fs')
 const { join } = require('node:path')
 const { pathToFileURL } = require('node:url')

@@ -88,6 +88,24 @@ describe('bin/run.js', () => {
     assert.deepEqual(JSON.parse(unset.stdout), { ca: 'unset', moved: 'unset' })
   })
 
+  test('a reader that goes away (| head) ends the output quietly, no stack trace', () => {
+    const dir = join(TMP, 'many')
+    for (let i = 0; i < 400; i++) {
+      mkdirSync(join(dir, `p${i}`), { recursive: true })
+      writeFileSync(
+        join(dir, `p${i}`, 'skill.json'),
+        JSON.stringify({ name: `p${i}`, description: 'd', entry: 'x' }),
+      )
+    }
+    const r = spawnSync('sh', ['-c', '"$0" load-dirs "$1" --json | head -c 1', BIN, dir], {
+      env: baseEnv(),
+      encoding: 'utf8',
+    })
+    assert.equal(r.status, 0)
+    assert.equal(r.stdout, '{')
+    assert.doesNotMatch(r.stderr, /EPIPE|Error|\n {4}at /)
+  })
+
   test('--version, help through oclif, and bin/dev.js', () => {
     const v = start('program', ['--version'], baseEnv())
     assert.match(v.stdout, /^ongrid-skill\/\d+\.\d+\.\d+ \S+ node-v\d+/)
