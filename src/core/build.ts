@@ -116,14 +116,30 @@ function knownDir(cache: BuildCache, d: GoString): KnownPrefix | undefined {
 
 export function newBuildCache(walkRoot?: GoString): BuildCache {
   const listed = new Map<GoString, readonly [GoString, FileInfo][]>()
+  // A dir's listing is kept until its parent is left, not only while the walk is in it: entries
+  // in a subdir (bin/run.sh) are resolved after the walk has left that subdir.
+  const keptUnder = new Map<GoString, GoString[]>()
   const memo = memoLstat()
+  const cleanRoot = walkRoot === undefined ? undefined : clean(walkRoot)
   return {
-    walkRoot: walkRoot === undefined ? undefined : { root: clean(walkRoot) },
+    walkRoot: cleanRoot === undefined ? undefined : { root: cleanRoot },
     roots: new Map(),
     listed,
     onDir: (d, entries) => {
-      if (entries === null) listed.delete(clean(d))
-      else listed.set(clean(d), entries)
+      // Below its root a walk joins names to a Clean dir: only the root may be given otherwise.
+      const key = cleanRoot === undefined ? clean(d) : d === walkRoot ? cleanRoot : d
+      if (entries !== null) {
+        listed.set(key, entries)
+        return
+      }
+      for (const kid of keptUnder.get(key) ?? []) listed.delete(kid)
+      keptUnder.delete(key)
+      const i = key.lastIndexOf('/')
+      const parent = i <= 0 ? '/' : key.slice(0, i)
+      if (parent === key) return
+      const kept = keptUnder.get(parent)
+      if (kept === undefined) keptUnder.set(parent, [key])
+      else kept.push(key)
     },
     lstat: (p) => {
       const i = p.lastIndexOf('/')

@@ -1,30 +1,35 @@
 /**
- * One dir's walk shared with a worker thread (LoadOptions.parallel). The walk is cut at the
- * root's children (splitWalk); this thread and the worker take children in turn from a shared
- * counter, each walks its child's subtree up to the registry (outcomeMaker), and this thread
- * settles the outcomes strictly in child order — the registry, and so every duplicate and every
- * line, as in one walk. The worker starts only once the walk has taken `afterMs`, so a small
- * dir never pays for a thread; a child the worker cannot answer for is walked here.
+ * One dir's walk with its reads done ahead by a worker thread (LoadOptions.parallel).
+ *
+ * The walk is cut at the root's children (splitWalk). This thread walks every child, in order,
+ * and does all the loader's work. Once the walk has taken `afterMs` (a small dir never pays for a
+ * thread), a worker starts; when it runs, it walks the children after the one in hand the same
+ * way, doing only the reads — each directory listing, each skill.json — and sends them over in
+ * walk order. This thread then takes its listings and files from that stream instead of the
+ * disk. Both walks list the same dirs in the same order, so the stream is a cache in walk order:
+ * a record that is not the one asked for (a bug, or a tree changed under the walk), or a worker
+ * that does not answer, ends it, and reads go to the disk again. Reading is the part that does
+ * not gain from a second thread here (directory reads contend); the work on what was read does.
  */
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
-import type { SubprocessSkill } from './build.js'
-import { ErrorString, type GoError } from './go/errors.js'
-import type { GoString } from './go/gostring.js'
-import type { SplitWalk } from './go/path/filepath/walk.js'
-import type { Outcome, Visitor } from './loader.js'
+import { ErrorString, fail, type GoError, ok } from './go/errors.js'
+import { fromBuffer, type GoString } from './go/gostring.js'
+import { DirentInfo, type FileInfo, readDirEntries } from './go/os/file.js'
+import type { ReadDir, SplitWalk, WalkFunc } from './go/path/filepath/walk.js'
+import { decodeManifest, type ParsedManifest, parseManifest } from './manifest.js'
 
 /** Int32 slots of the shared buffer. */
-export const NEXT = 0 // the next child to take
-export const POSTED = 1 // messages the worker has posted (what this thread waits on)
-export const READY = 2 // 1 once the worker runs
+export const POSTED = 0 // batches the worker has posted (what this thread waits on)
+export const READY = 1 // 1 once the worker runs
+export const START = 2 // 1 + the first child the worker reads ahead; 0 until this thread says
 
 export interface ShareOptions {
   /** How long a dir's walk runs alone before the worker is started. */
   afterMs: number
-  /** Wait for the worker to run before going on (tests: so that it surely takes a share). */
+  /** Wait for the worker to run (tests: so that it surely reads ahead). */
   waitForWorker?: boolean
-  /** Told, after each shared dir, how many of its children the worker walked. */
-  onShared?: (byWorker: number, children: number) => void
+  /** Told, after each dir, how many listings and files came from the worker. */
+  onShared?: (fromWorker: number) => void
 }
 
 /** What the worker is given. */
@@ -35,94 +40,155 @@ export interface ShareData {
   port: MessagePort
 }
 
-/** An outcome as it crosses threads: errors as their text, no `parsed`. */
-export type WireOutcome =
-  | { kind: 'walk-error'; path: GoString; message: GoString; err: string }
-  | { kind: 'parse-error' | 'build-error'; path: GoString; name: GoString; message: GoString; err: string }
-  | { kind: 'built'; path: GoString; name: GoString; skill: SubprocessSkill }
-
-/** A message from the worker: the outcomes of child i, or why it has none (walk it here). */
-export type ShareMessage = { i: number; outcomes: WireOutcome[] } | { i: number; failed: string }
-
-export function toWire(o: Outcome): WireOutcome {
-  if (o.kind === 'built') return { kind: o.kind, path: o.path, name: o.name, skill: o.skill }
-  return o.kind === 'walk-error'
-    ? { kind: o.kind, path: o.path, message: o.message, err: o.err.error() }
-    : { kind: o.kind, path: o.path, name: o.name, message: o.message, err: o.err.error() }
+/**
+ * A batch of reads, in walk order, packed so that it crosses threads as three objects whatever
+ * its size: `text` holds, separated by NUL (which no path, name or Go error text contains), for
+ * each read a tag and its path, then a listing's names (tag 'd'), or nothing for a file (tag 'f'),
+ * or the error text (tags 'D', 'F'); `nums` the count and type bits of each listing and the size
+ * of each file, in the same order; `bytes` the files' contents, one after the other.
+ */
+export interface ReadBatch {
+  text: string
+  nums: Uint32Array
+  bytes: Uint8Array
 }
 
-function fromWire(w: WireOutcome): Outcome {
-  return w.kind === 'built' ? w : { ...w, err: new ErrorString(w.err) }
-}
+/** A message from the worker: the next reads, or why there will be none. */
+export type ShareMessage = { batch: ReadBatch } | { failed: string }
 
-/** How long to wait for a child the worker took before walking it here instead. */
+/** How long to wait for the worker's next batch before reading from the disk again. */
 const WORKER_PATIENCE_MS = 30_000
 
+/** The reads the worker sends, taken in walk order. */
+class ReadAhead {
+  private parts: string[] = []
+  private at = 0
+  private nums: Uint32Array = new Uint32Array(0)
+  private numAt = 0
+  private bytes: Uint8Array = new Uint8Array(0)
+  private byteAt = 0
+  private over = false
+  taken = 0
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly state: Int32Array,
+  ) {}
+
+  /** Whether the next read in the stream is `tag` (or its error) for path; if not, the stream ends. */
+  private next(tag: 'd' | 'f', path: GoString): 'ok' | 'err' | null {
+    if (this.over) return null
+    while (this.at >= this.parts.length) {
+      if (!this.pull()) return this.end()
+    }
+    const t = this.parts[this.at]
+    if (this.parts[this.at + 1] !== path || (t !== tag && t !== tag.toUpperCase())) return this.end()
+    this.at += 2
+    this.taken++
+    return t === tag ? 'ok' : 'err'
+  }
+
+  private end(): null {
+    this.over = true
+    this.port.close()
+    return null
+  }
+
+  /** Waits for the next batch; false when the worker gave up or does not answer. */
+  private pull(): boolean {
+    for (;;) {
+      const posted = Atomics.load(this.state, POSTED)
+      const m = receiveMessageOnPort(this.port)
+      if (m !== undefined) {
+        const msg = m.message as ShareMessage
+        if ('failed' in msg) return false
+        this.parts = msg.batch.text.split('\0')
+        this.at = 0
+        this.nums = msg.batch.nums
+        this.numAt = 0
+        this.bytes = msg.batch.bytes
+        this.byteAt = 0
+        return true
+      }
+      if (Atomics.wait(this.state, POSTED, posted, WORKER_PATIENCE_MS) === 'timed-out') return false
+    }
+  }
+
+  readDir: ReadDir = (dir, join) => {
+    const r = this.next('d', dir)
+    if (r === null) return readDirEntries(dir, join)
+    if (r === 'err') return fail(new ErrorString(this.parts[this.at++]))
+    const count = this.nums[this.numAt++]
+    const out: [GoString, FileInfo][] = new Array(count)
+    for (let k = 0; k < count; k++) {
+      const name = this.parts[this.at + k]
+      out[k] = [name, new DirentInfo(name, join(name), this.nums[this.numAt + k])]
+    }
+    this.at += count
+    this.numAt += count
+    return ok(out)
+  }
+
+  /** The loader's parseManifest of path, from the file the worker read. */
+  parseManifest = (path: GoString): ParsedManifest => {
+    const r = this.next('f', path)
+    if (r === null) return parseManifest(path)
+    if (r === 'err') {
+      const err = new ErrorString(this.parts[this.at++])
+      return parseManifest(path, () => fail(err))
+    }
+    const size = this.nums[this.numAt++]
+    const data = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.byteAt, size)
+    this.byteAt += size
+    return decodeManifest(fromBuffer(data))
+  }
+}
+
+/**
+ * Walks the children of split in order with fn (which reads manifests with `reads.readFile`),
+ * reading ahead in a worker once the walk has taken opts.afterMs.
+ */
 export function walkShared(
   root: GoString,
   split: SplitWalk,
-  outcome: Visitor,
-  settle: (o: Outcome) => void,
+  fn: WalkFunc,
+  reads: { parseManifest?: (path: GoString) => ParsedManifest },
   opts: ShareOptions,
 ): GoError | null {
   if (split.first !== null) return split.first
   const n = split.names.length
   const state = new Int32Array(new SharedArrayBuffer(12))
-  const done = new Map<number, Outcome[]>()
   const started = performance.now()
   let worker: { port: MessagePort; thread: Worker } | null = null
-  let next = 0 // the next child to settle
-
-  const walkHere = (i: number): Outcome[] => {
-    const list: Outcome[] = []
-    split.walkChild(i, (path, info, err) => {
-      const o = outcome(path, info, err)
-      if (o !== null) list.push(o)
-      return null
-    })
-    return list
-  }
-  let byWorker = 0
-  const receive = (): boolean => {
-    const m = worker && receiveMessageOnPort(worker.port)
-    if (!m) return false
-    const msg = m.message as ShareMessage
-    if (done.has(msg.i) || msg.i < next) return true
-    if ('failed' in msg) {
-      done.set(msg.i, walkHere(msg.i))
-    } else {
-      done.set(msg.i, msg.outcomes.map(fromWire))
-      byWorker++
-    }
-    return true
-  }
-  const settleReady = () => {
-    while (receive()) {}
-    for (let list = done.get(next); list !== undefined; list = done.get(next)) {
-      for (const o of list) settle(o)
-      done.delete(next++)
-    }
-  }
-
-  for (let i = Atomics.add(state, NEXT, 1); i < n; i = Atomics.add(state, NEXT, 1)) {
-    done.set(i, walkHere(i))
-    settleReady()
+  let ahead: ReadAhead | null = null
+  for (let i = 0; i < n; i++) {
     if (worker === null && n - i > 2 && performance.now() - started >= opts.afterMs) {
       worker = startWorker({ root, names: split.names, shared: state.buffer as SharedArrayBuffer })
       if (opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
     }
-  }
-  // The rest was taken by the worker: wait for it, child by child, in order.
-  while (next < n) {
-    const posted = Atomics.load(state, POSTED)
-    settleReady()
-    if (next >= n || done.has(next)) continue
-    if (Atomics.wait(state, POSTED, posted, WORKER_PATIENCE_MS) === 'timed-out' && !receive()) {
-      done.set(next, walkHere(next))
+    if (worker !== null && ahead === null && Atomics.load(state, READY) === 1 && i + 1 < n) {
+      // The worker reads from the next child on; this one is read here meanwhile.
+      Atomics.store(state, START, i + 2)
+      Atomics.notify(state, START)
+      ahead = new ReadAhead(worker.port, state)
+      const err = split.walkChild(i, fn)
+      if (err !== null) return err
+      reads.parseManifest = ahead.parseManifest
+      continue
     }
+    const err = split.walkChild(i, fn, ahead?.readDir)
+    if (err !== null) return err
   }
-  worker?.port.close()
-  opts.onShared?.(byWorker, n)
+  reads.parseManifest = undefined
+  opts.onShared?.(ahead?.taken ?? 0)
+  if (worker !== null) {
+    // A worker that was never asked to read is told there is nothing to read, and ends.
+    if (ahead === null) {
+      Atomics.store(state, START, n + 1)
+      Atomics.notify(state, START)
+    }
+    worker.port.close()
+  }
   return null
 }
 
@@ -132,7 +198,7 @@ function startWorker(data: Omit<ShareData, 'port'>): { port: MessagePort; thread
     workerData: { ...data, port: port2 } satisfies ShareData,
     transferList: [port2],
   })
-  // The process need not wait for it, and a worker that fails to start takes no child.
+  // The process need not wait for it, and a worker that fails to start is never asked to read.
   thread.unref()
   thread.on('error', () => {})
   return { port: port1, thread }

@@ -1,59 +1,94 @@
 /**
- * The worker side of loader-shared.ts: takes children of the root from the shared counter,
- * walks each one's subtree up to the registry and posts the outcomes, until none is left.
+ * The worker side of loader-shared.ts: walks the root's children from the one the main thread
+ * names, exactly as the loader walks them, doing only the reads — each directory listing, each
+ * skill.json the loader will parse — and posts them in walk order, in batches.
  */
 import { workerData } from 'node:worker_threads'
-import { splitWalk } from './go/path/filepath/walk.js'
-import { outcomeMaker } from './loader.js'
-import {
-  NEXT,
-  POSTED,
-  READY,
-  type ShareData,
-  type ShareMessage,
-  toWire,
-  type WireOutcome,
-} from './loader-shared.js'
+import type { GoString } from './go/gostring.js'
+import { type DirentInfo, readDirEntries, readFile } from './go/os/file.js'
+import { base } from './go/path/filepath/path.js'
+import { type ReadDir, splitWalk } from './go/path/filepath/walk.js'
+import { POSTED, READY, type ShareData, type ShareMessage, START } from './loader-shared.js'
 
 const { root, names, shared, port } = workerData as ShareData
 const state = new Int32Array(shared)
-const outcome = outcomeMaker(root, false)
 
-const post = (msg: ShareMessage) => {
-  port.postMessage(msg)
+const post = (msg: ShareMessage, transfer: ArrayBuffer[] = []) => {
+  port.postMessage(msg, transfer)
   Atomics.add(state, POSTED, 1)
   Atomics.notify(state, POSTED)
 }
 
-// The worker lists the root again; a tree that changed meanwhile is left to the main thread.
-const split = splitWalk(
-  root,
-  (path, info, err) => {
-    outcome(path, info, err)
-    return null
-  },
-  outcome.onDir,
-)
 Atomics.store(state, READY, 1)
 Atomics.notify(state, READY)
-const same =
-  split !== null && split.names.length === names.length && split.names.every((n, i) => n === names[i])
+Atomics.wait(state, START, 0)
+const first = Atomics.load(state, START) - 1
 
-for (let i = Atomics.add(state, NEXT, 1); i < names.length; i = Atomics.add(state, NEXT, 1)) {
-  if (!same || split === null) {
-    post({ i, failed: 'the root changed under the walk' })
-    continue
+// The batch being filled (see ReadBatch).
+let parts: string[] = []
+let nums: number[] = []
+let files: Buffer[] = []
+let fileBytes = 0
+const flush = () => {
+  if (parts.length === 0) return
+  const bytes = new Uint8Array(fileBytes)
+  let at = 0
+  for (const f of files) {
+    bytes.set(f, at)
+    at += f.length
   }
+  const batch = { text: parts.join('\0'), nums: Uint32Array.from(nums), bytes }
+  post({ batch }, [batch.nums.buffer, bytes.buffer])
+  parts = []
+  nums = []
+  files = []
+  fileBytes = 0
+}
+
+const readDir: ReadDir = (dir, join) => {
+  const r = readDirEntries(dir, join)
+  if (r.ok) {
+    parts.push('d', dir)
+    nums.push(r.value.length)
+    for (const [name, info] of r.value) {
+      parts.push(name)
+      nums.push((info as DirentInfo).typeBits)
+    }
+  } else {
+    parts.push('D', dir, r.err.error())
+  }
+  return r
+}
+
+// The loader reads what its walk callback parses: every non-directory named skill.json.
+const visit = (path: GoString, info: { isDir(): boolean } | null, err: unknown) => {
+  if (err || !info || info.isDir() || base(path) !== 'skill.json') return null
+  const f = readFile(path)
+  if (f.ok) {
+    parts.push('f', path)
+    nums.push(f.value.length)
+    files.push(f.value)
+    fileBytes += f.value.length
+  } else {
+    parts.push('F', path, f.err.error())
+  }
+  if (parts.length >= 4096) flush()
+  return null
+}
+
+// The root is listed again; a root that changed meanwhile is left to the main thread.
+const split = splitWalk(root, () => null)
+if (split === null || split.names.length !== names.length || split.names.some((n, i) => n !== names[i])) {
+  post({ failed: 'the root changed under the walk' })
+} else {
   try {
-    const outcomes: WireOutcome[] = []
-    split.walkChild(i, (path, info, err) => {
-      const o = outcome(path, info, err)
-      if (o !== null) outcomes.push(toWire(o))
-      return null
-    })
-    post({ i, outcomes })
+    for (let i = first; i < names.length; i++) {
+      split.walkChild(i, visit, readDir)
+      flush()
+    }
   } catch (e) {
-    post({ i, failed: (e as Error).message })
+    flush()
+    post({ failed: (e as Error).message })
   }
 }
 port.close()

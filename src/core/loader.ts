@@ -4,7 +4,7 @@ import { type GoString, trimSpace } from './go/gostring.js'
 import { isNotExist } from './go/os/errors.js'
 import { type FileInfo, stat } from './go/os/file.js'
 import { base, isAbs } from './go/path/filepath/path.js'
-import { type OnDir, splitWalk, walk } from './go/path/filepath/walk.js'
+import { splitWalk, walk } from './go/path/filepath/walk.js'
 import { quote } from './go/strconv/quote.js'
 import { type ShareOptions, walkShared } from './loader-shared.js'
 import { type Manifest, type ParsedManifest, parseManifest } from './manifest.js'
@@ -52,8 +52,8 @@ export interface LoadOptions {
   /** Called for each dir that passes the checks, just before it is walked. */
   onWalkStart?: (root: GoString) => void
   /**
-   * Share the walk of each dir with a worker thread once it has taken `afterMs`: the lines and
-   * their order stay the same; events then carry no `parsed` (see loader-shared.ts).
+   * Have a worker thread read ahead once a dir's walk has taken `afterMs` (see loader-shared.ts):
+   * the same events, in the same order.
    */
   parallel?: ShareOptions
 }
@@ -91,83 +91,53 @@ export function loadDirs(dirs: readonly GoString[], opts: LoadOptions): LoadResu
   return result
 }
 
-/**
- * What the walk callback makes of one path, before the registry is asked: the registry must be
- * asked in walk order, so this is all that can be done apart (in a worker, see loader-worker.ts).
- */
-export type Outcome =
-  | { kind: 'walk-error'; path: GoString; message: GoString; err: GoError }
-  | {
-      kind: 'parse-error' | 'build-error'
-      path: GoString
-      name: GoString
-      message: GoString
-      err: GoError
-      parsed?: ParsedManifest
-    }
-  | { kind: 'built'; path: GoString; name: GoString; skill: SubprocessSkill; parsed?: ParsedManifest }
-
-/**
- * The manager's walk callback up to the registry. `keepParsed`: attach what the decoder saw
- * (for --explain); a worker leaves it out, it does not cross threads cheaply.
- */
-export function outcomeMaker(root: GoString, keepParsed: boolean): Visitor {
+function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoError | null {
+  const emit = opts.onEvent
   const cache = newBuildCache(root)
-  const visit: Visitor = (path, info, err) => {
-    if (err) return { kind: 'walk-error', path, message: `skill loader: walk ${path}: ${err.error()}`, err }
+  // Where manifests are read from: the disk, or what a worker has read ahead (loader-shared.ts).
+  const reads: { parseManifest?: (path: GoString) => ParsedManifest } = {}
+  const fn = (path: GoString, info: FileInfo | null, err: GoError | null) => {
+    if (err) {
+      emit({
+        kind: 'walk-error',
+        message: `skill loader: walk ${path}: ${err.error()}`,
+        path,
+        root,
+        name: null,
+        err,
+      })
+      return null
+    }
     if (!info || info.isDir()) return null
     if (base(path) !== 'skill.json') return null
-    const parsed = parseManifest(path)
+    const parsed = (reads.parseManifest ?? parseManifest)(path)
     const m: Manifest = parsed.manifest
-    const seen = keepParsed ? { parsed } : {}
     if (parsed.err) {
       const message = `skill loader: parse ${path}: ${parsed.err.error()}`
-      return { kind: 'parse-error', path, name: m.name, message, err: parsed.err, ...seen }
+      emit({ kind: 'parse-error', message, path, root, name: m.name, err: parsed.err, parsed })
+      return null
     }
     const built = buildSubprocessSkill(m, path, root, cache)
     if (!built.ok) {
       const message = `skill loader: build ${m.name} (${path}): ${built.err.error()}`
-      return { kind: 'build-error', path, name: m.name, message, err: built.err, ...seen }
+      emit({ kind: 'build-error', message, path, root, name: m.name, err: built.err, parsed })
+      return null
     }
-    return { kind: 'built', path, name: m.name, skill: built.value, ...seen }
-  }
-  visit.onDir = cache.onDir
-  return visit
-}
-
-/** What the walk callback makes of a path, and the walk's onDir hook that feeds its cache. */
-export type Visitor = ((path: GoString, info: FileInfo | null, err: GoError | null) => Outcome | null) & {
-  onDir?: OnDir
-}
-
-function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoError | null {
-  const emit = opts.onEvent
-  const settle = (o: Outcome) => {
-    const { path, parsed } = o as { path: GoString; parsed?: ParsedManifest }
-    if (o.kind === 'walk-error') {
-      emit({ kind: o.kind, message: o.message, path, root, name: null, err: o.err })
-    } else if (o.kind !== 'built') {
-      emit({ kind: o.kind, message: o.message, path, root, name: o.name, err: o.err, parsed })
-    } else if (opts.registry.has(o.name)) {
-      const message = `skill loader: skill ${quote(o.name)} already registered, skipping ${path}`
-      emit({ kind: 'duplicate', message, path, root, name: o.name, err: null, parsed })
-    } else {
-      opts.registry.add(o.name)
-      result.count++
-      result.skills.push(o.skill)
-      const message = `skill loader: registered subprocess skill ${quote(o.name)} from ${path}`
-      emit({ kind: 'registered', message, path, root, name: o.name, err: null, parsed, skill: o.skill })
+    if (opts.registry.has(m.name)) {
+      const message = `skill loader: skill ${quote(m.name)} already registered, skipping ${path}`
+      emit({ kind: 'duplicate', message, path, root, name: m.name, err: null, parsed })
+      return null
     }
-  }
-  const outcome = outcomeMaker(root, opts.parallel === undefined)
-  const fn = (path: GoString, info: FileInfo | null, err: GoError | null) => {
-    const o = outcome(path, info, err)
-    if (o !== null) settle(o)
+    opts.registry.add(m.name)
+    result.count++
+    result.skills.push(built.value)
+    const message = `skill loader: registered subprocess skill ${quote(m.name)} from ${path}`
+    emit({ kind: 'registered', message, path, root, name: m.name, err: null, parsed, skill: built.value })
     return null
   }
   if (opts.parallel !== undefined) {
-    const split = splitWalk(root, fn, outcome.onDir)
-    if (split !== null) return walkShared(root, split, outcome, settle, opts.parallel)
+    const split = splitWalk(root, fn, cache.onDir)
+    if (split !== null) return walkShared(root, split, fn, reads, opts.parallel)
   }
-  return walk(root, fn, { direntTypes: true, onDir: outcome.onDir })
+  return walk(root, fn, { direntTypes: true, onDir: cache.onDir })
 }

@@ -1,5 +1,5 @@
 import { type DecodeResult, type KeyEvent, type StructSpec, unmarshal } from './go/encoding/json/decode.js'
-import { type GoError, WrapError } from './go/errors.js'
+import { type GoError, type Result, WrapError } from './go/errors.js'
 import { fromBuffer, type GoString } from './go/gostring.js'
 import { readFile } from './go/os/file.js'
 
@@ -65,9 +65,12 @@ export function decodeManifest(raw: GoString): ParsedManifest {
   }
 }
 
-/** The loader's parseManifest: os.ReadFile, then decode. */
-export function parseManifest(path: GoString): ParsedManifest {
-  const file = readFile(path)
+/** The loader's parseManifest: os.ReadFile (or what a caller read already), then decode. */
+export function parseManifest(
+  path: GoString,
+  read: (p: GoString) => Result<Buffer> = readFile,
+): ParsedManifest {
+  const file = read(path)
   if (!file.ok) {
     return {
       manifest: manifestFromValues(unmarshal('null', MANIFEST_SPEC).values),

@@ -9,7 +9,7 @@ import { loadSummary, skillJson } from '../../ui/load-dirs.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 import { ByteWriter } from '../output.js'
 
-/** How long a dir's walk runs alone before a worker thread joins in (a small tree never needs one). */
+/** How long a dir's walk runs alone before a worker thread reads ahead (a small tree never needs one). */
 const PARALLEL_AFTER_MS = 40
 
 /** The attributes of the loader's slog records. */
@@ -55,8 +55,8 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
   }
   const result = loadDirs(dirs, {
     registry,
-    // A big dir is walked by two threads; --explain needs what the decoder saw, kept in one.
-    parallel: explainer ? undefined : { afterMs: PARALLEL_AFTER_MS },
+    // A big dir's reads are done ahead by a worker thread.
+    parallel: { afterMs: PARALLEL_AFTER_MS },
     onWalkStart: explainer ? (root) => hint(explainer.forRoot(root)) : undefined,
     onEvent: (e) => {
       counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1)

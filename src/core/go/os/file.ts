@@ -266,12 +266,14 @@ export function readDirNames(p: GoString): Result<GoString[]> {
  * every child. Size and permission bits, which d_type does not carry, are read with Lstat
  * on first use.
  */
-class DirentInfo implements FileInfo {
+/** A FileInfo from a directory listing: its type bits; the rest (size, mode) Lstat'ed on demand. */
+export class DirentInfo implements FileInfo {
   private full: FileStat | null = null
   constructor(
     readonly name: GoString,
     private readonly path: GoString,
-    private readonly typeBits: number,
+    /** The mode's type bits (MODE_DIR, MODE_SYMLINK, …; 0 for a regular file). */
+    readonly typeBits: number,
   ) {}
   private load(): FileStat | null {
     if (this.full === null) {

@@ -2,7 +2,7 @@
  * Go's filepath.Walk (Go 1.25 semantics): lexical order, Lstat on everything,
  * symlinks never followed, and every error handed to the callback.
  */
-import { ErrorString, type GoError } from '../../errors.js'
+import { ErrorString, type GoError, type Result } from '../../errors.js'
 import type { GoString } from '../../gostring.js'
 import { type FileInfo, lstat, readDirEntries, readDirNames } from '../../os/file.js'
 import { clean, join } from './path.js'
@@ -40,6 +40,9 @@ export interface WalkOptions {
 }
 
 export type OnDir = (dir: GoString, entries: readonly [GoString, FileInfo][] | null) => void
+
+/** How a walk lists a directory (os.readDirEntries, unless a caller has the listing already). */
+export type ReadDir = (dir: GoString, join: (name: GoString) => GoString) => Result<[GoString, FileInfo][]>
 
 export function walk(root: GoString, fn: WalkFunc, opts: WalkOptions = {}): GoError | null {
   const info = lstat(root)
@@ -91,7 +94,7 @@ export interface SplitWalk {
    * Walks the i-th child's subtree exactly as Walk does at that point, with any fn. The error
    * to stop the walk with (fn's SKIP_DIR on a directory already handled), or null.
    */
-  walkChild(i: number, fn: WalkFunc): GoError | null
+  walkChild(i: number, fn: WalkFunc, readDir?: ReadDir): GoError | null
 }
 
 /**
@@ -111,9 +114,9 @@ export function splitWalk(root: GoString, fn: WalkFunc, onDir?: OnDir): SplitWal
   return {
     first,
     names: first === null ? list.map(([name]) => name) : [],
-    walkChild(i, f) {
+    walkChild(i, f, readDir) {
       const [name, child] = list[i]
-      const err = walkPathDirent(joinName(name), child, f, onDir)
+      const err = walkPathDirent(joinName(name), child, f, onDir, readDir)
       return err !== null && (!child.isDir() || err !== SKIP_DIR) ? err : null
     },
   }
@@ -127,16 +130,22 @@ function childJoiner(path: GoString): (name: GoString) => GoString {
 }
 
 // walkPath with the children's types from the listing (see WalkOptions.direntTypes).
-function walkPathDirent(path: GoString, info: FileInfo, fn: WalkFunc, onDir?: OnDir): GoError | null {
+function walkPathDirent(
+  path: GoString,
+  info: FileInfo,
+  fn: WalkFunc,
+  onDir?: OnDir,
+  readDir: ReadDir = readDirEntries,
+): GoError | null {
   if (!info.isDir()) return fn(path, info, null) ?? null
   const joinName = childJoiner(path)
-  const entries = readDirEntries(path, joinName)
+  const entries = readDir(path, joinName)
   if (!entries.ok) return fn(path, info, entries.err) ?? null
   onDir?.(path, entries.value)
   let err = fn(path, info, null) ?? null
   if (err === null) {
     for (const [name, child] of entries.value) {
-      const e = walkPathDirent(joinName(name), child, fn, onDir)
+      const e = walkPathDirent(joinName(name), child, fn, onDir, readDir)
       if (e !== null && (!child.isDir() || e !== SKIP_DIR)) {
         err = e
         break
