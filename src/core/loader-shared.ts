@@ -11,7 +11,8 @@
  * that does not answer, ends it, and reads go to the disk again. Reading is the part that does
  * not gain from a second thread here (directory reads contend); the work on what was read does.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import { createRequire } from 'node:module'
+import type { MessagePort, Worker } from 'node:worker_threads'
 import { ErrorString, fail, type GoError, ok } from './go/errors.js'
 import { fromBuffer, type GoString } from './go/gostring.js'
 import { DirentInfo, type FileInfo, readDirEntries } from './go/os/file.js'
@@ -98,7 +99,7 @@ class ReadAhead {
   private pull(): boolean {
     for (;;) {
       const posted = Atomics.load(this.state, POSTED)
-      const m = receiveMessageOnPort(this.port)
+      const m = threads().receiveMessageOnPort(this.port)
       if (m !== undefined) {
         const msg = m.message as ShareMessage
         if ('failed' in msg) return false
@@ -158,11 +159,11 @@ export function walkShared(
   if (split.first !== null) return split.first
   const n = split.names.length
   const state = new Int32Array(new SharedArrayBuffer(12))
-  const started = performance.now()
+  const started = process.hrtime.bigint()
   let worker: { port: MessagePort; thread: Worker } | null = null
   let ahead: ReadAhead | null = null
   for (let i = 0; i < n; i++) {
-    if (worker === null && n - i > 2 && performance.now() - started >= opts.afterMs) {
+    if (worker === null && n - i > 2 && Number(process.hrtime.bigint() - started) / 1e6 >= opts.afterMs) {
       worker = startWorker({ root, names: split.names, shared: state.buffer as SharedArrayBuffer })
       if (opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
     }
@@ -192,7 +193,17 @@ export function walkShared(
   return null
 }
 
+/** node:worker_threads, loaded when a worker is first needed (most walks never need one). */
+let threadsModule: typeof import('node:worker_threads') | undefined
+function threads(): typeof import('node:worker_threads') {
+  threadsModule ??= createRequire(import.meta.url)(
+    'node:worker_threads',
+  ) as typeof import('node:worker_threads')
+  return threadsModule
+}
+
 function startWorker(data: Omit<ShareData, 'port'>): { port: MessagePort; thread: Worker } {
+  const { MessageChannel, Worker } = threads()
   const { port1, port2 } = new MessageChannel()
   const thread = new Worker(new URL('./loader-worker.js', import.meta.url), {
     workerData: { ...data, port: port2 } satisfies ShareData,
