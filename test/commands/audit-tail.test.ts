@@ -194,7 +194,7 @@ describe('ongrid-skill audit tail', () => {
 
   test('the default source is the local store `run` writes', async () => {
     const state = join(R, 'state')
-    const store = openLocalStore(join(state, 'ongrid-skill', 'audit.db'))
+    const store = await openLocalStore(join(state, 'ongrid-skill', 'audit.db'))
     insertExecution(store, {
       skillKey: 'disk_usage',
       edgeId: 0,

@@ -105,7 +105,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     onStderr: view ? (chunk) => view.stderr(chunk) : undefined,
   })
   // The entry is spawned by now: the audit store opens while it runs.
-  const store = flags.audit !== false ? openStore(flags['audit-db']) : null
+  const store = flags.audit !== false ? await openStore(flags['audit-db']) : null
   const result = await running
   const finishedNs = nowNs()
   process.off('SIGINT', onSigint)
@@ -187,10 +187,10 @@ async function checkArgs(schema: unknown, params: GoString, say: (l: string) => 
 /** The local audit store, open, or why it is not: never a failed run. */
 type Store = { path: string; db: Database } | { path: string; error: string }
 
-function openStore(dbPath: string | undefined): Store {
+async function openStore(dbPath: string | undefined): Promise<Store> {
   const path = dbPath ?? defaultAuditPath()
   try {
-    return { path, db: openLocalStore(path) }
+    return { path, db: await openLocalStore(path) }
   } catch (e) {
     return { path, error: (e as Error).message.split('\n')[0] }
   }

@@ -43,7 +43,7 @@ export async function openSqlite(path: string, local: boolean): Promise<Db> {
     )
   }
   if (statSync(path).isDirectory()) throw new AuditError(`${path} is a directory, not a SQLite file`)
-  const { Sqlite, nativeBinding } = loadSqlite()
+  const { Sqlite, nativeBinding } = await loadSqlite()
   let db: import('better-sqlite3').Database
   try {
     // timeout: SQLite's own busy wait, kept short so the event loop (Ctrl-C) stays responsive;

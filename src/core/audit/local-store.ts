@@ -46,22 +46,17 @@ export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(state, 'ongrid-skill', 'audit.db')
 }
 
-const require = createRequire(import.meta.url)
-
 /**
- * better-sqlite3, loaded on first use (every `run` writes a row, so this is on its cold path):
- * through `require`, as the CommonJS package it is, and with the path of its addon when it sits
- * where the package builds it, which spares the `bindings` package's search of a dozen places.
+ * better-sqlite3, loaded on first use, with the path of its addon when it sits where the package
+ * builds it, which spares the `bindings` package's search of a dozen places.
  */
-export function loadSqlite(): { Sqlite: typeof BetterSqlite3; nativeBinding: string | undefined } {
-  const Sqlite = require('better-sqlite3') as typeof BetterSqlite3
-  const addon = join(
-    dirname(require.resolve('better-sqlite3')),
-    '..',
-    'build',
-    'Release',
-    'better_sqlite3.node',
-  )
+export async function loadSqlite(): Promise<{
+  Sqlite: typeof BetterSqlite3
+  nativeBinding: string | undefined
+}> {
+  const { Database: Sqlite } = await import('./sqlite.js')
+  const entry = createRequire(import.meta.url).resolve('better-sqlite3')
+  const addon = join(dirname(entry), '..', 'build', 'Release', 'better_sqlite3.node')
   return { Sqlite, nativeBinding: existsSync(addon) ? addon : undefined }
 }
 
@@ -69,8 +64,8 @@ export function loadSqlite(): { Sqlite: typeof BetterSqlite3; nativeBinding: str
  * Opens (creating if needed) a local audit store in WAL mode with a busy timeout, so that
  * parallel runs append without losing rows. better-sqlite3 is loaded only here.
  */
-export function openLocalStore(path: string): Database {
-  const { Sqlite, nativeBinding } = loadSqlite()
+export async function openLocalStore(path: string): Promise<Database> {
+  const { Sqlite, nativeBinding } = await loadSqlite()
   mkdirSync(dirname(path), { recursive: true })
   const db = new Sqlite(path, { timeout: 5000, nativeBinding })
   db.pragma('journal_mode = WAL')

@@ -89,7 +89,7 @@ describe('defaultAuditPath', () => {
 describe('the local store', () => {
   test('created with parent dirs, in WAL mode, with the manager’s skill_executions columns', async () => {
     const path = join(R, 'a/b/audit.db')
-    const db = openLocalStore(path)
+    const db = await openLocalStore(path)
     try {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal')
       const cols = db.prepare('PRAGMA table_info(skill_executions)').all() as {
@@ -128,11 +128,11 @@ describe('the local store', () => {
       db.close()
     }
     // Opening again keeps the table and its rows.
-    const again = openLocalStore(path)
+    const again = await openLocalStore(path)
     again.close()
   })
   test('a row per insert, with the values given and the times as the manager writes them', async () => {
-    const db = openLocalStore(join(R, 'rows.db'))
+    const db = await openLocalStore(join(R, 'rows.db'))
     try {
       const id1 = withTZ('Asia/Kolkata', () => insertExecution(db, row()))
       const id2 = insertExecution(
@@ -169,7 +169,7 @@ describe('the local store', () => {
     // Create the store first, as a run would on a fresh machine, racing included below.
     const writer = `
       const { openLocalStore, insertExecution } = await import(${JSON.stringify(STORE)})
-      const db = openLocalStore(${JSON.stringify(path)})
+      const db = await openLocalStore(${JSON.stringify(path)})
       for (let i = 0; i < 25; i++) insertExecution(db, { skillKey: 'w' + process.argv[1], edgeId: 0, callerId: 0,
         callerRole: 'local', class: 'safe', paramsJson: '', resultJson: String(i), error: '',
         startedNs: 1n, finishedNs: 2n })
@@ -187,7 +187,7 @@ describe('the local store', () => {
       ),
     )
     assert.deepEqual(codes, Array(8).fill(0))
-    const db = openLocalStore(path)
+    const db = await openLocalStore(path)
     try {
       const counts = db
         .prepare(
