@@ -161,36 +161,41 @@ export function walkShared(
   const state = new Int32Array(new SharedArrayBuffer(12))
   const started = process.hrtime.bigint()
   let worker: { port: MessagePort; thread: Worker } | null = null
+  let tried = false
   let ahead: ReadAhead | null = null
-  for (let i = 0; i < n; i++) {
-    if (worker === null && n - i > 2 && Number(process.hrtime.bigint() - started) / 1e6 >= opts.afterMs) {
-      worker = startWorker({ root, names: split.names, shared: state.buffer as SharedArrayBuffer })
-      if (opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
-    }
-    if (worker !== null && ahead === null && Atomics.load(state, READY) === 1 && i + 1 < n) {
-      // The worker reads from the next child on; this one is read here meanwhile.
-      Atomics.store(state, START, i + 2)
-      Atomics.notify(state, START)
-      ahead = new ReadAhead(worker.port, state)
-      const err = split.walkChild(i, fn)
+  try {
+    for (let i = 0; i < n; i++) {
+      if (!tried && n - i > 2 && Number(process.hrtime.bigint() - started) / 1e6 >= opts.afterMs) {
+        tried = true
+        worker = startWorker({ root, names: split.names, shared: state.buffer as SharedArrayBuffer })
+        if (worker !== null && opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
+      }
+      if (worker !== null && ahead === null && Atomics.load(state, READY) === 1 && i + 1 < n) {
+        // The worker reads from the next child on; this one is read here meanwhile.
+        Atomics.store(state, START, i + 2)
+        Atomics.notify(state, START)
+        ahead = new ReadAhead(worker.port, state)
+        const err = split.walkChild(i, fn)
+        if (err !== null) return err
+        reads.parseManifest = ahead.parseManifest
+        continue
+      }
+      const err = split.walkChild(i, fn, ahead?.readDir)
       if (err !== null) return err
-      reads.parseManifest = ahead.parseManifest
-      continue
     }
-    const err = split.walkChild(i, fn, ahead?.readDir)
-    if (err !== null) return err
-  }
-  reads.parseManifest = undefined
-  opts.onShared?.(ahead?.taken ?? 0)
-  if (worker !== null) {
-    // A worker that was never asked to read is told there is nothing to read, and ends.
-    if (ahead === null) {
-      Atomics.store(state, START, n + 1)
-      Atomics.notify(state, START)
+    opts.onShared?.(ahead?.taken ?? 0)
+    return null
+  } finally {
+    reads.parseManifest = undefined
+    if (worker !== null) {
+      // A worker that was never asked to read is told there is nothing to read, and ends.
+      if (ahead === null) {
+        Atomics.store(state, START, n + 1)
+        Atomics.notify(state, START)
+      }
+      worker.port.close()
     }
-    worker.port.close()
   }
-  return null
 }
 
 /** node:worker_threads, loaded when a worker is first needed (most walks never need one). */
@@ -202,13 +207,20 @@ function threads(): typeof import('node:worker_threads') {
   return threadsModule
 }
 
-function startWorker(data: Omit<ShareData, 'port'>): { port: MessagePort; thread: Worker } {
+/** A worker for this walk; null when none can be started (the walk then reads from the disk). */
+function startWorker(data: Omit<ShareData, 'port'>): { port: MessagePort; thread: Worker } | null {
   const { MessageChannel, Worker } = threads()
   const { port1, port2 } = new MessageChannel()
-  const thread = new Worker(new URL('./loader-worker.js', import.meta.url), {
-    workerData: { ...data, port: port2 } satisfies ShareData,
-    transferList: [port2],
-  })
+  let thread: Worker
+  try {
+    thread = new Worker(new URL('./loader-worker.js', import.meta.url), {
+      workerData: { ...data, port: port2 } satisfies ShareData,
+      transferList: [port2],
+    })
+  } catch {
+    port1.close()
+    return null
+  }
   // The process need not wait for it, and a worker that fails to start is never asked to read.
   thread.unref()
   thread.on('error', () => {})
