@@ -54,8 +54,11 @@ export function checkName(name: GoString): GoError | null {
  * with "..". The prefix test is textual, so a child dir named `..hidden` counts as escaping.
  */
 export function pathHasPrefix(child: GoString, parent: GoString): boolean {
-  const c = clean(child)
-  const p = clean(parent)
+  return cleanHasPrefix(clean(child), clean(parent))
+}
+
+/** pathHasPrefix of two Clean paths (EvalSymlinks results are), without Cleaning them again. */
+function cleanHasPrefix(c: GoString, p: GoString): boolean {
   if (c === p) return true
   // Both Clean and absolute, c under p: Rel is what follows p's "/", no need to compute it.
   if (p.charCodeAt(0) === 0x2f && c.startsWith(p === '/' ? p : `${p}/`)) {
@@ -68,10 +71,12 @@ export function pathHasPrefix(child: GoString, parent: GoString): boolean {
 
 /** Resolves the manifest's entry: Join against the manifest dir, Abs, EvalSymlinks. */
 export function resolveEntry(entry: GoString, manifestPath: GoString, cache?: BuildCache): Result<GoString> {
-  const joined = isAbs(entry) ? entry : join(dir(manifestPath), entry)
-  const a = abs(joined)
+  const d = dir(manifestPath)
+  const joined = isAbs(entry) ? entry : join(d, entry)
+  // Abs of an absolute path is its Clean, and what Join returns is Clean already.
+  const a = !isAbs(entry) && isAbs(joined) ? ok(joined) : abs(joined)
   if (!a.ok) return fail(new WrapError('resolve entry: ', a.err))
-  const resolved = evalSymlinks(a.value, cache?.lstat, cache && knownDir(cache, dir(manifestPath)))
+  const resolved = evalSymlinks(a.value, cache?.lstat, cache && knownDir(cache, d))
   if (!resolved.ok) return fail(new WrapError('eval entry symlinks: ', resolved.err))
   return resolved
 }
@@ -117,8 +122,9 @@ function knownDir(cache: BuildCache, d: GoString): KnownPrefix | undefined {
 export function newBuildCache(walkRoot?: GoString): BuildCache {
   const listed = new Map<GoString, readonly [GoString, FileInfo][]>()
   // A dir's listing is kept until its parent is left, not only while the walk is in it: entries
-  // in a subdir (bin/run.sh) are resolved after the walk has left that subdir.
-  const keptUnder = new Map<GoString, GoString[]>()
+  // in a subdir (bin/run.sh) are resolved after the walk has left that subdir. `open` holds, for
+  // each dir the walk is in (depth first, so a stack), the listings kept under it.
+  const open: GoString[][] = []
   const memo = memoLstat()
   const cleanRoot = walkRoot === undefined ? undefined : clean(walkRoot)
   return {
@@ -130,16 +136,12 @@ export function newBuildCache(walkRoot?: GoString): BuildCache {
       const key = cleanRoot === undefined ? clean(d) : d === walkRoot ? cleanRoot : d
       if (entries !== null) {
         listed.set(key, entries)
+        open.push([])
         return
       }
-      for (const kid of keptUnder.get(key) ?? []) listed.delete(kid)
-      keptUnder.delete(key)
-      const i = key.lastIndexOf('/')
-      const parent = i <= 0 ? '/' : key.slice(0, i)
-      if (parent === key) return
-      const kept = keptUnder.get(parent)
-      if (kept === undefined) keptUnder.set(parent, [key])
-      else kept.push(key)
+      // Leaving key: the listings kept under it go; its own is kept under its parent.
+      for (const kid of open.pop() ?? []) listed.delete(kid)
+      open[open.length - 1]?.push(key)
     },
     lstat: (p) => {
       const i = p.lastIndexOf('/')
@@ -172,7 +174,7 @@ export function buildSubprocessSkill(
     cache?.roots.set(allowRoot, root)
   }
   if (!root.ok) return fail(new WrapError('eval allowlist root: ', root.err))
-  if (!pathHasPrefix(resolved.value, root.value)) {
+  if (!cleanHasPrefix(resolved.value, root.value)) {
     return fail(new ErrorString(`entry ${resolved.value} escapes allowlist root ${root.value}`))
   }
   if (m.class !== '' && m.class !== 'safe' && m.class !== 'mutating' && m.class !== 'dangerous') {
