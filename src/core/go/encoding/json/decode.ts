@@ -199,6 +199,8 @@ class DecodeState {
   savedError: UnmarshalTypeError | null = null
   /** The state of each stringSlice field (null = nil slice), by field index. */
   private readonly slices: (SliceState | null)[]
+  /** No backslash anywhere: a string (valid, so free of control bytes) ends at the next `"`. */
+  private readonly noEscapes: boolean
 
   constructor(
     private readonly data: GoString,
@@ -208,6 +210,7 @@ class DecodeState {
     private readonly keys: KeyEvent[],
   ) {
     this.slices = spec.fields.map(() => null)
+    this.noEscapes = data.indexOf('\\') === -1
   }
 
   unmarshal(): void {
@@ -249,6 +252,7 @@ class DecodeState {
     const c = data.charCodeAt(i)
     switch (c) {
       case 0x22: // string
+        if (this.noEscapes) return data.indexOf('"', i + 1) + 1
         for (let j = i + 1; ; j++) {
           const b = data.charCodeAt(j)
           if (b === 0x5c) {
