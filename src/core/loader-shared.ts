@@ -16,6 +16,7 @@ import type { MessagePort, Worker } from 'node:worker_threads'
 import { ErrorString, fail, type GoError, ok } from './go/errors.js'
 import { fromBuffer, type GoString } from './go/gostring.js'
 import { DirentInfo, type FileInfo, readDirEntries } from './go/os/file.js'
+import { base } from './go/path/filepath/path.js'
 import type { ReadDir, SplitWalk, WalkFunc } from './go/path/filepath/walk.js'
 import { decodeManifest, type ParsedManifest, parseManifest } from './manifest.js'
 
@@ -145,9 +146,14 @@ class ReadAhead {
   }
 }
 
+/** What the loader reads of a walked path: every non-directory named skill.json (parseManifest). */
+export function readsManifest(path: GoString, info: { isDir(): boolean } | null): boolean {
+  return info !== null && !info.isDir() && base(path) === 'skill.json'
+}
+
 /**
- * Walks the children of split in order with fn (which reads manifests with `reads.readFile`),
- * reading ahead in a worker once the walk has taken opts.afterMs.
+ * Walks the children of split in order with fn (which parses manifests with
+ * `reads.parseManifest` when set), reading ahead in a worker once the walk has taken opts.afterMs.
  */
 export function walkShared(
   root: GoString,

@@ -5,10 +5,9 @@
  */
 import { workerData } from 'node:worker_threads'
 import type { GoString } from './go/gostring.js'
-import { type DirentInfo, readDirEntries, readFile } from './go/os/file.js'
-import { base } from './go/path/filepath/path.js'
+import { readDirEntries, readFile } from './go/os/file.js'
 import { type ReadDir, splitWalk } from './go/path/filepath/walk.js'
-import { POSTED, READY, type ShareData, type ShareMessage, START } from './loader-shared.js'
+import { POSTED, READY, readsManifest, type ShareData, type ShareMessage, START } from './loader-shared.js'
 
 const { root, names, shared, port } = workerData as ShareData
 const state = new Int32Array(shared)
@@ -52,7 +51,7 @@ const readDir: ReadDir = (dir, join) => {
     nums.push(r.value.length)
     for (const [name, info] of r.value) {
       parts.push(name)
-      nums.push((info as DirentInfo).typeBits)
+      nums.push(info.typeBits)
     }
   } else {
     parts.push('D', dir, r.err.error())
@@ -60,9 +59,8 @@ const readDir: ReadDir = (dir, join) => {
   return r
 }
 
-// The loader reads what its walk callback parses: every non-directory named skill.json.
 const visit = (path: GoString, info: { isDir(): boolean } | null, err: unknown) => {
-  if (err || !info || info.isDir() || base(path) !== 'skill.json') return null
+  if (err || !readsManifest(path, info)) return null
   const f = readFile(path)
   if (f.ok) {
     parts.push('f', path)

@@ -3,10 +3,10 @@ import type { GoError } from './go/errors.js'
 import { type GoString, trimSpace } from './go/gostring.js'
 import { isNotExist } from './go/os/errors.js'
 import { type FileInfo, stat } from './go/os/file.js'
-import { base, isAbs } from './go/path/filepath/path.js'
+import { isAbs } from './go/path/filepath/path.js'
 import { splitWalk, walk } from './go/path/filepath/walk.js'
 import { quote } from './go/strconv/quote.js'
-import { type ShareOptions, walkShared } from './loader-shared.js'
+import { readsManifest, type ShareOptions, walkShared } from './loader-shared.js'
 import { type Manifest, type ParsedManifest, parseManifest } from './manifest.js'
 import type { Registry } from './registry.js'
 
@@ -108,8 +108,7 @@ function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoEr
       })
       return null
     }
-    if (!info || info.isDir()) return null
-    if (base(path) !== 'skill.json') return null
+    if (!readsManifest(path, info)) return null
     const parsed = (reads.parseManifest ?? parseManifest)(path)
     const m: Manifest = parsed.manifest
     if (parsed.err) {

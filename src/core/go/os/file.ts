@@ -266,7 +266,6 @@ export function readDirNames(p: GoString): Result<GoString[]> {
  * every child. Size and permission bits, which d_type does not carry, are read with Lstat
  * on first use.
  */
-/** A FileInfo from a directory listing: its type bits; the rest (size, mode) Lstat'ed on demand. */
 export class DirentInfo implements FileInfo {
   private full: FileStat | null = null
   constructor(
@@ -307,7 +306,7 @@ export class DirentInfo implements FileInfo {
 export function readDirEntries(
   p: GoString,
   dir: (name: GoString) => GoString,
-): Result<[GoString, FileInfo][]> {
+): Result<[GoString, DirentInfo][]> {
   const np = nodePath(p)
   if (np === null) return fail(new PathError('open', p, EINVAL))
   let entries: fs.Dirent[]
@@ -316,7 +315,7 @@ export function readDirEntries(
   } catch (e) {
     return fail(readDirError(e, np, p))
   }
-  const out: [GoString, FileInfo][] = entries.map((d) => {
+  const out: [GoString, DirentInfo][] = entries.map((d) => {
     const name = d.name as string
     const bits = d.isDirectory()
       ? MODE_DIR

@@ -65,8 +65,7 @@ export function walkDirSymlinks(
   lstatFn: (p: GoString) => Result<FileInfo> = lstat,
 ): Result<SymlinkWalk> {
   // A final component that is not a directory fails only with more path after it: give it some.
-  const r = walkSymlinks(`${dir}/.`, lstatFn)
-  return r
+  return walkSymlinks(`${dir}/.`, lstatFn)
 }
 
 function walkSymlinks(

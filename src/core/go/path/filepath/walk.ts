@@ -98,9 +98,10 @@ export interface SplitWalk {
 }
 
 /**
- * Walk with direntTypes, cut at the root's children so that their subtrees can be walked apart
- * (by several threads) and the results put back in order: fn is called for root here, once.
- * Null, before calling fn, when root is not a directory that can be listed: Walk it whole then.
+ * Walk with direntTypes, cut at the root's children so that their subtrees can be walked one by
+ * one — and, by another thread, the same ones again (the loader's read-ahead): fn is called for
+ * root here, once. Null, before calling fn, when root is not a directory that can be listed:
+ * Walk it whole then.
  */
 export function splitWalk(root: GoString, fn: WalkFunc, onDir?: OnDir): SplitWalk | null {
   const info = lstat(root)
