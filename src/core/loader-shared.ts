@@ -6,7 +6,10 @@
  * thread), a worker starts; when it runs, it walks the children after the one in hand the same
  * way, doing only the reads — each directory listing, each skill.json — and sends them over in
  * walk order. This thread then takes its listings and files from that stream instead of the
- * disk. Both walks list the same dirs in the same order, so the stream is a cache in walk order:
+ * disk. Each child is claimed by whoever comes to it first: a child the worker has not started
+ * when this thread needs it is read here, and the worker skips it; this thread never waits for
+ * more than the child the worker is on. The stream holds the worker's children in walk order, so
+ * it is a cache in walk order:
  * a record that is not the one asked for (a bug, or a tree changed under the walk), or a worker
  * that does not answer, ends it, and reads go to the disk again. Reading is the part that does
  * not gain from a second thread here (directory reads contend); the work on what was read does.
@@ -20,15 +23,18 @@ import { base } from './go/path/filepath/path.js'
 import type { ReadDir, SplitWalk, WalkFunc } from './go/path/filepath/walk.js'
 import { decodeManifest, type ParsedManifest, parseManifest } from './manifest.js'
 
-/** Int32 slots of the shared buffer. */
+/** Int32 slots of the shared buffer; then one slot per child of the root, who reads it (CLAIMS). */
 export const POSTED = 0 // batches the worker has posted (what this thread waits on)
 export const READY = 1 // 1 once the worker runs
-export const START = 2 // 1 + the first child the worker reads ahead; 0 until this thread says
+export const START = 2 // 1 + the first child the worker may read; 0 until this thread says
+export const CLAIMS = 3 // + i: 0 while nobody reads child i, else WORKER or MAIN
+export const WORKER = 1
+export const MAIN = 2
 
 export interface ShareOptions {
   /** How long a dir's walk runs alone before the worker is started. */
   afterMs: number
-  /** Wait for the worker to run (tests: so that it surely reads ahead). */
+  /** Wait for the worker to run and take its first child (tests: so that it surely reads ahead). */
   waitForWorker?: boolean
   /** Told, after each dir, how many listings and files came from the worker. */
   onShared?: (fromWorker: number) => void
@@ -164,7 +170,7 @@ export function walkShared(
 ): GoError | null {
   if (split.first !== null) return split.first
   const n = split.names.length
-  const state = new Int32Array(new SharedArrayBuffer(12))
+  const state = new Int32Array(new SharedArrayBuffer(4 * (CLAIMS + n)))
   const started = process.hrtime.bigint()
   let worker: { port: MessagePort; thread: Worker } | null = null
   let tried = false
@@ -177,16 +183,15 @@ export function walkShared(
         if (worker !== null && opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
       }
       if (worker !== null && ahead === null && Atomics.load(state, READY) === 1 && i + 1 < n) {
-        // The worker reads from the next child on; this one is read here meanwhile.
+        // The worker may read from the next child on; this one is read here meanwhile.
         Atomics.store(state, START, i + 2)
         Atomics.notify(state, START)
         ahead = new ReadAhead(worker.port, state)
-        const err = split.walkChild(i, fn)
-        if (err !== null) return err
-        reads.parseManifest = ahead.parseManifest
-        continue
+        if (opts.waitForWorker) Atomics.wait(state, CLAIMS + i + 1, 0, WORKER_PATIENCE_MS)
       }
-      const err = split.walkChild(i, fn, ahead?.readDir)
+      const fromWorker = ahead !== null && Atomics.compareExchange(state, CLAIMS + i, 0, MAIN) === WORKER
+      reads.parseManifest = fromWorker ? ahead?.parseManifest : undefined
+      const err = split.walkChild(i, fn, fromWorker ? ahead?.readDir : undefined)
       if (err !== null) return err
     }
     opts.onShared?.(ahead?.taken ?? 0)

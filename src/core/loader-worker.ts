@@ -7,7 +7,16 @@ import { workerData } from 'node:worker_threads'
 import type { GoString } from './go/gostring.js'
 import { readDirEntries, readFile } from './go/os/file.js'
 import { type ReadDir, splitWalk } from './go/path/filepath/walk.js'
-import { POSTED, READY, readsManifest, type ShareData, type ShareMessage, START } from './loader-shared.js'
+import {
+  CLAIMS,
+  POSTED,
+  READY,
+  readsManifest,
+  type ShareData,
+  type ShareMessage,
+  START,
+  WORKER,
+} from './loader-shared.js'
 
 const { root, names, shared, port } = workerData as ShareData
 const state = new Int32Array(shared)
@@ -81,6 +90,9 @@ if (split === null || split.names.length !== names.length || split.names.some((n
 } else {
   try {
     for (let i = first; i < names.length; i++) {
+      // A child the main thread has come to first is read there.
+      if (Atomics.compareExchange(state, CLAIMS + i, 0, WORKER) !== 0) continue
+      Atomics.notify(state, CLAIMS + i)
       split.walkChild(i, visit, readDir)
       flush()
     }
