@@ -1,6 +1,15 @@
 // Running one measured command, and the statistics over runs.
 import { spawnSync } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs'
 import { join } from 'node:path'
 
 const PROBE = new URL('./rss-probe.mjs', import.meta.url)
@@ -38,6 +47,7 @@ export function runOnce({
   const out = openSync(stdout ?? '/dev/null', 'w')
   const err = openSync(stderr ?? '/dev/null', 'w')
   let r
+  let wallMs
   const t0 = process.hrtime.bigint()
   try {
     r = spawnSync(cmd, args, {
@@ -48,11 +58,15 @@ export function runOnce({
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
     })
+    wallMs = Number(process.hrtime.bigint() - t0) / 1e6
+    // Untimed: what this run wrote reaches the disk now, not during the next figure — a figure
+    // that syncs (run's audit row) would otherwise wait for another's 100 MiB of output.
+    if (stdout) fsyncSync(out)
+    if (stderr) fsyncSync(err)
   } finally {
     closeSync(out)
     closeSync(err)
   }
-  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6
   let rssBytes = null
   let cpuMs = null
   if (rss && r.pid) {
