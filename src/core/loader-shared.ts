@@ -27,7 +27,8 @@ import { decodeManifest, type ParsedManifest, parseManifest } from './manifest.j
 export const POSTED = 0 // batches the worker has posted (what this thread waits on)
 export const READY = 1 // 1 once the worker runs
 export const START = 2 // 1 + the first child the worker may read; 0 until this thread says
-export const CLAIMS = 3 // + i: 0 while nobody reads child i, else WORKER or MAIN
+export const GONE = 3 // 1 once the worker has ended, however
+export const CLAIMS = 4 // + i: 0 while nobody reads child i, else WORKER or MAIN
 export const WORKER = 1
 export const MAIN = 2
 
@@ -38,6 +39,8 @@ export interface ShareOptions {
   waitForWorker?: boolean
   /** Told, after each dir, how many listings and files came from the worker. */
   onShared?: (fromWorker: number) => void
+  /** Tests: make the worker fail after taking its first child, or send a read out of order. */
+  fault?: 'crash' | 'misorder'
 }
 
 /** What the worker is given. */
@@ -46,6 +49,7 @@ export interface ShareData {
   names: GoString[]
   shared: SharedArrayBuffer
   port: MessagePort
+  fault?: ShareOptions['fault']
 }
 
 /**
@@ -102,10 +106,11 @@ class ReadAhead {
     return null
   }
 
-  /** Waits for the next batch; false when the worker gave up or does not answer. */
+  /** Waits for the next batch; false when the worker gave up, has ended, or does not answer. */
   private pull(): boolean {
     for (;;) {
       const posted = Atomics.load(this.state, POSTED)
+      const gone = Atomics.load(this.state, GONE) === 1
       const m = threads().receiveMessageOnPort(this.port)
       if (m !== undefined) {
         const msg = m.message as ShareMessage
@@ -118,6 +123,8 @@ class ReadAhead {
         this.byteAt = 0
         return true
       }
+      // Nothing left to take from a worker that had ended before this look at the port.
+      if (gone) return false
       if (Atomics.wait(this.state, POSTED, posted, WORKER_PATIENCE_MS) === 'timed-out') return false
     }
   }
@@ -179,7 +186,8 @@ export function walkShared(
     for (let i = 0; i < n; i++) {
       if (!tried && n - i > 2 && Number(process.hrtime.bigint() - started) / 1e6 >= opts.afterMs) {
         tried = true
-        worker = startWorker({ root, names: split.names, shared: state.buffer as SharedArrayBuffer })
+        const shared = state.buffer as SharedArrayBuffer
+        worker = startWorker({ root, names: split.names, shared, fault: opts.fault })
         if (worker !== null && opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
       }
       if (worker !== null && ahead === null && Atomics.load(state, READY) === 1 && i + 1 < n) {

@@ -9,6 +9,7 @@ import { readDirEntries, readFile } from './go/os/file.js'
 import { type ReadDir, splitWalk } from './go/path/filepath/walk.js'
 import {
   CLAIMS,
+  GONE,
   POSTED,
   READY,
   readsManifest,
@@ -18,8 +19,14 @@ import {
   WORKER,
 } from './loader-shared.js'
 
-const { root, names, shared, port } = workerData as ShareData
+const { root, names, shared, port, fault } = workerData as ShareData
 const state = new Int32Array(shared)
+
+// However this thread ends, the main thread must not wait for it (it looks at GONE, woken on POSTED).
+process.on('exit', () => {
+  Atomics.store(state, GONE, 1)
+  Atomics.notify(state, POSTED)
+})
 
 const post = (msg: ShareMessage, transfer: ArrayBuffer[] = []) => {
   port.postMessage(msg, transfer)
@@ -93,6 +100,8 @@ if (split === null || split.names.length !== names.length || split.names.some((n
       // A child the main thread has come to first is read there.
       if (Atomics.compareExchange(state, CLAIMS + i, 0, WORKER) !== 0) continue
       Atomics.notify(state, CLAIMS + i)
+      if (fault === 'crash') process.exit(1)
+      if (fault === 'misorder') parts.push('d', `${root}/not-the-next-read`)
       split.walkChild(i, visit, readDir)
       flush()
     }

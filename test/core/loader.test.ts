@@ -156,6 +156,29 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     )
   })
 
+  test('a worker that dies or sends a read out of order: the same events, read from the disk', () => {
+    const goDirs = dirs.map(fromText)
+    const text = (e: LoaderEvent) => ({
+      ...e,
+      err: e.err?.error() ?? null,
+      parsed: e.parsed && { ...e.parsed, err: e.parsed.err?.error() ?? null },
+    })
+    const want: LoaderEvent[] = []
+    loadDirs(goDirs, { registry: new Registry(), onEvent: (e) => want.push(e) })
+    for (const fault of ['crash', 'misorder'] as const) {
+      const got: LoaderEvent[] = []
+      const t0 = Date.now()
+      loadDirs(goDirs, {
+        registry: new Registry(),
+        onEvent: (e) => got.push(e),
+        parallel: { afterMs: 0, waitForWorker: true, fault },
+      })
+      assert.deepEqual(got.map(text), want.map(text), fault)
+      // A dead worker is noticed at once, not after the 30 s the main thread would wait for a live one.
+      assert.ok(Date.now() - t0 < 10_000, `${fault}: ${Date.now() - t0} ms`)
+    }
+  })
+
   test('entries resolve as they do without any cache, under a root reached through a symlink', () => {
     makeTree(R, { alias: { link: R } })
     const root = `${R}/alias/skills`
