@@ -7,21 +7,10 @@ import {
   unmarshal,
 } from '../../../../../src/core/go/encoding/json/decode.js'
 import { SyntaxError as JSONSyntaxError } from '../../../../../src/core/go/encoding/json/scanner.js'
+import { MANIFEST_SPEC } from '../../../../../src/core/manifest.js'
 
-const SKILL: StructSpec = {
-  goType: 'skill.SkillManifest',
-  structName: 'SkillManifest',
-  fields: [
-    { tag: 'name', kind: 'string' },
-    { tag: 'description', kind: 'string' },
-    { tag: 'schema', kind: 'rawMessage' },
-    { tag: 'entry', kind: 'string' },
-    { tag: 'env_allow', kind: 'stringSlice' },
-    { tag: 'timeout_seconds', kind: 'int' },
-    { tag: 'class', kind: 'string' },
-    { tag: 'category', kind: 'string' },
-  ],
-}
+// The manager's SkillManifest, as the loader decodes it.
+const SKILL = MANIFEST_SPEC
 
 const ZERO: Record<string, FieldValue> = {
   name: '',
