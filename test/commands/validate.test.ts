@@ -71,4 +71,24 @@ describe('ongrid-skill validate', () => {
     assert.equal(doc.summary.warnings, 1)
     assert.equal(cli(['validate', `${R}/warn`, '--quiet']).stdout, '✔ 1 file checked: no problems\n')
   })
+  test('a pack dir with packs nested below it: every one is judged, as the manager walks them', () => {
+    makeTree(R, {
+      'outer/skill.json': manifest({ name: 'outer' }),
+      'outer/run.sh': ECHO,
+      'outer/inner/skill.json': manifest({ name: 'Bad Name' }),
+      'outer/inner/run.sh': ECHO,
+      'outer/deep/er/skill.json': manifest({ name: 'outer' }),
+      'outer/deep/er/run.sh': ECHO,
+    })
+    const r = cli(['validate', 'outer', '--json'], {}, R)
+    assert.equal(r.code, 1)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(
+      doc.files.map((f: { path: string }) => f.path),
+      ['outer/deep/er/skill.json', 'outer/inner/skill.json', 'outer/skill.json'],
+    )
+    // The walk's order: deep/er registers "outer" first, so the pack itself is the duplicate.
+    assert.ok(doc.files[2].findings.some((f: { ruleId: string }) => f.ruleId === 'manager/duplicate-name'))
+    assert.match(cli(['validate', `${R}/outer`]).stdout, /in 3 files checked/)
+  })
 })

@@ -31,10 +31,11 @@ function absolute(p: string): GoString {
 
 /**
  * What each PATH means: a skill.json (or any other file: a manifest, or a SKILL.md when it
- * ends in .md); a pack dir (holding skill.json, or else SKILL.md); or a dir walked as the
- * loader walks an allow-list root (filepath.Walk: sorted, symlinks not followed), collecting
- * every skill.json and SKILL.md. The allow-list root is `root` when given, else the dir that
- * holds the pack (for a walked dir, that dir). The same file is checked once.
+ * ends in .md), or a dir, walked as the loader walks an allow-list root (filepath.Walk: sorted,
+ * symlinks not followed), collecting every skill.json and SKILL.md under it — a pack dir's
+ * nested packs included. The allow-list root is `root` when given, else for a pack dir
+ * (holding skill.json, or else SKILL.md) the dir that holds it, for any other dir that dir.
+ * The same file is checked once.
  */
 export function collectTargets(paths: readonly string[], root?: string): Targets {
   const out: Targets = { files: [], walkErrors: [] }
@@ -61,19 +62,15 @@ export function collectTargets(paths: readonly string[], root?: string): Targets
       add({ kind: isNative(path) ? 'native' : 'manifest', path, root: rootGiven ?? dir(dir(path)) })
       continue
     }
+    // A pack dir (holding skill.json, or else SKILL.md) is checked against the dir that holds it;
+    // any other dir is a root itself. Either way the whole dir is walked: every pack nested in a
+    // pack dir is found by the manager's walk too, so none is skipped here.
     const manifest = join(path, 'skill.json')
     const m = lstat(manifest)
-    if (m.ok && !m.value.isDir()) {
-      add({ kind: 'manifest', path: manifest, root: rootGiven ?? dir(path) })
-      continue
-    }
-    const skillMd = join(path, 'SKILL.md')
-    const n = lstat(skillMd)
-    if (n.ok && !n.value.isDir()) {
-      add({ kind: 'native', path: skillMd, root: rootGiven ?? dir(path) })
-      continue
-    }
-    const walkRoot = rootGiven ?? path
+    const packFile = m.ok && !m.value.isDir() ? manifest : join(path, 'SKILL.md')
+    const n = packFile === manifest ? m : lstat(packFile)
+    const packDir = n.ok && !n.value.isDir()
+    const walkRoot = rootGiven ?? (packDir ? dir(path) : path)
     const before = out.files.length
     walk(path, (f, fi, err) => {
       if (err) {
@@ -86,6 +83,8 @@ export function collectTargets(paths: readonly string[], root?: string): Targets
       else if (name === 'SKILL.md') add({ kind: 'native', path: f, root: walkRoot })
       return null
     })
+    // A symlinked pack dir is not descended into by the walk: its own pack is still checked.
+    if (packDir) add({ kind: packFile === manifest ? 'manifest' : 'native', path: packFile, root: walkRoot })
     if (out.files.length === before && out.walkErrors.length === 0) {
       const l = lstat(path)
       const link = l.ok && l.value.isSymlink()
