@@ -12,7 +12,10 @@ export default class LoadDirs extends BaseCommand {
 Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the manager splits it (on ',' and ';', never ':'). The registry starts with the manager's builtin skill keys, so packs that reuse one are skipped as the manager skips them.`
 
   static override examples = [
-    { description: 'Load the example packs', command: '<%= config.bin %> <%= command.id %> examples/skills' },
+    {
+      description: 'Load the example packs (dirs must be absolute, as the manager skips relative ones)',
+      command: '<%= config.bin %> <%= command.id %> "$PWD/examples/skills"',
+    },
     {
       description: 'Use the same setting as the manager',
       command: `${EXTERNAL_DIRS_ENV}=/etc/ongrid/skills,/opt/skills <%= config.bin %> <%= command.id %>`,
@@ -22,8 +25,8 @@ Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the mana
       command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --log-format json --explain',
     },
     {
-      description: 'Fail CI when any manifest is rejected',
-      command: '<%= config.bin %> <%= command.id %> skills --strict',
+      description: 'Fail CI when any manifest is rejected or any dir is skipped',
+      command: '<%= config.bin %> <%= command.id %> "$PWD/skills" --strict',
     },
   ]
 
@@ -47,7 +50,10 @@ Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the mana
     }),
     'no-builtins': Flags.boolean({ description: 'start with an empty registry' }),
     explain: Flags.boolean({ description: 'after lines whose cause is not obvious, print a hint on stderr' }),
-    strict: Flags.boolean({ description: 'exit 1 when any manifest was not registered' }),
+    strict: Flags.boolean({
+      description:
+        'exit 1 unless every line is a registration: a rejected manifest, a skipped dir (relative, missing, unreadable, not a dir) or a walk error fails',
+    }),
   }
 
   async run(): Promise<void> {

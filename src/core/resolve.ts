@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs'
 import { buildSubprocessSkill, type SubprocessSkill } from './build.js'
-import { fromText, type GoString } from './go/gostring.js'
+import { fromText, type GoString, trimSpace } from './go/gostring.js'
 import { abs, dir, join } from './go/path/filepath/path.js'
-import { loadDirs } from './loader.js'
+import { type LoaderEventKind, loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
 import { Registry } from './registry.js'
 
@@ -65,12 +65,29 @@ export function resolveByName(name: string, dirs: GoString[], builtins?: readonl
       line: `${key} is a builtin skill of the manager, not a subprocess pack: nothing to run locally`,
     }
   }
-  const result = loadDirs(dirs, { registry, onEvent: () => {} })
+  // Dirs the manager skips are named as skipped, with why, not as searched.
+  const why: Partial<Record<LoaderEventKind, string>> = {
+    'skip-non-absolute': 'relative dirs are skipped, as the manager skips them',
+    'dir-not-present': 'not present',
+    'not-a-directory': 'not a directory',
+  }
+  const skipped = new Map<GoString, string>()
+  const result = loadDirs(dirs, {
+    registry,
+    onEvent: (e) => {
+      if (e.kind === 'stat-error') skipped.set(e.path, e.err?.error() ?? 'unreadable')
+      else if (why[e.kind] !== undefined) skipped.set(e.path, why[e.kind] as string)
+    },
+  })
   const skill = result.skills.find((s) => s.key === key)
   if (skill) return { ok: true, skill }
+  const walked = dirs.map(trimSpace).filter((d) => d !== '' && !skipped.has(d))
+  const skips = [...skipped].map(([d, reason]) => `${d} (${reason})`)
   return {
     ok: false,
     kind: 'not-found',
-    line: `no skill ${key} is registered from ${dirs.join(', ') || '(no dirs)'}`,
+    line:
+      `no skill ${key} is registered from ${walked.join(', ') || '(no dirs)'}` +
+      (skips.length > 0 ? `; skipped: ${skips.join(', ')}` : ''),
   }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { chmodSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
@@ -100,6 +101,23 @@ describe('ongrid-skill load-dirs', () => {
   test('--strict exits 1 when a manifest was rejected', () => {
     assert.equal(cli([`${R}/a`, '--strict']).code, 1)
     assert.equal(cli([`${R}/a/good`, '--strict']).code, 0)
+  })
+
+  test('--strict exits 1 when a dir is skipped or a walk fails: nothing there was judged', () => {
+    makeTree(R, { 'plain.txt': 'x', 'locked/p/skill.json': manifest({ name: 'locked' }) })
+    for (const skipped of ['rel/dir', `${R}/missing`, `${R}/plain.txt`]) {
+      const r = cli([`${R}/a/good`, skipped, '--strict'])
+      assert.equal(r.code, 1, skipped)
+      assert.equal(cli([`${R}/a/good`, skipped]).code, 0, skipped)
+    }
+    if (process.getuid?.() !== 0) {
+      chmodSync(`${R}/locked`, 0)
+      try {
+        assert.equal(cli([`${R}/locked`, '--strict']).code, 1)
+      } finally {
+        chmodSync(`${R}/locked`, 0o755)
+      }
+    }
   })
 
   test('--explain hints at causes the manager does not state', () => {

@@ -343,6 +343,14 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       'ongrid-skill: web_search is a builtin skill of the manager, not a subprocess pack: nothing to run locally (see --help)\n',
     )
   })
+  test('NAME not found: dirs the manager skips are named as skipped, with why', async () => {
+    const r = await cli(['d1skill', '--no-audit', '--dirs', `rel/skills, ${R}/nope;${R}/d1`])
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr,
+      `ongrid-skill: no skill d1skill is registered from ${R}/d1; skipped: rel/skills (relative dirs are skipped, as the manager skips them), ${R}/nope (not present) (see --help)\n`,
+    )
+  })
 
   // ── args ───────────────────────────────────────────────────────────────
   test('--arg is typed by the schema and sent as one object', async () => {

@@ -84,8 +84,10 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
     }
   }
   out.flush()
-  const rejected =
-    (counts.get('parse-error') ?? 0) + (counts.get('build-error') ?? 0) + (counts.get('duplicate') ?? 0)
+  // --strict: anything but a registration fails — a rejected manifest, and as much a dir the
+  // manager skips (relative, missing, unreadable, not a dir) or a walk error, which judged nothing.
+  let notRegistered = result.err === null ? 0 : 1
+  for (const [kind, n] of counts) if (kind !== 'registered') notRegistered += n
   if (!json) process.stderr.write(`${loadSummary(result.count, counts)}\n`)
   const doc = json
     ? {
@@ -101,5 +103,5 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
       }
     : undefined
   if (json) printJson(doc)
-  return flags.strict && rejected > 0 ? EXIT.findings : EXIT.ok
+  return flags.strict && notRegistered > 0 ? EXIT.findings : EXIT.ok
 }
