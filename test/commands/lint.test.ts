@@ -70,6 +70,34 @@ describe('ongrid-skill lint', () => {
     assert.equal(run.originalUriBaseIds['%SRCROOT%'].uri, `file://${REPO}/`)
   })
 
+  test('github and sarif paths are relative to the repository root, wherever the job runs', () => {
+    const { root: G, cleanup: done } = tempRoot()
+    try {
+      makeTree(G, {
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        'skills/p/skill.json': manifest({ name: 'p', class: 'nope' }),
+        'skills/p/run.sh': ECHO,
+        'ws/skills/p/skill.json': manifest({ name: 'p', class: 'nope' }),
+        'ws/skills/p/run.sh': ECHO,
+      })
+      const env = { GITHUB_WORKSPACE: undefined }
+      // working-directory: skills, under a git top level
+      const gh = cli(['lint', 'p', '--format', 'github'], env, `${G}/skills`).stdout
+      assert.match(gh, /^::error file=skills\/p\/skill\.json,line=/m)
+      const doc = JSON.parse(cli(['lint', 'p', '--format', 'sarif'], env, `${G}/skills`).stdout)
+      const loc = doc.runs[0].results[0].locations[0].physicalLocation.artifactLocation
+      assert.deepEqual(loc, { uri: 'skills/p/skill.json', uriBaseId: '%SRCROOT%' })
+      assert.equal(doc.runs[0].originalUriBaseIds['%SRCROOT%'].uri, `file://${G}/`)
+      // GITHUB_WORKSPACE wins over the git top level
+      const ws = cli(['lint', 'p', '--format', 'github'], { GITHUB_WORKSPACE: `${G}/ws` }, `${G}/ws/skills`)
+      assert.match(ws.stdout, /^::error file=skills\/p\/skill\.json,line=/m)
+      // stylish stays relative to the working dir
+      assert.match(cli(['lint', 'p'], env, `${G}/skills`).stdout, /^p\/skill\.json$/m)
+    } finally {
+      done()
+    }
+  })
+
   test('github: workflow commands with escaped properties and data', () => {
     const out = cli(['lint', FIX, '--format', 'github']).stdout
     for (const line of out.trimEnd().split('\n')) {

@@ -9,7 +9,7 @@ import { ConfigError, PathError } from '../../core/lint/errors.js'
 import { SETTINGS, SEVERITIES, type Setting, type Severity } from '../../core/lint/types.js'
 import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
-import { displayPath, fails, type LintOutput } from '../../ui/lint/model.js'
+import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 
 export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'] as const
@@ -66,6 +66,7 @@ async function report(
     rules: result.rules,
     ignored: result.files.length - shown.length,
     cwd: process.cwd(),
+    repo: format === 'github' || format === 'sarif' ? repoRoot(process.cwd()) : process.cwd(),
     failSeverity: opts.failSeverity,
   }
   // Each format is imported only when used (cold start: validate of one pack).

@@ -12,11 +12,14 @@ function escapeProperty(s: string): string {
 
 const COMMAND = { error: 'error', warn: 'warning', info: 'notice' } as const
 
-/** GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=RULE::message`. */
+/**
+ * GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=RULE::message`, the file
+ * relative to the repository root (as GitHub resolves it), not to the working dir.
+ */
 export function github(o: LintOutput): string {
   let out = ''
   for (const f of o.files) {
-    const file = escapeProperty(displayPath(f.file, o.cwd))
+    const file = escapeProperty(displayPath(f.file, o.repo))
     for (const x of f.findings) {
       const message = x.hint ? `${x.message}\n${x.hint}` : x.message
       out += `::${COMMAND[x.severity]} file=${file},line=${x.line},col=${x.column},title=${escapeProperty(x.ruleId)}::${escapeData(message)}\n`

@@ -1,4 +1,5 @@
-import { relative } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import type { FileReport } from '../../core/lint/engine.js'
 import { type Finding, type RuleMeta, type Severity, severityRank } from '../../core/lint/types.js'
 
@@ -10,6 +11,8 @@ export interface LintOutput {
   ignored: number
   /** Directory paths are shown relative to. */
   cwd: string
+  /** The repository root, that GitHub annotations and SARIF locations are relative to (see repoRoot). */
+  repo: string
   failSeverity: Severity
 }
 
@@ -51,4 +54,18 @@ export function fails(f: Finding, failSeverity: Severity): boolean {
 
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`
+}
+
+/**
+ * The repository root CI tools resolve paths against: GITHUB_WORKSPACE, else the git top level
+ * (the nearest dir above cwd holding `.git`, a dir or a worktree's file), else cwd. A job with
+ * `working-directory:` still annotates the right file.
+ */
+export function repoRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+  const ws = env.GITHUB_WORKSPACE
+  if (ws !== undefined && ws !== '') return resolve(cwd, ws)
+  for (let d = cwd; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d
+    if (dirname(d) === d) return cwd
+  }
 }

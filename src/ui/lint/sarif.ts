@@ -19,7 +19,7 @@ function uriOf(path: string): string {
 /**
  * SARIF 2.1.0: one run; tool.driver.rules lists the rules of the run with stable ids, short
  * descriptions, default levels and helpUri; results carry ruleId/ruleIndex, level, the
- * message, and a relative artifactLocation (uriBaseId %SRCROOT% = the working dir) with
+ * message, and a repository-relative artifactLocation (uriBaseId %SRCROOT% = the repository root, see repoRoot) with
  * startLine/startColumn (columns count Unicode code points: run.columnKind).
  */
 export function sarif(o: LintOutput, version: string): string {
@@ -33,7 +33,7 @@ export function sarif(o: LintOutput, version: string): string {
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri: uriOf(displayPath(f.file, o.cwd)), uriBaseId: '%SRCROOT%' },
+            artifactLocation: { uri: uriOf(displayPath(f.file, o.repo)), uriBaseId: '%SRCROOT%' },
             region: { startLine: x.line, startColumn: x.column },
           },
         },
@@ -61,7 +61,7 @@ export function sarif(o: LintOutput, version: string): string {
           },
         },
         originalUriBaseIds: {
-          '%SRCROOT%': { uri: pathToFileURL(o.cwd.endsWith('/') ? o.cwd : `${o.cwd}/`).href },
+          '%SRCROOT%': { uri: pathToFileURL(o.repo.endsWith('/') ? o.repo : `${o.repo}/`).href },
         },
         columnKind: 'unicodeCodePoints',
         results,

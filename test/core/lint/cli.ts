@@ -13,7 +13,7 @@ const GOLDEN = `${REPO}/test/fixtures/lint/golden`
 export function cli(args: string[], env: Record<string, string | undefined> = {}, cwd = REPO) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
+    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, GITHUB_WORKSPACE: undefined, ...env },
     encoding: 'utf8',
   })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
