@@ -28,6 +28,13 @@ export abstract class BaseCommand extends Command {
 
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
-    return this.exit(reportError(err))
+    return this.exit(reportError(err, this.jsonEnabled() || this.jsonFlagGiven()))
+  }
+
+  /** --json before any `--`: also for commands that define their own json flag (audit tail). */
+  private jsonFlagGiven(): boolean {
+    const end = this.argv.indexOf('--')
+    const at = this.argv.indexOf('--json')
+    return at >= 0 && (end < 0 || at < end)
   }
 }

@@ -25,11 +25,21 @@ export class ExitWith extends Error {
 }
 
 /**
+ * The --json document of a failure: `ok: false` and the error with its exit code, the same
+ * code the process exits with. `extra` adds the command's own fields (an `audit` object, …).
+ */
+export function failureDocument(message: string, code: number, extra: Record<string, unknown> = {}) {
+  return { ok: false, error: { message, exit_code: code }, ...extra }
+}
+
+/**
  * Prints any failure as one line on stderr (`ongrid-skill: …`) and returns its exit code:
  * a UserError's own, oclif's parse errors' (2), 70 for anything else (a bug: no stack
- * trace unless DEBUG is set).
+ * trace unless DEBUG is set). With `json` (the command was given --json) the failure is also
+ * one JSON document on stdout (failureDocument, on one line), so every outcome of a --json run
+ * is one.
  */
-export function reportError(err: Error & { oclif?: { exit?: number } }): number {
+export function reportError(err: Error & { oclif?: { exit?: number } }, json = false): number {
   if (err instanceof ExitWith) return err.code
   let code: number = EXIT.usage
   let message = err.message
@@ -47,6 +57,8 @@ export function reportError(err: Error & { oclif?: { exit?: number } }): number 
     .filter((l) => l !== '' && !/^See more help with/.test(l))
     .join('; ')
   process.stderr.write(`ongrid-skill: ${message}${code === EXIT.usage ? ' (see --help)' : ''}\n`)
+  // One line, so that it is also one record for commands that print JSON lines (audit tail).
+  if (json) process.stdout.write(`${JSON.stringify(failureDocument(message, code))}\n`)
   return code
 }
 

@@ -57,7 +57,7 @@ export async function tryFast(argv: string[], manifestPath: URL): Promise<boolea
   try {
     code = await (await ACTIONS[id]())(input)
   } catch (e) {
-    code = reportError(e as Error)
+    code = reportError(e as Error, input.flags.json === true)
   }
   process.exitCode = code
   return true

@@ -331,6 +331,26 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(r.stderr, 'ongrid-skill: cannot reach MySQL at 127.0.0.1:1 (connection refused)\n')
   })
 
+  test('--json failures: one JSON line with the message and exit code, and the stderr line', () => {
+    const down = cli(['--db', 'mysql://ongrid:pw@127.0.0.1:1/ongrid', '--json'])
+    assert.equal(down.code, 2)
+    assert.equal(
+      down.stdout,
+      '{"ok":false,"error":{"message":"cannot reach MySQL at 127.0.0.1:1 (connection refused)","exit_code":2}}\n',
+    )
+    assert.equal(down.stderr, 'ongrid-skill: cannot reach MySQL at 127.0.0.1:1 (connection refused)\n')
+    for (const args of [
+      ['--json', '--no-such-flag'],
+      ['--json', '-n', 'x'],
+    ]) {
+      const r = cli(args)
+      assert.equal(r.code, 2, args.join(' '))
+      const doc = JSON.parse(r.stdout)
+      assert.deepEqual([doc.ok, doc.error.exit_code], [false, 2], args.join(' '))
+      assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`)
+    }
+  })
+
   test('SQLite: -f sees exactly the rows a WAL writer commits from 4 connections, each within 1 s; Ctrl-C exits at once', async () => {
     const path = join(R, 'wal.db')
     const db = await createSqlite(path)

@@ -103,6 +103,15 @@ describe('ongrid-skill load-dirs', () => {
     assert.equal(cli([`${R}/a/good`, '--strict']).code, 0)
   })
 
+  test('--json failures: one document with the message and the exit code', () => {
+    for (const args of [['--json'], [`${R}/a`, '--json', '--log-format', 'xml']]) {
+      const r = cli(args)
+      assert.equal(r.code, 2, args.join(' '))
+      const doc = JSON.parse(r.stdout)
+      assert.deepEqual([doc.ok, doc.error.exit_code], [false, 2], args.join(' '))
+    }
+  })
+
   test('--strict exits 1 when a dir is skipped or a walk fails: nothing there was judged', () => {
     makeTree(R, { 'plain.txt': 'x', 'locked/p/skill.json': manifest({ name: 'locked' }) })
     for (const skipped of ['rel/dir', `${R}/missing`, `${R}/plain.txt`]) {

@@ -281,7 +281,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.deepEqual([sd.exit_code, sd.timed_out, sd.stdout], [null, false, ''])
   })
   test('--json with args that are not JSON (the manager’s invalid params): args is the raw string', async () => {
-    const r = await cli([`${P}/free`, '--no-audit', '--json', '--args', '{nope'])
+    const r = await cli([`${P}/free`, '--no-audit', '--no-validate', '--json', '--args', '{nope'])
     assert.equal(r.code, 1)
     const d = JSON.parse(r.stdout)
     assert.equal(d.error, 'subprocess skill: invalid params JSON')
@@ -398,6 +398,27 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(lines.at(-1), '(the manager does not check args; --no-validate sends them as they are)')
     assert.equal(existsSync(path), false)
   })
+  test('--json: every failure is one document with the exit code, stderr keeps its line', async () => {
+    const cases: [string[], number, RegExp][] = [
+      [['nope', '--dirs', `${R}/d1`], 2, /^no skill nope is registered/],
+      [[`${P}/cat`, '--args', '[1]'], 4, /^args: must be object$/],
+      [[`${P}/cat`, '--arg', 'n=x'], 2, /^--arg n: "x" is not a valid integer$/],
+      [[`${P}/bad`], 2, /^skill loader: build /],
+      [[`${P}/free`, '--timeout', 'soon'], 2, /^--timeout: time: invalid duration/],
+      [[`${P}/free`, '--role', 'Admin'], 2, /Admin/],
+      [[`${P}/free`, '--no-such-flag'], 2, /no-such-flag/],
+    ]
+    const outs = await Promise.all(cases.map(([a]) => cli([...a, '--no-audit', '--json'])))
+    cases.forEach(([a, code, message], k) => {
+      const r = outs[k]
+      assert.equal(r.code, code, a.join(' '))
+      const doc = JSON.parse(r.stdout)
+      assert.equal(doc.ok, false, a.join(' '))
+      assert.equal(doc.error.exit_code, code, a.join(' '))
+      assert.match(doc.error.message, message, a.join(' '))
+      assert.ok(r.stderr.length > 0, a.join(' '))
+    })
+  })
   test('a top-level type error points at args itself', async () => {
     const r = await cli([`${P}/cat`, '--no-audit', '--args', '[1]'])
     assert.equal(r.code, 4)
@@ -413,12 +434,33 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     const [empty, blank, invalid] = await Promise.all([
       cli([`${P}/free`, '--no-audit']),
       cli([`${P}/free`, '--no-audit', '--args', ' \n ']),
-      cli([`${P}/free`, '--no-audit', '--args', '{"a":']),
+      cli([`${P}/free`, '--no-audit', '--no-validate', '--args', '{"a":']),
     ])
     assert.deepEqual([empty.code, empty.stdout], [0, '{}'])
     assert.deepEqual([blank.code, blank.stdout], [0, '{}'])
     assert.equal(invalid.code, 1)
     assert.equal(invalid.stderr, 'error: subprocess skill: invalid params JSON\n')
+  })
+  test('args that are not JSON are a usage error with the position (the skill never starts)', async () => {
+    const [inline, json] = await Promise.all([
+      cli([`${P}/free`, '--no-audit', '--args', '{"a":1,\n "b" 2}']),
+      cli([`${P}/free`, '--no-audit', '--json', '--args', '{"a":']),
+    ])
+    assert.equal(inline.code, 2)
+    assert.equal(inline.stdout, '')
+    assert.equal(
+      inline.stderr,
+      "ongrid-skill: --args: not valid JSON: invalid character '2' after object key at byte 14 (line 2, column 6); --no-validate sends it as it is (see --help)\n",
+    )
+    assert.equal(json.code, 2)
+    assert.deepEqual(JSON.parse(json.stdout), {
+      ok: false,
+      error: {
+        message:
+          '--args: not valid JSON: unexpected end of JSON input at byte 5 (line 1, column 5); --no-validate sends it as it is',
+        exit_code: 2,
+      },
+    })
   })
   test('--args-file (and - for stdin): bytes verbatim; 4 MiB to a child that never reads them', async () => {
     const big = `[${'1,'.repeat(2 * 1024 * 1024)}1]`
@@ -469,7 +511,11 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
   test('--role refusal with --json: the 403 as a document', async () => {
     const r = await cli([`${P}/mutating`, '--role', 'viewer', '--json', '--no-audit'])
     assert.equal(r.code, 5)
-    assert.deepEqual(JSON.parse(r.stdout), { ok: false, error: VIEWER, status: 403 })
+    assert.deepEqual(JSON.parse(r.stdout), {
+      ok: false,
+      error: { message: VIEWER, exit_code: 5 },
+      status: 403,
+    })
   })
   test('--role only takes the manager’s roles', async () => {
     const r = await cli([`${P}/safe`, '--role', 'Admin', '--no-audit'])

@@ -52,6 +52,15 @@ describe('ongrid-skill validate', () => {
     r = cli(['validate', `${R}/ok`, '--root', `${R}/nope`])
     assert.equal(r.code, 2)
   })
+  test('--json failures: one document with the message and the exit code', () => {
+    for (const args of [['nope'], [`${R}/ok`, '--format', 'xml'], [`${R}/ok`, '--root', `${R}/nope`]]) {
+      const r = cli(['validate', ...args, '--json'], {}, R)
+      assert.equal(r.code, 2, args.join(' '))
+      const doc = JSON.parse(r.stdout)
+      assert.deepEqual([doc.ok, doc.error.exit_code], [false, 2], args.join(' '))
+      assert.equal(r.stderr, `ongrid-skill: ${doc.error.message} (see --help)\n`)
+    }
+  })
   test('binary junk is a finding, not a crash', () => {
     const r = cli(['validate', `${R}/junk.json`, '--json'])
     assert.equal(r.code, 1)

@@ -4,7 +4,7 @@ import type { AuditRow, Status } from '../../core/audit/row.js'
 import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
-import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { type ActionInput, EXIT, failureDocument, UserError } from '../errors.js'
 
 /** Exit codes of `audit tail`. */
 export const TAIL_EXIT = {
@@ -121,6 +121,7 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
   } catch (e) {
     if (!(e instanceof AuditError)) throw e
     process.stderr.write(`ongrid-skill: ${e.message}\n`)
+    if (json) process.stdout.write(`${JSON.stringify(failureDocument(e.message, TAIL_EXIT.error))}\n`)
     return TAIL_EXIT.error
   } finally {
     process.off('SIGINT', onInt)

@@ -7,13 +7,13 @@ import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
 import { type ExecuteResult, execute } from '../../core/executor.js'
 import { authorize, llmCallable } from '../../core/gate.js'
-import { valid } from '../../core/go/encoding/json/scanner.js'
+import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { createRunView, type RunView } from '../../ui/run.js'
-import { type ActionInput, EXIT, ExitWith, printJson, UserError } from '../errors.js'
+import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
 
 /** Exit codes of `run`, beyond the shared ones. */
 export const RUN_EXIT = {
@@ -49,7 +49,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     if (!flags.quiet && !json) process.stderr.write(`${line}\n`)
   }
 
-  const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs)
+  const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs, json)
   if (flags.timeout !== undefined) {
     const d = parseDuration(fromText(flags.timeout))
     if (!d.ok) throw new UserError(`--timeout: ${toText(d.err.error())}`)
@@ -70,14 +70,32 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
   }
   // The manager sends `{}` for empty args, so that is what is checked.
   const effective = params.trim() === '' ? '{}' : params
+  if (flags.validate !== false) {
+    // Args that are not JSON are a mistake in the command line, not the skill's failure; with
+    // --no-validate they go to the executor as given, which refuses them as the manager does.
+    const bad = checkValid(effective)
+    if (bad !== null) {
+      const source = flags['args-file'] !== undefined ? `--args-file ${flags['args-file']}` : '--args'
+      throw new UserError(
+        `${source}: not valid JSON: ${toText(bad.error())} at byte ${bad.offset} (${lineColumn(effective, bad.offset)}); --no-validate sends it as it is`,
+      )
+    }
+  }
   if (flags.validate !== false && schema !== undefined && valid(effective)) {
-    if (!(await checkArgs(schema, effective, say))) return RUN_EXIT.badArgs
+    const issues = await checkArgs(schema, effective, say)
+    if (issues !== null) {
+      process.stderr.write(
+        `${issues.map((l) => `error: ${l}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n`,
+      )
+      if (json) printJson(failureDocument(issues.join('; '), RUN_EXIT.badArgs, { issues }))
+      return RUN_EXIT.badArgs
+    }
   }
 
   if (flags.role !== undefined) {
     const refusal = authorize(skill.class, flags.role)
     if (refusal !== null) {
-      if (json) printJson({ ok: false, error: refusal, status: 403 })
+      if (json) printJson(failureDocument(refusal, RUN_EXIT.forbidden, { status: 403 }))
       else process.stderr.write(`error: ${refusal}\n`)
       return RUN_EXIT.forbidden
     }
@@ -135,6 +153,7 @@ function resolveSkill(
   target: string,
   root: string | undefined,
   dirsFlag: string | undefined,
+  json: boolean,
 ): SubprocessSkill {
   const r = isPackPath(target)
     ? resolvePack(target, root)
@@ -143,6 +162,7 @@ function resolveSkill(
   // The loader's own line, byte for byte (like load-dirs prints it), not a usage hint.
   if (r.kind === 'rejected') {
     process.stderr.write(toBuffer(`error: ${r.line}\n`))
+    if (json) printJson(failureDocument(toText(r.line), RUN_EXIT.usage))
     throw new ExitWith(RUN_EXIT.usage)
   }
   throw new UserError(toText(r.line), RUN_EXIT.usage)
@@ -166,22 +186,23 @@ function readEnvFile(path: string): Record<string, string> {
   }
 }
 
-async function checkArgs(schema: unknown, params: GoString, say: (l: string) => void): Promise<boolean> {
+/** The args' mismatches with the schema (`args/pointer: message`), or null when they match. */
+async function checkArgs(
+  schema: unknown,
+  params: GoString,
+  say: (l: string) => void,
+): Promise<string[] | null> {
   const { compileSchema, issues } = await import('../../core/schema/compile.js')
   const compiled = await compileSchema(schema, { strict: false })
   if (!compiled.ok) {
     say(`warning: the schema does not compile (${compiled.error}); args not validated`)
-    return true
+    return null
   }
   const value: unknown = JSON.parse(toText(params))
-  if (compiled.schema.validate(value)) return true
-  const lines = issues(compiled.schema.validate.errors).map(
-    (i) => `error: args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
+  if (compiled.schema.validate(value)) return null
+  return issues(compiled.schema.validate.errors).map(
+    (i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
   )
-  process.stderr.write(
-    `${lines.join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n`,
-  )
-  return false
 }
 
 /** The local audit store, open, or why it is not: never a failed run. */
@@ -294,4 +315,13 @@ function writeJsonStringBody(buf: Buffer): void {
     process.stdout.write(JSON.stringify(buf.subarray(start, end).toString('utf8')).slice(1, -1))
     start = end
   }
+}
+
+/** `line L, column C` of the byte Go's scanner stopped at (its offset counts the bytes read). */
+function lineColumn(data: GoString, offset: number): string {
+  const at = Math.max(0, Math.min(offset, data.length) - 1)
+  const before = data.slice(0, at)
+  const line = before.split('\n').length
+  const column = at - (before.lastIndexOf('\n') + 1) + 1
+  return `line ${line}, column ${column}`
 }
