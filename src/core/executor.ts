@@ -241,7 +241,7 @@ export async function execute(
           waitDelayExpired = true
           child.stdout?.destroy()
           child.stderr?.destroy()
-          child.stdin?.destroy()
+          child.stdio[0]?.destroy()
           openStreams = 0
         }
         maybeFinish()
@@ -318,10 +318,15 @@ export async function execute(
       opts.onStderr?.(c)
     })
     child.stderr!.once('close', streamDone)
-    // The params copy: EPIPE from a child that never reads stdin is ignored, as Go does.
-    child.stdin!.on('error', () => {})
-    child.stdin!.once('close', streamDone)
-    child.stdin!.end(toBuffer(params))
+    // The params copy: EPIPE from a child that never reads stdin is ignored, as Go does. Node
+    // destroys a child's stdin when the child exits; Go's copy goes on while anything holds
+    // the pipe (a background child), so the stream is taken out of Node's hands and the copy
+    // counts until it is done, or until the WaitDelay closes it.
+    const stdin = child.stdin!
+    child.stdin = null
+    stdin.on('error', () => {})
+    stdin.once('close', streamDone)
+    stdin.end(toBuffer(params))
 
     child.once('exit', (code, signal) => {
       exited = true

@@ -623,6 +623,43 @@ echo up >&2
         killAll(aliveWithMarker(m), r.pid)
       }
     })
+    test('exit 0 while a background child holds stdin unread, params over the pipe buffer: the copy is waited for, then WaitDelay expired', async () => {
+      const m = marker('wdin')
+      // The background child takes stdin (explicitly: sh gives background jobs /dev/null) but not
+      // stdout or stderr, and never reads: 1 MiB of params cannot all be written.
+      const p = script(
+        dir(),
+        'run.sh',
+        `${SH}exec 3<&0\n/bin/sh -c '/bin/sleep 5; :' ${m} <&3 >/dev/null 2>&1 &\necho held >&2\necho '{}'\n`,
+      )
+      const r = await run(p, `[${'1,'.repeat(512 * 1024)}1]`)
+      try {
+        assert.equal(
+          r.error,
+          'subprocess skill k: exec: WaitDelay expired before I/O complete (stderr: held)',
+        )
+        assert.equal(r.exitCode, 0)
+        assert.ok(r.durationMs >= WAIT_DELAY_MS - 20, `${r.durationMs}`)
+        assert.equal(aliveWithMarker(m).length, 1)
+      } finally {
+        killAll(aliveWithMarker(m), r.pid)
+      }
+    })
+    test('small params fit the pipe: the copy ends at once, whoever holds stdin', async () => {
+      const m = marker('wdsmall')
+      const p = script(
+        dir(),
+        'run.sh',
+        `${SH}exec 3<&0\n/bin/sh -c '/bin/sleep 5; :' ${m} <&3 >/dev/null 2>&1 &\necho '{}'\n`,
+      )
+      const r = await run(p, '{"a":1}')
+      try {
+        assert.equal(r.error, null)
+        assert.ok(r.durationMs < WAIT_DELAY_MS, `${r.durationMs}`)
+      } finally {
+        killAll(aliveWithMarker(m), r.pid)
+      }
+    })
     test('a non-zero exit wins over the WaitDelay (after the same 1 s wait)', async () => {
       const m = marker('wdexit')
       const p = script(dir(), 'run.sh', `${SH}/bin/sh -c '/bin/sleep 5; :' ${m} &\necho bad >&2\nexit 4\n`)
