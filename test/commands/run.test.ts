@@ -131,6 +131,7 @@ before(() => {
     ),
     envpath: pack({ name: 'envpath', env_allow: ['PATH'] }, ENV_DUMP, 'env.js'),
     deaf: pack({ name: 'deaf' }, { exec: `${SH}echo '{"read":false}'\n` }),
+    cututf8: pack({ name: 'cututf8' }, { exec: `${SH}printf 'a\\342\\202b' >&2\nprintf '"x\\342\\202"'\n` }),
   })
   tree('d1', {
     same: pack({ name: 'same' }, { exec: `${SH}echo 1\n` }),
@@ -151,6 +152,14 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(r.code, 0)
     assert.equal(r.stdout, '{"ok":true}\n\n')
     assert.equal(r.stderr, 'hello\n')
+  })
+  test('--json renders invalid UTF-8 as Go’s encoder does: one U+FFFD per invalid byte', async () => {
+    const r = await cli([`${P}/cututf8`, '--no-audit', '--json'])
+    assert.equal(r.code, 0)
+    const doc = JSON.parse(Buffer.from(r.stdout, 'latin1').toString('utf8'))
+    assert.equal(doc.stdout, '"x\ufffd\ufffd"')
+    assert.equal(doc.result, 'x\ufffd\ufffd')
+    assert.equal(doc.stderr, 'a\ufffd\ufffdb')
   })
   test('--quiet hides the entry’s stderr', async () => {
     const r = await cli([`${P}/ok`, '--no-audit', '-q'])

@@ -7,7 +7,7 @@ import { after, test } from 'node:test'
 import { unmarshal } from '../../src/core/go/encoding/json/decode.js'
 import { appendJSONString } from '../../src/core/go/encoding/json/encode.js'
 import { checkValid, valid } from '../../src/core/go/encoding/json/scanner.js'
-import type { GoString } from '../../src/core/go/gostring.js'
+import { type GoString, toText } from '../../src/core/go/gostring.js'
 import { MANIFEST_SPEC } from '../../src/core/manifest.js'
 import { randomString, utf8 } from './gen.js'
 import {
@@ -204,6 +204,36 @@ test('JSON string encoding (Encoder with and without SetEscapeHTML)', async (t) 
         capture(() => appendJSONString(s, html)),
       )
     }
+  })
+  finish(t, [mm])
+})
+
+test('byte strings rendered as JSON text: one U+FFFD per invalid byte, as Go’s encoder writes them', async (t) => {
+  const go = await getHarness()
+  if (!go) return t.skip(GO_MISSING)
+  const seed = seedFor('json.totext')
+  t.diagnostic(`${REPRODUCE} (category seed ${seed})`)
+  const rand = new Rand(seed)
+  // Truncated sequences are where a TextDecoder (one U+FFFD per maximal subpart) and Go differ.
+  const inputs: GoString[] = [
+    '\xe2\x82',
+    '\xf0\x9f\x98',
+    'a\xe2\x82b',
+    '\xed\xa0\x80',
+    '\xc0\x80',
+    '\xf4\x90\x80\x80',
+  ]
+  for (let i = 0; i < 6000; i++) inputs.push(randomString(rand, rand.pick([4, 16, 64])))
+  const answers = await go.call(inputs.map((s) => ({ op: 'encstring', s: b64(s), html: false })))
+  const mm = new Mismatches('toText as JSON')
+  inputs.forEach((s, i) => {
+    // Go's output is valid UTF-8 always: decoded as such, then parsed.
+    const out = Buffer.from(unb64(answers[i].out), 'latin1').toString('utf8')
+    mm.check(
+      show(s),
+      JSON.parse(out),
+      capture(() => toText(s)),
+    )
   })
   finish(t, [mm])
 })

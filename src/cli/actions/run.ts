@@ -272,7 +272,7 @@ function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
   let result: unknown = null
   if (r.ok) {
     try {
-      result = JSON.parse(r.stdout.toString('utf8'))
+      result = JSON.parse(toText(fromBuffer(r.stdout)))
     } catch {}
   }
   let args: unknown = toText(r.params)
@@ -287,7 +287,7 @@ function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
     exit_code: r.exitCode,
     timed_out: r.timedOut,
     duration_ms: Math.round(r.durationMs * 1000) / 1000,
-    stderr: r.stderr.toString('utf8'),
+    stderr: toText(fromBuffer(r.stderr)),
     skill: {
       name: toText(skill.key),
       entry: toText(skill.entry),
@@ -303,7 +303,10 @@ function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
   process.stdout.write(text.slice(at + JSON.stringify(STDOUT_SLOT).length - 1))
 }
 
-/** Writes the escaped body of a JSON string holding `buf` decoded as UTF-8, 1 MiB at a time. */
+/**
+ * Writes the escaped body of a JSON string holding `buf` decoded as UTF-8 (one U+FFFD per
+ * invalid byte, as Go's encoder writes it), 1 MiB at a time.
+ */
 function writeJsonStringBody(buf: Buffer): void {
   const piece = 1024 * 1024
   let start = 0
@@ -312,7 +315,7 @@ function writeJsonStringBody(buf: Buffer): void {
     // Cut before a UTF-8 continuation byte, so each piece decodes as the whole would.
     while (end < buf.length && end > start && (buf[end] & 0xc0) === 0x80) end--
     if (end === start) end = Math.min(start + piece, buf.length)
-    process.stdout.write(JSON.stringify(buf.subarray(start, end).toString('utf8')).slice(1, -1))
+    process.stdout.write(JSON.stringify(toText(fromBuffer(buf.subarray(start, end)))).slice(1, -1))
     start = end
   }
 }

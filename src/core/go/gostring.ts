@@ -4,6 +4,9 @@
  * byte (0–255), i.e. Buffer's `latin1` encoding. That keeps byte-wise
  * sorting, byte offsets, byte cuts and invalid UTF-8 exactly as Go sees them.
  */
+import { isUtf8 } from 'node:buffer'
+import { decodeRune, RUNE_ERROR } from './unicode/utf8.js'
+
 export type GoString = string
 
 /** The UTF-8 bytes of a JS (UTF-16) string, as a byte string. */
@@ -13,10 +16,26 @@ export function fromText(s: string): GoString {
   return Buffer.from(s, 'utf8').toString('latin1')
 }
 
-/** Decodes a byte string as UTF-8 into a JS string (invalid bytes become U+FFFD). */
+/**
+ * Decodes a byte string as UTF-8 into a JS string. Each byte that does not begin a valid
+ * sequence becomes one U+FFFD, as Go's encoding/json writes it (utf8.DecodeRuneInString's
+ * [RuneError, 1]) — not one per maximal invalid subpart, as TextDecoder would.
+ */
 export function toText(b: GoString): string {
   if (/^[\x00-\x7f]*$/.test(b)) return b
-  return Buffer.from(b, 'latin1').toString('utf8')
+  const buf = Buffer.from(b, 'latin1')
+  if (isUtf8(buf)) return buf.toString('utf8')
+  let out = ''
+  let from = 0
+  for (let i = 0; i < b.length; ) {
+    const [r, size] = b.charCodeAt(i) < 0x80 ? [0, 1] : decodeRune(b, i)
+    if (r === RUNE_ERROR && size === 1) {
+      out += `${buf.toString('utf8', from, i)}\ufffd`
+      from = i + 1
+    }
+    i += size
+  }
+  return out + buf.toString('utf8', from)
 }
 
 export function fromBuffer(buf: Uint8Array): GoString {
