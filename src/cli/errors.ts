@@ -1,3 +1,5 @@
+import { stringify } from '../core/json-text.js'
+
 /** Exit codes shared by every command. */
 export const EXIT = {
   ok: 0,
@@ -62,9 +64,12 @@ export function reportError(err: Error & { oclif?: { exit?: number } }, json = f
   return code
 }
 
-/** Plain JSON on stdout (oclif's colorizer is slow and overflows the stack on multi-megabyte strings). */
+/**
+ * Plain JSON on stdout (oclif's colorizer is slow and overflows the stack on multi-megabyte
+ * strings); values of any depth (core/json-text.ts).
+ */
 export function printJson(json: unknown): void {
-  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+  process.stdout.write(`${stringify(json, 2)}\n`)
 }
 
 /** What a command's action receives, from oclif's parser or from the fast path (src/cli/fast.ts). */

@@ -1,5 +1,6 @@
 import { valid } from './go/encoding/json/scanner.js'
 import { fromText, type GoString, toText } from './go/gostring.js'
+import { stringify } from './json-text.js'
 
 /** Why args could not be assembled; the command turns it into a usage error. */
 export class ArgsError extends Error {}
@@ -91,5 +92,5 @@ export function assembleArgs(input: ArgsInput): GoString {
     const [k, v] = typedArg(a, input.schema)
     base[k] = v
   }
-  return fromText(JSON.stringify(base))
+  return fromText(stringify(base))
 }

@@ -161,6 +161,31 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(doc.result, 'x\ufffd\ufffd')
     assert.equal(doc.stderr, 'a\ufffd\ufffdb')
   })
+  test('args and results nested 10000 deep (Go’s limit): no crash, --json and --arg included', async () => {
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
+    const depth = (v: unknown) => {
+      let d = 0
+      while (Array.isArray(v)) [v, d] = [v[0], d + 1]
+      return d
+    }
+    const [plain, json, merged, over] = await Promise.all([
+      cli([`${P}/free`, '--no-audit', '--args', deep(10000)]),
+      cli([`${P}/free`, '--no-audit', '--json', '--args', deep(10000)]),
+      cli([`${P}/free`, '--no-audit', '--json', '--args', `{"a":${deep(9999)}}`, '--arg', 'b=1']),
+      cli([`${P}/free`, '--no-audit', '--json', '--args', deep(10001)]),
+    ])
+    assert.deepEqual([plain.code, plain.stdout], [0, deep(10000)])
+    assert.equal(json.code, 0, json.stderr)
+    const doc = JSON.parse(json.stdout)
+    assert.deepEqual([depth(doc.args), depth(doc.result), doc.stdout], [10000, 10000, deep(10000)])
+    assert.equal(merged.code, 0, merged.stderr)
+    assert.equal(JSON.parse(merged.stdout).stdout, `{"a":${deep(9999)},"b":"1"}`)
+    assert.equal(over.code, 2)
+    assert.match(
+      JSON.parse(over.stdout).error.message,
+      /^--args: not valid JSON: invalid character '\[' exceeded max depth at byte 10001/,
+    )
+  })
   test('--quiet hides the entry’s stderr', async () => {
     const r = await cli([`${P}/ok`, '--no-audit', '-q'])
     assert.equal(r.code, 0)

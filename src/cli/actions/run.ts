@@ -11,6 +11,7 @@ import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { nowNs } from '../../core/go/time/format.js'
+import { stringify } from '../../core/json-text.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
@@ -296,7 +297,7 @@ function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
     },
     args,
   }
-  const text = `${JSON.stringify(doc, null, 2)}\n`
+  const text = `${stringify(doc, 2)}\n`
   const at = text.indexOf(JSON.stringify(STDOUT_SLOT))
   process.stdout.write(text.slice(0, at + 1))
   writeJsonStringBody(r.stdout)
