@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { chmodSync } from 'node:fs'
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
@@ -101,6 +101,24 @@ describe('ongrid-skill load-dirs', () => {
   test('--strict exits 1 when a manifest was rejected', () => {
     assert.equal(cli([`${R}/a`, '--strict']).code, 1)
     assert.equal(cli([`${R}/a/good`, '--strict']).code, 0)
+  })
+
+  test('dir names that are not UTF-8, as arguments or in the variable: the bytes given are walked', () => {
+    const dir = Buffer.from(`${R}/caf\xe9`, 'latin1')
+    const at = (rel: string) => Buffer.concat([dir, Buffer.from(rel)])
+    mkdirSync(at('/p'), { recursive: true })
+    writeFileSync(at('/p/skill.json'), manifest({ name: 'latin' }))
+    writeFileSync(at('/p/run.sh'), ECHO.exec, { mode: 0o755 })
+    const sh = (script: string) =>
+      spawnSync('/bin/sh', ['-c', script, process.execPath, BIN, 'load-dirs'], {
+        env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined },
+        encoding: 'latin1',
+      })
+    const want = `skill loader: registered subprocess skill "latin" from ${R}/caf\xe9/p/skill.json\n`
+    const arg = sh(`exec "$0" "$@" "$(printf '${R}/caf\\351')"`)
+    assert.deepEqual([arg.status, arg.stdout], [0, want])
+    const env = sh(`ONGRID_SKILLS_EXTERNAL_DIRS="$(printf '${R}/caf\\351')" exec "$0" "$@"`)
+    assert.deepEqual([env.status, env.stdout], [0, want])
   })
 
   test('--json failures: one document with the message and the exit code', () => {

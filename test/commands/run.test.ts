@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -605,6 +605,28 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     writeFileSync(file, 'A=1\0B=x=y\0A=2\0PATH=/x\0')
     const r = await cli([`${P}/env`, '--no-audit', '--env-from', file])
     assert.deepEqual(JSON.parse(r.stdout), { A: '1', B: 'x=y' })
+  })
+  test('env values that are not UTF-8: a warning and env_altered, never a silent change', async () => {
+    // Node cannot set such a value for its child: the shell does.
+    const sh = (env: string, args: string[]) =>
+      spawnSync('/bin/sh', ['-c', `${env} exec "$0" "$@"`, process.execPath, BIN, 'run', ...args], {
+        cwd: R,
+        env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined },
+        encoding: 'latin1',
+      })
+    const bad = sh(`A="$(printf 'x\\377')" B=ok`, [`${P}/env`, '--no-audit'])
+    assert.equal(bad.status, 0)
+    assert.equal(JSON.parse(Buffer.from(bad.stdout, 'latin1').toString('utf8')).A, 'x\ufffd')
+    assert.match(bad.stderr, /^warning: env A is not valid UTF-8: Node passes environment values as text/m)
+    assert.doesNotMatch(bad.stderr, /env B/)
+    const json = sh(`A="$(printf 'x\\377')"`, [`${P}/env`, '--no-audit', '--json'])
+    assert.deepEqual(JSON.parse(json.stdout).env_altered, ['A'])
+    const file = join(R, 'environ-bytes')
+    writeFileSync(file, Buffer.from('A=\xff\0B=b\0', 'latin1'))
+    const fromFile = sh('', [`${P}/env`, '--no-audit', '--json', '--env-from', file])
+    assert.deepEqual(JSON.parse(fromFile.stdout).env_altered, ['A'])
+    const clean = await cli([`${P}/env`, '--no-audit', '--json'], { env: { A: 'é' } })
+    assert.deepEqual(JSON.parse(clean.stdout).env_altered, [])
   })
   test('--env-from that cannot be read: a usage error', async () => {
     const missing = await cli([`${P}/env`, '--no-audit', '--env-from', join(R, 'nope.env')])

@@ -7,6 +7,7 @@ import { type LoaderEvent, type LoaderEventKind, loadDirs } from '../../core/loa
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { loadSummary, skillJson } from '../../ui/load-dirs.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
+import { argBytes, envBytes } from '../os-bytes.js'
 import { ByteWriter } from '../output.js'
 
 /** How long a dir's walk runs alone before a worker thread reads ahead (a small tree never needs one). */
@@ -21,10 +22,9 @@ const LOADER_ATTRS: [string, string][] = [
 /** load-dirs: replay LoadDirs over the dirs and print the manager's lines. */
 export async function loadDirsAction({ argv, flags }: ActionInput): Promise<number> {
   const json = flags.json === true
-  const dirArgs = argv.map(fromText)
-  const envValue = process.env[EXTERNAL_DIRS_ENV]
-  const dirs =
-    dirArgs.length > 0 ? dirArgs : splitExternalDirs(envValue === undefined ? undefined : fromText(envValue))
+  // The bytes given, as the manager gets them (not Node's text of them).
+  const dirArgs = argv.map(argBytes)
+  const dirs = dirArgs.length > 0 ? dirArgs : splitExternalDirs(envBytes(EXTERNAL_DIRS_ENV))
   if (dirs.length === 0) {
     throw new UserError(`no dirs: pass DIR arguments or set ${EXTERNAL_DIRS_ENV}`)
   }

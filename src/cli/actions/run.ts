@@ -5,7 +5,7 @@ import { defaultAuditPath, insertExecution, openLocalStore } from '../../core/au
 import type { SubprocessSkill } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
-import { type ExecuteResult, execute } from '../../core/executor.js'
+import { buildSubprocessEnv, type ExecuteResult, execute } from '../../core/executor.js'
 import { authorize, llmCallable } from '../../core/gate.js'
 import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
@@ -15,6 +15,7 @@ import { stringify } from '../../core/json-text.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
+import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
 
 /** Exit codes of `run`, beyond the shared ones. */
 export const RUN_EXIT = {
@@ -106,7 +107,19 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     )
   }
 
-  const environ = flags['env-from'] !== undefined ? readEnvFile(flags['env-from']) : process.env
+  const fromFile = flags['env-from'] !== undefined ? readEnvFile(flags['env-from']) : null
+  const environ = fromFile?.env ?? process.env
+  // Values Node cannot pass on as they are: it gives a child's environment as text.
+  const altered = Object.keys(buildSubprocessEnv(skill.envAllow, environ)).filter((name) => {
+    const raw = fromFile !== null ? fromFile.raw?.get(name) : envBytes(name)
+    return raw !== undefined && !validUtf8(raw)
+  })
+  for (const name of altered) {
+    if (!json)
+      process.stderr.write(
+        `warning: env ${name} is not valid UTF-8: Node passes environment values as text, so the entry gets U+FFFD for its invalid bytes (the manager passes the bytes unchanged)\n`,
+      )
+  }
   const controller = new AbortController()
   let interrupted = false
   const onSigint = () => {
@@ -141,7 +154,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
         ? RUN_EXIT.timedOut
         : RUN_EXIT.failed
   if (json) {
-    writeRunJson(skill, result)
+    writeRunJson(skill, result, altered)
   } else if (result.ok) {
     process.stdout.write(result.stdout)
   } else {
@@ -158,7 +171,10 @@ function resolveSkill(
 ): SubprocessSkill {
   const r = isPackPath(target)
     ? resolvePack(target, root)
-    : resolveByName(target, splitExternalDirs(fromText(dirsFlag ?? process.env[EXTERNAL_DIRS_ENV] ?? '')))
+    : resolveByName(
+        target,
+        splitExternalDirs(dirsFlag !== undefined ? argBytes(dirsFlag) : (envBytes(EXTERNAL_DIRS_ENV) ?? '')),
+      )
   if (r.ok) return r.skill
   // The loader's own line, byte for byte (like load-dirs prints it), not a usage hint.
   if (r.kind === 'rejected') {
@@ -170,7 +186,7 @@ function resolveSkill(
 }
 
 function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<ArgsInput, 'json'> {
-  if (argsFlag !== undefined) return { json: fromText(argsFlag) }
+  if (argsFlag !== undefined) return { json: argBytes(argsFlag) }
   if (file === undefined) return {}
   try {
     return { json: fromBuffer(readFileSync(file === '-' ? 0 : file)) }
@@ -179,9 +195,12 @@ function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<
   }
 }
 
-function readEnvFile(path: string): Record<string, string> {
+/** The --env-from file, and for a NUL-separated environ its values as bytes. */
+function readEnvFile(path: string): { env: Record<string, string>; raw: Map<string, GoString> | null } {
   try {
-    return parseEnvFile(readFileSync(path))
+    const content = readFileSync(path)
+    const raw = content.includes(0) ? environRecords(fromBuffer(content).split('\0')) : null
+    return { env: parseEnvFile(content), raw }
   } catch (e) {
     throw new UserError(`--env-from ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
@@ -269,7 +288,7 @@ const STDOUT_SLOT = '\u0000stdout\u0000'
  * The --json document. The entry's stdout (up to 16 MiB) is escaped and written piece by
  * piece rather than built into one string, to keep peak memory low.
  */
-function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
+function writeRunJson(skill: SubprocessSkill, r: ExecuteResult, envAltered: string[]): void {
   let result: unknown = null
   if (r.ok) {
     try {
@@ -296,6 +315,8 @@ function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
       timeout_ms: Number(skill.timeoutNs / 1_000_000n),
     },
     args,
+    // env_allow variables whose bytes are not UTF-8: the entry got them with U+FFFD instead.
+    env_altered: envAltered,
   }
   const text = `${stringify(doc, 2)}\n`
   const at = text.indexOf(JSON.stringify(STDOUT_SLOT))
