@@ -5,7 +5,7 @@
  */
 import { workerData } from 'node:worker_threads'
 import type { GoString } from './go/gostring.js'
-import { readDirEntries, readFile } from './go/os/file.js'
+import { type FileInfo, readDirEntries, readFile } from './go/os/file.js'
 import { type ReadDir, splitWalk } from './go/path/filepath/walk.js'
 import {
   CLAIMS,
@@ -18,6 +18,7 @@ import {
   START,
   WORKER,
 } from './loader-shared.js'
+import { probeManifest } from './manifest-read.js'
 
 const { root, names, shared, port, fault } = workerData as ShareData
 const state = new Int32Array(shared)
@@ -77,6 +78,9 @@ const readDir: ReadDir = (dir, join) => {
 
 const visit = (path: GoString, info: { isDir(): boolean } | null, err: unknown) => {
   if (err || !readsManifest(path, info)) return null
+  // Only files that end are read here: a FIFO would block this thread, a device never end. The
+  // stream ends, and the main thread reads this manifest (manifest-read.ts) and the rest itself.
+  if (probeManifest(path, info as FileInfo) !== 'plain') throw new Error('a manifest that may not end')
   const f = readFile(path)
   if (f.ok) {
     parts.push('f', path)

@@ -1,5 +1,6 @@
 import { buildSubprocessSkill, newBuildCache, type SubprocessSkill } from './build.js'
 import type { GoError } from './go/errors.js'
+import { ErrorString } from './go/errors.js'
 import { type GoString, trimSpace } from './go/gostring.js'
 import { isNotExist } from './go/os/errors.js'
 import { type FileInfo, stat } from './go/os/file.js'
@@ -8,6 +9,7 @@ import { splitWalk, walk } from './go/path/filepath/walk.js'
 import { quote } from './go/strconv/quote.js'
 import { readsManifest, type ShareOptions, walkShared } from './loader-shared.js'
 import { type Manifest, type ParsedManifest, parseManifest } from './manifest.js'
+import { probeManifest, readManifest, whole } from './manifest-read.js'
 import type { Registry } from './registry.js'
 
 export type LoaderEventKind =
@@ -39,8 +41,18 @@ export interface LoaderEvent {
   skill?: SubprocessSkill
 }
 
+/** A manifest the manager's boot never gets past, or one too large to judge: the walk stops there. */
+export interface Stopped {
+  path: GoString
+  /** `endless`: a device the manager would read forever; `too-large`: more than a string holds. */
+  kind: 'endless' | 'too-large'
+  size?: number
+}
+
 export interface LoadResult {
   count: number
+  /** Set when the walk stopped at a manifest (see Stopped); no line after it is replayed. */
+  stopped: Stopped | null
   /** filepath.Walk's own error; the manager's walk callback never returns one, so this stays null. */
   err: GoError | null
   skills: SubprocessSkill[]
@@ -49,6 +61,11 @@ export interface LoadResult {
 export interface LoadOptions {
   registry: Registry
   onEvent: (e: LoaderEvent) => void
+  /**
+   * Called just before a FIFO named skill.json is opened: the loader then blocks on it, as the
+   * manager's boot does, until a writer comes (print what is pending first).
+   */
+  onBlocking?: (path: GoString) => void
   /** Called for each dir that passes the checks, just before it is walked. */
   onWalkStart?: (root: GoString) => void
   /**
@@ -60,7 +77,7 @@ export interface LoadOptions {
 
 /** LoadDirs: every configured dir in order, one event per log line. */
 export function loadDirs(dirs: readonly GoString[], opts: LoadOptions): LoadResult {
-  const result: LoadResult = { count: 0, err: null, skills: [] }
+  const result: LoadResult = { count: 0, stopped: null, err: null, skills: [] }
   const emit = opts.onEvent
   for (const raw of dirs) {
     const dir = trimSpace(raw)
@@ -83,6 +100,7 @@ export function loadDirs(dirs: readonly GoString[], opts: LoadOptions): LoadResu
     }
     opts.onWalkStart?.(dir)
     const err = loadOneDir(dir, opts, result)
+    if (err === STOP) return result
     if (err) {
       result.err = err
       return result
@@ -90,6 +108,9 @@ export function loadDirs(dirs: readonly GoString[], opts: LoadOptions): LoadResu
   }
   return result
 }
+
+/** Ends the walk at a manifest the manager never gets past (LoadResult.stopped). */
+const STOP = new ErrorString('ongrid-skill: the walk stopped')
 
 function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoError | null {
   const emit = opts.onEvent
@@ -109,7 +130,25 @@ function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoEr
       return null
     }
     if (!readsManifest(path, info)) return null
-    const parsed = (reads.parseManifest ?? parseManifest)(path)
+    let parsed: ParsedManifest
+    // A file that ends may come from the read-ahead worker (which stops before any other).
+    const kind = probeManifest(path, info)
+    if (kind === 'plain') parsed = (reads.parseManifest ?? parseManifest)(path)
+    else {
+      let r = readManifest(path, info)
+      if (r.kind === 'fifo') {
+        opts.onBlocking?.(path)
+        r = whole(path)
+      }
+      if (r.kind === 'endless' || r.kind === 'too-large') {
+        result.stopped =
+          r.kind === 'too-large' ? { path, kind: r.kind, size: r.size } : { path, kind: r.kind }
+        return STOP
+      }
+      if (r.kind !== 'read') return STOP
+      const file = r.file
+      parsed = parseManifest(path, () => file)
+    }
     const m: Manifest = parsed.manifest
     if (parsed.err) {
       const message = `skill loader: parse ${path}: ${parsed.err.error()}`

@@ -4,6 +4,7 @@ import { fromText, type GoString, trimSpace } from './go/gostring.js'
 import { abs, dir, join } from './go/path/filepath/path.js'
 import { type LoaderEventKind, loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
+import { readManifest, whole } from './manifest-read.js'
 import { Registry } from './registry.js'
 
 export type Resolved =
@@ -34,7 +35,21 @@ export function resolvePack(target: string, root?: string): Resolved {
     if (statSync(target).isDirectory()) manifestPath = join(given, 'skill.json')
   } catch {}
   const rootPath = root !== undefined ? absOrSelf(root) : dir(dir(manifestPath))
-  const parsed = parseManifest(manifestPath)
+  // A FIFO blocks here as it blocks the manager; what never ends, or cannot be held, is said so.
+  let read = readManifest(manifestPath)
+  if (read.kind === 'fifo') read = whole(manifestPath)
+  if (read.kind !== 'read') {
+    return {
+      ok: false,
+      kind: 'not-found',
+      line:
+        read.kind === 'endless'
+          ? `${manifestPath} does not end (a device such as /dev/zero): the manager would read it forever`
+          : `${manifestPath} is more than ongrid-skill can judge (the manager reads it)`,
+    }
+  }
+  const file = read.file
+  const parsed = parseManifest(manifestPath, () => file)
   if (parsed.err) {
     return { ok: false, kind: 'rejected', line: `skill loader: parse ${manifestPath}: ${parsed.err.error()}` }
   }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { mkfifoSync } from '../core/lint/fifo.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
@@ -119,6 +120,78 @@ describe('ongrid-skill load-dirs', () => {
     assert.deepEqual([arg.status, arg.stdout], [0, want])
     const env = sh(`ONGRID_SKILLS_EXTERNAL_DIRS="$(printf '${R}/caf\\351')" exec "$0" "$@"`)
     assert.deepEqual([env.status, env.stdout], [0, want])
+  })
+
+  test('skill.json that never ends (/dev/zero): lines before it, no crash, the boot stops there', () => {
+    makeTree(R, {
+      'z/a/skill.json': manifest({ name: 'za' }),
+      'z/a/run.sh': ECHO,
+      'z/b/run.sh': ECHO,
+      'z/c/skill.json': manifest({ name: 'zc' }),
+      'z/c/run.sh': ECHO,
+    })
+    symlinkSync('/dev/zero', `${R}/z/b/skill.json`)
+    const r = cli([`${R}/z`, '--explain'])
+    assert.equal(r.code, 0)
+    assert.equal(r.stdout, `skill loader: registered subprocess skill "za" from ${R}/z/a/skill.json\n`)
+    assert.match(
+      r.stderr,
+      new RegExp(`hint: ${R}/z/b/skill.json does not end .*the manager would read it forever`),
+    )
+    assert.match(r.stderr, /1 registered, 0 skipped; the manager's boot never gets past .*z\/b\/skill\.json/)
+    assert.equal(cli([`${R}/z`, '--strict']).code, 1)
+    assert.equal(JSON.parse(cli([`${R}/z`, '--json']).stdout).stopped_at, `${R}/z/b/skill.json`)
+  })
+
+  test('a FIFO named skill.json: every line before it printed, --explain names it, then it is read as the manager reads it', async () => {
+    makeTree(R, {
+      'f/a/skill.json': manifest({ name: 'fa' }),
+      'f/a/run.sh': ECHO,
+      'f/b/run.sh': ECHO,
+    })
+    mkfifoSync(`${R}/f/b/skill.json`)
+    const child = spawn(process.execPath, [BIN, 'load-dirs', `${R}/f`, '--explain'], {
+      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined },
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (c) => {
+      out += c
+    })
+    const blocked = new Promise<void>((resolve) =>
+      child.stderr.on('data', (c) => {
+        err += c
+        if (err.includes('is a FIFO')) resolve()
+      }),
+    )
+    let closed = false
+    const done = new Promise<number | null>((resolve) =>
+      child.on('close', (code) => {
+        closed = true
+        resolve(code)
+      }),
+    )
+    // Never a hung test: the replay is killed after 20 s, which fails the checks below.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    await Promise.race([blocked, done])
+    // No hint: still open the FIFO (as a writer would), so that nothing stays blocked.
+    if (!err.includes('is a FIFO') && !closed) writeFileSync(`${R}/f/b/skill.json`, '{}')
+    // Blocked on the FIFO: the line before it is out already.
+    assert.equal(out, `skill loader: registered subprocess skill "fa" from ${R}/f/a/skill.json\n`)
+    assert.match(err, new RegExp(`hint: ${R}/f/b/skill.json is a FIFO: the manager's boot blocks reading it`))
+    writeFileSync(`${R}/f/b/skill.json`, manifest({ name: 'fb' }))
+    assert.equal(await done, 0)
+    clearTimeout(guard)
+    assert.match(out, /registered subprocess skill "fb" from .*\/f\/b\/skill\.json\n$/)
+  })
+
+  test('a manifest of any size is judged as the manager judges it (20 MiB, valid: registered)', () => {
+    makeTree(R, {
+      'big/p/skill.json': manifest({ name: 'big', description: 'x'.repeat(20 * 1024 * 1024) }),
+      'big/p/run.sh': ECHO,
+    })
+    const r = cli([`${R}/big`])
+    assert.equal(r.stdout, `skill loader: registered subprocess skill "big" from ${R}/big/p/skill.json\n`)
   })
 
   test('--json failures: one document with the message and the exit code', () => {

@@ -52,6 +52,14 @@ describe('ongrid-skill validate', () => {
     r = cli(['validate', `${R}/ok`, '--root', `${R}/nope`])
     assert.equal(r.code, 2)
   })
+  test('a skill.json over 16 MiB is judged as the manager judges it (valid: no problems)', () => {
+    makeTree(R, {
+      'big/skill.json': manifest({ name: 'big', description: 'x'.repeat(20 * 1024 * 1024) }),
+      'big/run.sh': ECHO,
+    })
+    const r = cli(['validate', `${R}/big`])
+    assert.deepEqual([r.code, r.stdout], [0, '✔ 1 file checked: no problems\n'])
+  })
   test('--json failures: one document with the message and the exit code', () => {
     for (const args of [['nope'], [`${R}/ok`, '--format', 'xml'], [`${R}/ok`, '--root', `${R}/nope`]]) {
       const r = cli(['validate', ...args, '--json'], {}, R)

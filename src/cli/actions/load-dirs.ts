@@ -58,6 +58,15 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
     // A big dir's reads are done ahead by a worker thread.
     parallel: { afterMs: PARALLEL_AFTER_MS },
     onWalkStart: explainer ? (root) => hint(explainer.forRoot(root)) : undefined,
+    // A FIFO named skill.json blocks the manager's boot until a writer comes: so it does here,
+    // with every line before it printed.
+    onBlocking: (path) => {
+      out.flush()
+      if (explainer)
+        hint([
+          `${toText(path)} is a FIFO: the manager's boot blocks reading it until a writer opens it and closes it (so does this replay)`,
+        ])
+    },
     onEvent: (e) => {
       counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1)
       if (json) events.push(e)
@@ -84,11 +93,31 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
     }
   }
   out.flush()
+  const stopped = result.stopped
+  if (stopped !== null && stopped.kind === 'endless') {
+    hint(
+      explainer
+        ? [
+            `${toText(stopped.path)} does not end (a device such as /dev/zero): the manager would read it forever, until it runs out of memory; its boot never gets past it, and no later line is printed`,
+          ]
+        : [],
+    )
+  }
   // --strict: anything but a registration fails — a rejected manifest, and as much a dir the
   // manager skips (relative, missing, unreadable, not a dir) or a walk error, which judged nothing.
-  let notRegistered = result.err === null ? 0 : 1
+  let notRegistered = result.err === null && stopped === null ? 0 : 1
   for (const [kind, n] of counts) if (kind !== 'registered') notRegistered += n
-  if (!json) process.stderr.write(`${loadSummary(result.count, counts)}\n`)
+  if (stopped?.kind === 'too-large') {
+    // Not the manager's outcome: it reads the file; this replay cannot hold it.
+    throw new UserError(
+      `${toText(stopped.path)}: ${Number.isNaN(stopped.size) ? 'more' : `${stopped.size} bytes, more`} than ongrid-skill can judge (the manager reads it); the loader's lines from here on are not replayed`,
+    )
+  }
+  const boot =
+    stopped === null
+      ? ''
+      : `; the manager's boot never gets past ${toText(stopped.path)} (it reads it forever)`
+  if (!json) process.stderr.write(`${loadSummary(result.count, counts)}${boot}\n`)
   const doc = json
     ? {
         dirs: dirs.map(toText),
@@ -100,6 +129,8 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
           message: toText(e.message),
         })),
         skills: result.skills.map(skillJson),
+        // The manifest the manager's boot never gets past (it reads it forever), if any.
+        stopped_at: stopped === null ? null : toText(stopped.path),
       }
     : undefined
   if (json) printJson(doc)

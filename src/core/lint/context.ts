@@ -5,6 +5,7 @@ import type { GoString } from '../go/gostring.js'
 import { stat } from '../go/os/file.js'
 import { base } from '../go/path/filepath/path.js'
 import { type ParsedManifest, parseManifest } from '../manifest.js'
+import { DEVICE_CAP, type ManifestRead, readManifest } from '../manifest-read.js'
 import type { NativeParse } from '../native/skill-md.js'
 import { goToJs, type SchemaVerdict } from '../schema/check.js'
 import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
@@ -13,13 +14,13 @@ import { type EntryProblem, entryProblem } from './entry.js'
 import { type JNode, TooDeepError } from './json-tree.js'
 import { LineIndex } from './position.js'
 
-/** Files larger than this are not read (a manifest or SKILL.md is a few KiB). */
+/** SKILL.md files larger than this are not read (one is a few KiB). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024
 
 /** Why a name is already taken when this pack would be registered. */
 export type Taken = { by: 'builtin' } | { by: 'pack'; path: GoString }
 
-/** A file ongrid-skill refuses to read (too large, not a regular file): our words. */
+/** A SKILL.md ongrid-skill refuses to read (too large, not a regular file): our words. */
 export function skipReason(path: GoString): string | null {
   const s = stat(path)
   if (!s.ok) return null // the read reports it, in Go's words
@@ -29,6 +30,18 @@ export function skipReason(path: GoString): string | null {
     return `${s.value.size} bytes: files over ${MAX_FILE_BYTES} bytes are not read`
   }
   return null
+}
+
+/** Why a manifest was not judged (our words; the manager's boot would block or never end). */
+function manifestSkipReason(read: Exclude<ManifestRead, { kind: 'read' }>): string {
+  switch (read.kind) {
+    case 'fifo':
+      return "a FIFO: the manager's boot blocks reading it until a writer opens it and closes it; not read"
+    case 'endless':
+      return `a device that does not end within ${DEVICE_CAP} bytes: the manager would read it forever (its boot never gets past it)`
+    case 'too-large':
+      return `${Number.isNaN(read.size) ? 'more' : `${read.size} bytes, more`} than ongrid-skill can hold in one piece: not read (the manager reads it)`
+  }
 }
 
 export interface SchemaInfo {
@@ -64,8 +77,11 @@ export class ManifestContext {
     readonly root: GoString,
     cache?: BuildCache,
   ) {
-    this.skipped = skipReason(path)
-    this.parsed = this.skipped === null ? parseManifest(path) : null
+    // Read as the manager reads it, whatever its size (manifest-read.ts): a FIFO is not opened,
+    // a device that does not end is not read to its end.
+    const read = readManifest(path)
+    this.skipped = read.kind === 'read' ? null : manifestSkipReason(read)
+    this.parsed = read.kind === 'read' ? parseManifest(path, () => read.file) : null
     this.raw = this.parsed?.raw ?? ''
     this.lines = new LineIndex(this.raw)
     this.build =

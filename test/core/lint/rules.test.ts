@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { chmodSync, truncateSync, writeFileSync } from 'node:fs'
+import { chmodSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { check } from '../../../src/core/lint/engine.js'
 import { entryProblem } from '../../../src/core/lint/entry.js'
@@ -129,16 +129,32 @@ const CASES: Case[] = [
     message: /only reads files named skill.json/,
   },
   {
-    rule: 'input/skipped',
+    // 17 MiB of NULs: judged as the manager judges it, whatever the size.
+    rule: 'manager/parse',
     tree: { 'skills/a/skill.json': '' },
     setup: (R) => truncateSync(`${R}/skills/a/skill.json`, 17 * 1024 * 1024),
-    message: /^not checked: 17825792 bytes: files over 16777216 bytes are not read$/,
+    message: /invalid character '\\x00' looking for beginning of value$/,
   },
   {
     rule: 'input/skipped',
     tree: { 'skills/a/run.sh': ECHO },
     setup: (R) => mkfifoSync(`${R}/skills/a/skill.json`),
-    message: /not a regular file/,
+    message:
+      /^not checked: a FIFO: the manager's boot blocks reading it until a writer opens it and closes it; not read$/,
+  },
+  {
+    rule: 'input/skipped',
+    tree: { 'skills/a/run.sh': ECHO },
+    setup: (R) => symlinkSync('/dev/zero', `${R}/skills/a/skill.json`),
+    message:
+      /^not checked: a device that does not end within 67108864 bytes: the manager would read it forever/,
+  },
+  {
+    // /dev/null ends at once: the manager's own parse error.
+    rule: 'manager/parse',
+    tree: { 'skills/a/run.sh': ECHO },
+    setup: (R) => symlinkSync('/dev/null', `${R}/skills/a/skill.json`),
+    message: /unexpected end of JSON input$/,
   },
   {
     rule: 'run/entry-directory',

@@ -5,7 +5,7 @@ const rule: AnyRule = {
   severity: 'error',
   category: 'manager',
   kind: 'any',
-  docs: 'ongrid-skill did not read the file: larger than 16 MiB, or not a regular file (FIFO, device).',
+  docs: "ongrid-skill did not read the file: a FIFO (the manager's boot blocks on it), a device that does not end (the manager reads it forever), a skill.json too large to hold, or a SKILL.md over 16 MiB or not a regular file.",
   check(ctx, report) {
     if (ctx.skipped === null) return
     report({ at: null, message: `not checked: ${ctx.skipped}` })
