@@ -128,6 +128,30 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     assert.equal(result.count, 0)
   })
 
+  test('a symlinked root spelled /link/ or /link/. is walked, paths printed under that spelling, cleaned', () => {
+    const plain = run([`${R}/skills2`]).events.map((e) => e.message)
+    assert.ok(plain.length > 0)
+    for (const spelling of [`${R}/linkroot/`, `${R}/linkroot/.`]) {
+      const { events } = run([spelling])
+      assert.deepEqual(
+        events.map((e) => e.message),
+        plain.map((m) => m.replaceAll(`${R}/skills2/`, `${R}/linkroot/`)),
+        spelling,
+      )
+    }
+  })
+
+  test('Unicode white space around a dir is trimmed as strings.TrimSpace does; a BOM is not', () => {
+    const plain = run([`${R}/skills2`]).events.map((e) => e.message)
+    const padded = run([`\u00a0\u0085${R}/skills2\u3000\u2029\u202f`]).events.map((e) => e.message)
+    assert.deepEqual(padded, plain)
+    const bom = run([`\ufeff${R}/skills2`])
+    assert.deepEqual(
+      bom.events.map((e) => e.message),
+      [`skill loader: skip non-absolute dir "\\ufeff${R}/skills2"`],
+    )
+  })
+
   test('with a worker reading ahead: the same events, in the same order', () => {
     const goDirs = dirs.map(fromText)
     const seq: LoaderEvent[] = []

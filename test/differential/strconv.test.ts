@@ -6,6 +6,7 @@
  * the harness's Go reports as unassigned (in none of its unicode categories).
  */
 import { after, test } from 'node:test'
+import { trimSpace } from '../../src/core/go/gostring.js'
 import { isPrint, quote } from '../../src/core/go/strconv/quote.js'
 import { isSurrogate, randomRune, randomString, replaceRunes, utf8 } from './gen.js'
 import {
@@ -111,6 +112,30 @@ test('strconv.Quote on random strings', async (t) => {
       if (typeof got === 'string') mm.tolerate()
       else mm.add(show(inputs[i]), '(any quoted string)', got)
     }
+  })
+  finish(t, [mm])
+})
+
+test('strings.TrimSpace (dirs, names, params): Unicode white space, never a BOM', async (t) => {
+  const go = await getHarness()
+  if (!go) return t.skip(GO_MISSING)
+  const seed = seedFor('trimspace')
+  t.diagnostic(`${REPRODUCE} (category seed ${seed})`)
+  const rand = new Rand(seed)
+  const spaces = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029]
+    .concat([0x202f, 0x205f, 0x3000, 0xfeff, 0x200b, 0x180e, 0x1c])
+    .map(utf8)
+  const pad = () => Array.from({ length: rand.pick([0, 1, 3]) }, () => rand.pick(spaces)).join('')
+  const inputs: string[] = ['', ' ', '\xc2', '\xe3\x80', ...spaces]
+  for (let i = 0; i < 4000; i++) inputs.push(pad() + randomString(rand, rand.pick([0, 3, 12])) + pad())
+  const answers = await go.call(inputs.map((s) => ({ op: 'trimspace', s: b64(s) })))
+  const mm = new Mismatches('strings.TrimSpace')
+  inputs.forEach((s, i) => {
+    mm.check(
+      show(s),
+      unb64(answers[i].out),
+      capture(() => trimSpace(s)),
+    )
   })
   finish(t, [mm])
 })

@@ -15,6 +15,7 @@
 //	valid         data           → valid
 //	syntax        data           → err, offset, syntax (Unmarshal into interface{})
 //	quote         s              → q
+//	trimspace     s              → out (strings.TrimSpace)
 //	isprint       r              → print, unassigned (in none of unicode.Categories)
 //	printtable                   → print, unassigned as flat [lo, hi, ...] ranges
 //	encstring     s, html        → out (Encoder, SetEscapeHTML(html), no newline)
@@ -132,6 +133,8 @@ func handle(r *request) object {
 			return object{"err": b64(se.Error()), "offset": se.Offset, "syntax": true}
 		}
 		return object{"err": errText(err), "offset": nil, "syntax": false}
+	case "trimspace":
+		return object{"out": b64(strings.TrimSpace(string(r.S)))}
 	case "quote":
 		return object{"q": b64(strconv.Quote(string(r.S)))}
 	case "isprint":
