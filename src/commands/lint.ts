@@ -12,6 +12,8 @@ Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml ab
 
 --show-tool prints, instead of findings, the function definition the manager's LLM bridge would send for each pack (name, description with its "Returns:" suffix, and the parameters after the bridge's transformation): pretty, or with --json one compact line per pack, byte for byte as the manager marshals it. Packs the LLM would not get are listed on stderr, with why (exit 1).
 
+--format github and sarif give paths relative to the repository root (GITHUB_WORKSPACE, else the git top level, else the current dir). With --json every outcome, failures included, is one JSON document on stdout.
+
 Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, with --show-tool), 2 usage or tool error.`
 
   static override examples = [

@@ -9,7 +9,9 @@ export default class LoadDirs extends BaseCommand {
   static override description =
     `Walks each DIR exactly as the ongrid manager's loader does at boot and prints the manager's log lines, byte for byte, on stdout (one per event). A summary goes to stderr.
 
-Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the manager splits it (on ',' and ';', never ':'). The registry starts with the manager's builtin skill keys, so packs that reuse one are skipped as the manager skips them.`
+Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the manager splits it (on ',' and ';', never ':'). Relative dirs are skipped, as the manager skips them: pass absolute paths ("$PWD/skills"). The registry starts with the manager's builtin skill keys, so packs that reuse one are skipped as the manager skips them.
+
+With --strict, exit 0 means every line was a registration: a rejected manifest, a skipped dir, a walk error, or a skill.json the manager's boot never gets past (a device that does not end) exits 1. With --json every outcome, failures included, is one JSON document on stdout.`
 
   static override examples = [
     {
