@@ -259,6 +259,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       'stderr',
       'skill',
       'args',
+      'env_altered',
     ])
     assert.equal(typeof doc.duration_ms, 'number')
     assert.deepEqual(
@@ -274,6 +275,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
         stderr: 'hello\n',
         skill: { name: 'ok', entry: `${P}/ok/run.sh`, class: 'safe', timeout_ms: 30_000 },
         args: { a: 1 },
+        env_altered: [],
       },
     )
   })
