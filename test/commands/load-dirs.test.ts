@@ -120,6 +120,21 @@ describe('ongrid-skill load-dirs', () => {
     assert.deepEqual([arg.status, arg.stdout], [0, want])
     const env = sh(`ONGRID_SKILLS_EXTERNAL_DIRS="$(printf '${R}/caf\\351')" exec "$0" "$@"`)
     assert.deepEqual([env.status, env.stdout], [0, want])
+    // run finds it by name there too, and says that Node cannot spawn its entry by those bytes.
+    const run = spawnSync(
+      '/bin/sh',
+      [
+        '-c',
+        `exec "$0" "$@" --dirs "$(printf '${R}/caf\\351')"`,
+        process.execPath,
+        BIN,
+        'run',
+        'latin',
+        '--no-audit',
+      ],
+      { encoding: 'latin1' },
+    )
+    assert.match(run.stderr, /^warning: the entry path .* is not valid UTF-8: Node spawns by a text path/m)
   })
 
   test('skill.json that never ends (/dev/zero): lines before it, no crash, the boot stops there', () => {

@@ -260,6 +260,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       'skill',
       'args',
       'env_altered',
+      'entry_altered',
     ])
     assert.equal(typeof doc.duration_ms, 'number')
     assert.deepEqual(
@@ -276,6 +277,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
         skill: { name: 'ok', entry: `${P}/ok/run.sh`, class: 'safe', timeout_ms: 30_000 },
         args: { a: 1 },
         env_altered: [],
+        entry_altered: false,
       },
     )
   })

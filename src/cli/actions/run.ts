@@ -120,6 +120,12 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
         `warning: env ${name} is not valid UTF-8: Node passes environment values as text, so the entry gets U+FFFD for its invalid bytes (the manager passes the bytes unchanged)\n`,
       )
   }
+  // Node spawns by a text path: an entry whose path is not UTF-8 is not the file the manager runs.
+  const entryAltered = !validUtf8(skill.entry)
+  if (entryAltered && !json)
+    process.stderr.write(
+      `warning: the entry path ${toText(skill.entry)} is not valid UTF-8: Node spawns by a text path, so it cannot run this file as the manager does\n`,
+    )
   const controller = new AbortController()
   let interrupted = false
   const onSigint = () => {
@@ -154,7 +160,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
         ? RUN_EXIT.timedOut
         : RUN_EXIT.failed
   if (json) {
-    writeRunJson(skill, result, altered)
+    writeRunJson(skill, result, altered, entryAltered)
   } else if (result.ok) {
     process.stdout.write(result.stdout)
   } else {
@@ -288,7 +294,12 @@ const STDOUT_SLOT = '\u0000stdout\u0000'
  * The --json document. The entry's stdout (up to 16 MiB) is escaped and written piece by
  * piece rather than built into one string, to keep peak memory low.
  */
-function writeRunJson(skill: SubprocessSkill, r: ExecuteResult, envAltered: string[]): void {
+function writeRunJson(
+  skill: SubprocessSkill,
+  r: ExecuteResult,
+  envAltered: string[],
+  entryAltered: boolean,
+): void {
   let result: unknown = null
   if (r.ok) {
     try {
@@ -317,6 +328,8 @@ function writeRunJson(skill: SubprocessSkill, r: ExecuteResult, envAltered: stri
     args,
     // env_allow variables whose bytes are not UTF-8: the entry got them with U+FFFD instead.
     env_altered: envAltered,
+    // The entry's path is not UTF-8: Node could not spawn the file the manager would.
+    entry_altered: entryAltered,
   }
   const text = `${stringify(doc, 2)}\n`
   const at = text.indexOf(JSON.stringify(STDOUT_SLOT))
