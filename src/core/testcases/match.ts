@@ -25,7 +25,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false
 }
 
-const escape = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
+const escapeKey = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
 
 /** The first mismatches (at most `limit`) of `actual` against `expected` as a subset. */
 export function subsetMismatches(expected: unknown, actual: unknown, limit = 20): Mismatch[] {
@@ -38,8 +38,8 @@ export function subsetMismatches(expected: unknown, actual: unknown, limit = 20)
         return
       }
       for (const k of Object.keys(e)) {
-        if (!Object.hasOwn(a, k)) out.push({ pointer: `${at}/${escape(k)}`, message: 'missing' })
-        else visit(e[k], a[k], `${at}/${escape(k)}`)
+        if (!Object.hasOwn(a, k)) out.push({ pointer: `${at}/${escapeKey(k)}`, message: 'missing' })
+        else visit(e[k], a[k], `${at}/${escapeKey(k)}`)
         if (out.length >= limit) return
       }
       return
