@@ -43,7 +43,7 @@ function Live({ total, subscribe }: { total: number; subscribe: (l: Listener) =>
       <Box flexDirection="column">
         {running.map(([i, r]) => (
           <Text key={i} color="cyan">
-            ⠿ {r.name} {((now - r.started) / 1000).toFixed(1)}s
+            ⠿ {r.name} {(Math.max(0, now - r.started) / 1000).toFixed(1)}s
           </Text>
         ))}
         {stderr.map((l, i) => (
@@ -73,8 +73,10 @@ class InkLiveView implements LiveView {
   private app: ReturnType<typeof render> | null = null
   private spec: SpecReporter | null = null
   private tail = ''
+  private out: NodeJS.WriteStream = process.stdout
 
   async init(total: number, out: NodeJS.WriteStream): Promise<void> {
+    this.out = out
     const paint = await chalkPaint()
     let id = 0
     let collecting = false
@@ -147,7 +149,7 @@ class InkLiveView implements LiveView {
     await new Promise((r) => setTimeout(r, 20))
     this.app?.unmount()
     await this.app?.waitUntilExit()
-    process.stdout.write(this.tail)
+    this.out.write(this.tail)
   }
 }
 
