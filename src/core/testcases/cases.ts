@@ -43,7 +43,11 @@ export interface TestCase {
   args: string | null
   /** The parsed args, when given (for the schema check of lint). */
   argsValue?: unknown
-  env: Record<string, string>
+  /**
+   * Over this process's environment, as the manager's own: the environment `env_allow`
+   * picks from. null unsets a variable.
+   */
+  env: Record<string, string | null>
   /** Go duration text, or undefined. */
   timeout?: string
   expect: Expect
@@ -175,12 +179,13 @@ function checkCase(
       }
     }
   }
-  const env: Record<string, string> = {}
+  const env: Record<string, string | null> = {}
   if ('env' in raw) {
-    if (!isObject(raw.env)) bad('/env', '`env` must be an object of strings')
+    if (!isObject(raw.env)) bad('/env', '`env` must be an object of strings (null unsets a variable)')
     else
       for (const [k, v] of Object.entries(raw.env)) {
-        if (typeof v !== 'string') bad(`/env/${k}`, 'an env value must be a string')
+        if (typeof v !== 'string' && v !== null)
+          bad(`/env/${k}`, 'an env value must be a string, or null to unset it')
         else env[k] = v
       }
   }

@@ -44,6 +44,8 @@ export interface CaseOutcome {
 }
 
 export interface RunCaseOptions {
+  /** The environment the case's env goes over (default: this process's). */
+  environ?: Record<string, string | undefined>
   signal?: AbortSignal
   onStderr?: (chunk: Buffer) => void
   /** Write snapshots (`--update`) instead of failing on them. */
@@ -81,7 +83,7 @@ export async function runCase(
     if (d.ok && d.value > 0n) timeoutNs = d.value
   }
   const r = await execute({ ...skill, timeoutNs }, c.args === null ? null : fromText(c.args), {
-    environ: c.env,
+    environ: caseEnviron(opts.environ ?? process.env, c.env),
     signal: opts.signal,
     onStderr: opts.onStderr,
   })
@@ -105,6 +107,19 @@ export async function runCase(
   await check(c, out, opts.update === true)
   out.passed = out.failures.length === 0
   return out
+}
+
+/** The manager's environment for this case: ours, with the case's env over it (null unsets). */
+export function caseEnviron(
+  base: Record<string, string | undefined>,
+  over: Record<string, string | null>,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base }
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) delete env[k]
+    else env[k] = v
+  }
+  return env
 }
 
 async function check(c: TestCase, out: CaseOutcome, update: boolean): Promise<void> {

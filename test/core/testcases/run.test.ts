@@ -132,13 +132,26 @@ describe('runCase: each assertion passing and failing', () => {
     assert.deepEqual(kinds(o), ['max_duration_ms'])
   })
 
-  test('env is filtered by env_allow', async () => {
-    const o = await run({
-      args: { env: 1 },
-      env: { MYVAR: 'a', OTHER: 'b' },
-      expect: { result: { v: 'a', w: '' } },
-    })
-    assert.deepEqual(kinds(o), [])
+  test("env goes over this process's environment, then is filtered by env_allow", async () => {
+    process.env.MYVAR = 'from-us'
+    try {
+      const o = await run({
+        args: { env: 1 },
+        env: { OTHER: 'b' },
+        expect: { result: { v: 'from-us', w: '' } },
+      })
+      assert.deepEqual(kinds(o), [])
+      const over = await run({
+        args: { env: 1 },
+        env: { MYVAR: 'a', OTHER: 'b' },
+        expect: { result: { v: 'a', w: '' } },
+      })
+      assert.deepEqual(kinds(over), [])
+      const unset = await run({ args: { env: 1 }, env: { MYVAR: null }, expect: { result: { v: '' } } })
+      assert.deepEqual(kinds(unset), [])
+    } finally {
+      delete process.env.MYVAR
+    }
   })
 })
 
