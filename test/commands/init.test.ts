@@ -328,7 +328,13 @@ describe('init: --force, --json, --dir, templates', () => {
     assert.equal(doc.dir, join(W, 'sub/js'))
     assert.equal(doc.name, 'json_skill')
     assert.equal(doc.template, 'bash')
-    assert.deepEqual(doc.files, ['skill.json', 'README.md', 'run.sh', 'tests/cases.json', 'examples/args.json'])
+    assert.deepEqual(doc.files, [
+      'skill.json',
+      'README.md',
+      'run.sh',
+      'tests/cases.json',
+      'examples/args.json',
+    ])
     assert.deepEqual(doc.next, [
       'ongrid-skill validate sub/js',
       'ongrid-skill run sub/js --args-file sub/js/examples/args.json',

@@ -55,6 +55,8 @@ export interface TestCase {
 }
 
 export interface CaseProblem {
+  /** `unknown-key` for keys the format does not know; `shape` for everything else. */
+  kind: 'shape' | 'unknown-key'
   file: string
   /** JSON pointer into the file ('' for the whole file). */
   pointer: string
@@ -93,7 +95,12 @@ export function loadCaseFile(file: string): CaseFile {
     text = readFileSync(file, 'utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message
-    return { file, cases: [], problems: [{ file, pointer: '', message: `cannot read: ${code}` }], json: null }
+    return {
+      file,
+      cases: [],
+      problems: [{ kind: 'shape', file, pointer: '', message: `cannot read: ${code}` }],
+      json: null,
+    }
   }
   return parseCaseFile(file, text)
 }
@@ -107,7 +114,7 @@ export function parseCaseFile(file: string, text: string): CaseFile {
     return {
       file,
       cases: [],
-      problems: [{ file, pointer: '', message: `not JSON: ${(e as Error).message}` }],
+      problems: [{ kind: 'shape', file, pointer: '', message: `not JSON: ${(e as Error).message}` }],
       json: null,
     }
   }
@@ -124,6 +131,7 @@ export function parseCaseFile(file: string, text: string): CaseFile {
     seen.set(c.name, n + 1)
     if (n === 1) {
       out.problems.push({
+        kind: 'shape',
         file,
         pointer: c.index === null ? '/name' : `/${c.index}/name`,
         message: `case name ${JSON.stringify(c.name)} is used more than once in this file`,
@@ -141,14 +149,15 @@ function checkCase(
   problems: CaseProblem[],
 ): TestCase | null {
   const before = problems.length
-  const bad = (pointer: string, message: string) => problems.push({ file, pointer: at + pointer, message })
+  const bad = (pointer: string, message: string, kind: CaseProblem['kind'] = 'shape') =>
+    problems.push({ kind, file, pointer: at + pointer, message })
   if (!isObject(raw)) {
     bad('', 'a case must be a JSON object')
     return null
   }
   for (const k of Object.keys(raw)) {
     if (!(CASE_KEYS as readonly string[]).includes(k))
-      bad(`/${k}`, `unknown key ${JSON.stringify(k)} (known: ${CASE_KEYS.join(', ')})`)
+      bad(`/${k}`, `unknown key ${JSON.stringify(k)} (known: ${CASE_KEYS.join(', ')})`, 'unknown-key')
   }
   const name = raw.name
   if (typeof name !== 'string' || name === '') bad('/name', '`name` must be a non-empty string')
@@ -209,7 +218,11 @@ function checkCase(
     const e = raw.expect
     for (const k of Object.keys(e)) {
       if (!(EXPECT_KEYS as readonly string[]).includes(k))
-        bad(`/expect/${k}`, `unknown key ${JSON.stringify(k)} in expect (known: ${EXPECT_KEYS.join(', ')})`)
+        bad(
+          `/expect/${k}`,
+          `unknown key ${JSON.stringify(k)} in expect (known: ${EXPECT_KEYS.join(', ')})`,
+          'unknown-key',
+        )
     }
     if ('ok' in e) {
       if (typeof e.ok !== 'boolean') bad('/expect/ok', '`ok` must be true or false')
