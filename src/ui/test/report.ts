@@ -167,7 +167,9 @@ abstract class Collecting implements Reporter {
     const m = new Map<string, CaseRecord[]>()
     for (const r of this.records) {
       const key = `${r.pack}\u0000${r.dir}`
-      m.set(key, [...(m.get(key) ?? []), r])
+      const list = m.get(key)
+      if (list) list.push(r)
+      else m.set(key, [r])
     }
     return [...m]
   }
