@@ -292,3 +292,25 @@ describe('test --watch', () => {
     assert.equal(await exited, 1)
   })
 })
+
+describe('test on a terminal', () => {
+  test('the live view runs through the launcher (ink loaded from dist/, not the bundle)', async (t) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      t.skip('script(1) not installed')
+      return
+    }
+    const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm', NO_COLOR: undefined }
+    delete env.CI
+    const cmd = `'${process.execPath}' '${BIN}' test good -j 2`
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+      cwd: R,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    assert.equal(r.status, 0, screen)
+    assert.match(screen, /✓ reports usage/)
+    assert.match(screen, /2 passed, 0 failed/)
+  })
+})
