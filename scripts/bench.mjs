@@ -51,6 +51,8 @@ const MB = 1e6
  *   budgets    [{ metric: 'wall', max: seconds }
  *               | { metric: 'wall', ratioTo: figure, max: ratio }   (median / that figure's median)
  *               | { metric: 'wall', minus: figure, max: seconds }   (median − that figure's median)
+ *               | { metric: 'wall', minus: figure, per: n, lessEach?: figure, max: seconds }
+ *                    ((median − that figure's median) / n, less lessEach's median: a cost per item)
  *               | { metric: 'rss', max: bytes }]                   (largest peak over the runs)
  */
 const FIGURES = [
@@ -164,6 +166,44 @@ const FIGURES = [
     budgets: [{ metric: 'rss', max: 150 * MB }],
   },
   {
+    name: 'test-1',
+    title: './bin/run.js test <echo pack with 1 case> (the base of test-per-case)',
+    requires: 'test',
+    prepare: () => ({
+      argv: [BIN, 'test', casePack('cases_1', 1), '--format', 'tap'],
+      check: (out) =>
+        /\n# pass 1\n# fail 0\n$/.test(readFileSync(out, 'utf8')) ? null : 'not 1 passing case',
+    }),
+  },
+  {
+    name: 'test-per-case',
+    title:
+      './bin/run.js test <echo pack with 201 cases> -j 1: each case over test-1, less the entry’s own time',
+    requires: 'test',
+    prepare: () => ({
+      argv: [BIN, 'test', casePack('cases_201', 201), '--format', 'tap', '-j', '1'],
+      check: (out) =>
+        /\n# pass 201\n# fail 0\n$/.test(readFileSync(out, 'utf8')) ? null : 'not 201 passing cases',
+    }),
+    // ((median − test-1) / 200 cases) − entry-direct: what the executor and the checks add to a case.
+    budgets: [{ metric: 'wall', minus: 'test-1', per: 200, lessEach: 'entry-direct', max: 0.015 }],
+  },
+  {
+    name: 'test-1000-j4',
+    title: './bin/run.js test <echo pack with 1,000 cases> -j 4',
+    requires: 'test',
+    rss: true,
+    prepare: () => ({
+      argv: [BIN, 'test', casePack('cases_1000', 1000), '--format', 'tap', '-j', '4'],
+      check: (out) =>
+        /\n# pass 1000\n# fail 0\n$/.test(readFileSync(out, 'utf8')) ? null : 'not 1000 passing cases',
+    }),
+    budgets: [
+      { metric: 'wall', max: 5 },
+      { metric: 'rss', max: 150 * MB },
+    ],
+  },
+  {
     name: 'audit-tail-1m',
     title: './bin/run.js audit tail -n 1000 --json --db sqlite:<1,000,000 audit rows>',
     requires: 'audit tail',
@@ -194,6 +234,19 @@ function benchPack(name, script) {
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'skill.json'), manifest)
   writeFileSync(join(dir, 'run.sh'), script, { mode: 0o755 })
+  return dir
+}
+
+/** An echo pack under .bench/packs/NAME with `n` trivial cases in tests/cases.json, made once. */
+function casePack(name, n) {
+  const dir = benchPack(name, '#!/bin/sh\ncat\n')
+  const cases = Array.from({ length: n }, (_, i) => ({
+    name: `echoes ${i}`,
+    args: { i },
+    expect: { result: { i } },
+  }))
+  mkdirSync(join(dir, 'tests'), { recursive: true })
+  writeFileSync(join(dir, 'tests', 'cases.json'), JSON.stringify(cases))
   return dir
 }
 
@@ -268,10 +321,11 @@ function selectFigures(only) {
     for (const f of FIGURES) {
       if (!want.has(f.name)) continue
       for (const b of f.budgets ?? []) {
-        const dep = b.ratioTo ?? b.minus
-        if (dep && !want.has(dep)) {
-          want.add(dep)
-          grew = true
+        for (const dep of [b.ratioTo ?? b.minus, b.lessEach]) {
+          if (dep && !want.has(dep)) {
+            want.add(dep)
+            grew = true
+          }
         }
       }
     }
@@ -471,6 +525,14 @@ function main() {
       } else if (b.ratioTo) {
         row.measured = fig.wall.median / other.wall.median
         row.shown = `${row.measured.toFixed(2)} × (${fmtMs(fig.wall.median)} / ${fmtMs(other.wall.median)})`
+      } else if (b.minus && b.per) {
+        const each = byName.get(b.lessEach)?.wall?.median
+        if (b.lessEach && each === undefined) {
+          row.shown = `${b.lessEach}: not measured`
+          continue
+        }
+        row.measured = ((fig.wall.median - other.wall.median) / b.per - (each ?? 0)) / 1000
+        row.shown = `${fmtMs(row.measured * 1000)} ((${fmtMs(fig.wall.median)} − ${fmtMs(other.wall.median)}) / ${b.per}${b.lessEach ? ` − ${fmtMs(each)}` : ''})`
       } else if (b.minus) {
         row.measured = (fig.wall.median - other.wall.median) / 1000
         row.shown = `${fmtMs(row.measured * 1000)} (${fmtMs(fig.wall.median)} − ${fmtMs(other.wall.median)})`
@@ -566,6 +628,8 @@ function main() {
 function budgetText(b) {
   if (b.metric === 'rss') return `peak RSS ≤ ${b.max / MB} MB`
   if (b.ratioTo) return `median wall ≤ ${b.max} × ${b.ratioTo}`
+  if (b.minus && b.per)
+    return `(median wall − ${b.minus}) / ${b.per}${b.lessEach ? ` − ${b.lessEach}` : ''} ≤ ${fmtMs(b.max * 1000)}`
   if (b.minus) return `median wall − ${b.minus} ≤ ${fmtMs(b.max * 1000)}`
   return `median wall ≤ ${fmtMs(b.max * 1000)}`
 }

@@ -35,7 +35,7 @@ const PARAMS = 'exports, require, module, __filename, __dirname, __ongrid_import
  * Compiled modules left out of the bundle and imported from dist/ when needed: those that import
  * ESM-only packages statically (ink), which `require` cannot load on every Node 20.
  */
-const LEFT_OUT = new Set(['ui/run-view.js'])
+const LEFT_OUT = new Set(['ui/run-view.js', 'ui/test/live.js'])
 
 /** Imports of LEFT_OUT modules become imports relative to the bundle (dist/bundle/ → dist/). */
 const leaveOut = {

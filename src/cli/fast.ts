@@ -36,6 +36,7 @@ const ACTIONS: Record<string, () => Promise<Action>> = {
   validate: async () => (await import('./actions/lint.js')).validateAction,
   lint: async () => (await import('./actions/lint.js')).lintAction,
   'audit:tail': async () => (await import('./actions/audit-tail.js')).auditTailAction,
+  test: async () => (await import('./actions/test.js')).testAction,
 }
 
 export async function tryFast(argv: string[], manifestPath: URL): Promise<boolean> {

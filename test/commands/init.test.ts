@@ -148,6 +148,13 @@ describe('init, for every template', { concurrency: true }, () => {
         )
       })
 
+      test('its own cases pass on the first try', async () => {
+        const r = await cli(['test', dir, '--format', 'json'], { cwd: parent })
+        assert.equal(r.code, 0, r.stderr + r.stdout)
+        const doc = JSON.parse(r.stdout)
+        assert.deepEqual(doc.summary.passed, 2)
+      })
+
       test('a listening port is reachable, with its latency', async () => {
         const { port } = server.address() as { port: number }
         const r = await cli(
@@ -295,7 +302,7 @@ describe('init: --force, --json, --dir, templates', () => {
     )
     assert.equal(r.code, 0, r.stderr)
     const doc = JSON.parse(r.stdout)
-    assert.deepEqual(doc.files, ['README.md', 'examples/args.json'])
+    assert.deepEqual(doc.files, ['README.md', 'tests/cases.json', 'examples/args.json'])
     assert.deepEqual(doc.kept, ['skill.json', 'run.sh'])
     const after = snapshot(join(W, 'mine'))
     for (const [k, v] of Object.entries(before)) assert.equal(after[k], v, k)
@@ -305,6 +312,7 @@ describe('init: --force, --json, --dir, templates', () => {
       'notes.txt',
       'run.sh',
       'skill.json',
+      'tests/cases.json',
     ])
   })
 
@@ -320,7 +328,13 @@ describe('init: --force, --json, --dir, templates', () => {
     assert.equal(doc.dir, join(W, 'sub/js'))
     assert.equal(doc.name, 'json_skill')
     assert.equal(doc.template, 'bash')
-    assert.deepEqual(doc.files, ['skill.json', 'README.md', 'run.sh', 'examples/args.json'])
+    assert.deepEqual(doc.files, [
+      'skill.json',
+      'README.md',
+      'run.sh',
+      'tests/cases.json',
+      'examples/args.json',
+    ])
     assert.deepEqual(doc.next, [
       'ongrid-skill validate sub/js',
       'ongrid-skill run sub/js --args-file sub/js/examples/args.json',

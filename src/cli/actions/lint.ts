@@ -173,7 +173,7 @@ function showTools(files: FileReport[], compact: boolean): number {
   let offered = 0
   let missing = 0
   for (const f of files) {
-    if (f.ignored || f.kind === 'dir') continue
+    if (f.ignored || f.kind === 'dir' || f.kind === 'cases') continue
     const where = displayPath(f.file, cwd)
     const why = (reason: string) => {
       missing++

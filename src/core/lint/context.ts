@@ -69,6 +69,8 @@ export class ManifestContext {
   taken: Taken | null = null
   /** Set by the engine before the rules run, when a rule needs it. */
   schemaVerdict: SchemaVerdict | null = null
+  /** Set by the engine when `tests/args-schema` runs: the params schema's check (problems, or [] when valid). */
+  argsCheck: ((args: unknown) => string[]) | null = null
 
   private memo = new Map<string, unknown>()
 

@@ -1,6 +1,6 @@
 import { type BuildCache, newBuildCache } from '../build.js'
 import type { GoString } from '../go/gostring.js'
-import { toText } from '../go/gostring.js'
+import { fromText, toText } from '../go/gostring.js'
 import { dir } from '../go/path/filepath/path.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
@@ -29,7 +29,8 @@ export interface CheckOptions {
 }
 
 export interface FileReport {
-  kind: TargetKind | 'dir'
+  /** `cases`: a pack's case file (tests/*.json), reported after its skill.json. */
+  kind: TargetKind | 'dir' | 'cases'
   /** Absolute path (byte string). */
   path: GoString
   /** Absolute path (text). */
@@ -72,7 +73,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   const files: FileReport[] = []
 
   const setting = (r: Rule<Context>, config: LintConfig | null): Setting => {
-    if (opts.set === 'manager') return r.category === 'manager' ? r.severity : 'off'
+    if (opts.set === 'manager') return r.category === 'manager' || r.category === 'tests' ? r.severity : 'off'
     return opts.overrides?.get(r.id) ?? config?.rules.get(r.id) ?? r.severity
   }
 
@@ -160,8 +161,49 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         ctx.schemaVerdict = await checkSchema(js)
       }
     }
+    if (ctx.kind === 'manifest' && active.some((a) => a.rule.id === 'tests/args-schema')) {
+      const js = ctx.schema()?.js
+      if (js) {
+        const { compileSchema, issues } = await import('../schema/compile.js')
+        const c = await compileSchema(js, { strict: false })
+        if (c.ok)
+          ctx.argsCheck = (v) =>
+            c.schema.validate(v)
+              ? []
+              : issues(c.schema.validate.errors).map(
+                  (i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
+                )
+      }
+    }
+    const elsewhere = new Map<string, FileReport>()
     for (const { rule, severity } of active) {
       rule.check(ctx, (r: Report) => {
+        if (r.file !== undefined && r.file !== report.file) {
+          let other = elsewhere.get(r.file)
+          if (!other) {
+            other = {
+              kind: 'cases',
+              path: fromText(r.file),
+              file: r.file,
+              name: null,
+              findings: [],
+              ignored,
+              ctx: null,
+            }
+            elsewhere.set(r.file, other)
+          }
+          other.findings.push({
+            ruleId: rule.id,
+            severity: severity as Finding['severity'],
+            file: r.file,
+            line: r.line ?? 1,
+            column: r.column ?? 1,
+            offset: null,
+            message: r.message,
+            ...(r.hint ? { hint: r.hint } : {}),
+          })
+          return
+        }
         const pos =
           r.line !== undefined
             ? { line: r.line, column: r.column ?? 1 }
@@ -180,10 +222,15 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         })
       })
     }
-    report.findings.sort(
-      (a, b) =>
-        a.line - b.line || a.column - b.column || (order.get(a.ruleId) ?? 0) - (order.get(b.ruleId) ?? 0),
-    )
+    const byPosition = (a: Finding, b: Finding) =>
+      a.line - b.line || a.column - b.column || (order.get(a.ruleId) ?? 0) - (order.get(b.ruleId) ?? 0)
+    report.findings.sort(byPosition)
+    for (const other of [...elsewhere.values()].sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
+    )) {
+      other.findings.sort(byPosition)
+      files.push(other)
+    }
   }
 
   const rules = RULES.filter((r) => opts.set === 'all' || r.category === 'manager').map((r) => ({

@@ -1,6 +1,7 @@
 /**
  * The manager rules (what the manager would refuse, or what every run would hit): the rules of
- * `validate`, kept apart so that validate loads none of the best-practice modules.
+ * `validate`, kept apart so that validate loads none of the best-practice modules. The `tests`
+ * rules (the pack's own case files) ride along: validate checks those too.
  */
 import type { Context } from './context.js'
 import envInvalidName from './rules/env-invalid-name.js'
@@ -31,6 +32,9 @@ import schemaNotObject from './rules/schema-not-object.js'
 import schemaNumberRange from './rules/schema-number-range.js'
 import schemaTooDeep from './rules/schema-too-deep.js'
 import schemaUnknownDraft from './rules/schema-unknown-draft.js'
+import testsArgsSchema from './rules/tests-args-schema.js'
+import testsShape from './rules/tests-shape.js'
+import testsUnknownKey from './rules/tests-unknown-key.js'
 import type { Rule } from './types.js'
 
 export const MANAGER_RULES: readonly Rule<Context>[] = [
@@ -62,4 +66,8 @@ export const MANAGER_RULES: readonly Rule<Context>[] = [
   nativeMissingDescription,
   nativeNameNormalized,
   nativeActivationConflict,
+  // Not the manager's: the pack's own case files, which `test` runs. validate checks them too.
+  testsShape,
+  testsUnknownKey,
+  testsArgsSchema,
 ] as Rule<Context>[]

@@ -15,8 +15,9 @@ export function severityRank(s: Severity): number {
 /**
  * `manager`: what the manager would refuse, or what every run would hit (the `validate` set).
  * `best-practice`: advice of ours (only `lint` runs these).
+ * `tests`: the pack's own case files (`tests/*.json`, run by `test`); validate and lint run these.
  */
-export type Category = 'manager' | 'best-practice'
+export type Category = 'manager' | 'best-practice' | 'tests'
 
 /** What a file is: a subprocess pack's skill.json, or a native SKILL.md. */
 export type TargetKind = 'manifest' | 'native'
@@ -46,6 +47,8 @@ export interface Report {
   /** For SKILL.md findings whose position is known as line:column only. */
   line?: number
   column?: number
+  /** A finding in another file than the target's (a case file): its absolute path; give line and column. */
+  file?: string
 }
 
 export type ReportFn = (r: Report) => void

@@ -7,8 +7,15 @@ const SEVERITY = { error: 'error', warn: 'warn', info: 'info' } as const
 export function rulesDoc(rules: readonly RuleMeta[]): string {
   const manager = rules.filter((r) => r.category === 'manager')
   const practice = rules.filter((r) => r.category === 'best-practice')
+  const tests = rules.filter((r) => r.category === 'tests')
   const applies = (r: RuleMeta) =>
-    r.kind === 'any' ? 'skill.json, SKILL.md' : r.kind === 'manifest' ? 'skill.json' : 'SKILL.md'
+    r.category === 'tests'
+      ? 'tests/*.json'
+      : r.kind === 'any'
+        ? 'skill.json, SKILL.md'
+        : r.kind === 'manifest'
+          ? 'skill.json'
+          : 'SKILL.md'
   const table = (list: readonly RuleMeta[]) =>
     [
       '| rule | default | applies to | what it reports |',
@@ -74,6 +81,13 @@ ${table(manager)}
 ## Best practices (\`lint\` only)
 
 ${table(practice)}
+
+## Test cases (\`validate\` and \`lint\`)
+
+A pack's own cases, \`tests/*.json\` beside its skill.json, which \`ongrid-skill test\` runs.
+Findings are reported in the case file, at the key.
+
+${table(tests)}
 
 ## Details
 

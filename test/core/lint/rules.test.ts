@@ -443,6 +443,36 @@ const CASES: Case[] = [
     message: /absolute path/,
   },
   {
+    rule: 'tests/shape',
+    tree: {
+      'skills/a/skill.json': pack(),
+      'skills/a/run.sh': ECHO,
+      'skills/a/tests/a.json': '{\n  "name": "a"\n}',
+    },
+    at: [1, 1],
+    message: '(file): a case needs `expect` (or `"snapshot": true`)',
+  },
+  {
+    rule: 'tests/unknown-key',
+    tree: {
+      'skills/a/skill.json': pack(),
+      'skills/a/run.sh': ECHO,
+      'skills/a/tests/a.json': '{\n  "name": "a",\n  "expect": {"ok": true, "stdout": "x"}\n}',
+    },
+    at: [3, 26],
+    message: /^\/expect\/stdout: unknown key "stdout" in expect/,
+  },
+  {
+    rule: 'tests/args-schema',
+    tree: {
+      'skills/a/skill.json': pack({ schema: { type: 'object', required: ['path'] } }),
+      'skills/a/run.sh': ECHO,
+      'skills/a/tests/a.json': '{"name": "a", "args": {}, "expect": {"ok": true}}',
+    },
+    at: [1, 15],
+    message: 'case "a": args/path: must have required property \'path\'',
+  },
+  {
     rule: 'schema/missing',
     tree: { 'skills/a/skill.json': pack({ schema: undefined }), 'skills/a/run.sh': ECHO },
     message: /^no schema/,
@@ -648,7 +678,7 @@ describe('every rule, on a pack that triggers it', () => {
       r.files.flatMap((f) => f.findings.map((x) => x.ruleId)),
       ['manager/build'],
     )
-    assert.ok(MANAGER_RULES.every((x) => x.category === 'manager'))
+    assert.ok(MANAGER_RULES.every((x) => x.category === 'manager' || x.category === 'tests'))
     assert.ok(RULES.filter((x) => x.category === 'manager').every((x) => MANAGER_RULES.includes(x)))
   })
 })

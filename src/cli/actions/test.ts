@@ -1,0 +1,203 @@
+import { PathError } from '../../core/lint/errors.js'
+import {
+  findPacks,
+  type Item,
+  type ItemResult,
+  plan,
+  type RunSummary,
+  runItems,
+} from '../../core/testcases/suite.js'
+import type { LiveView, Reporter } from '../../ui/test/report.js'
+import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { colorWanted } from './lint.js'
+
+export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
+export type TestFormat = (typeof TEST_FORMATS)[number]
+
+/** Exit codes of `test`: 0 all passed, 1 a case failed, 2 usage error or no tests; 130 interrupted. */
+export const TEST_EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
+
+export interface TestOptions {
+  paths: string[]
+  root?: string
+  format: TestFormat
+  jobs: number
+  filter: RegExp | null
+  bail: boolean
+  update: boolean
+  passWithNoTests: boolean
+  watch: boolean
+  audit: boolean
+  auditDb?: string
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
+
+/** Flags to options, each bad value a one-line usage error. */
+export function testOptions({ argv, flags }: ActionInput): TestOptions {
+  const format = (flags.json === true ? 'json' : (str(flags.format) ?? 'spec')) as TestFormat
+  if (!TEST_FORMATS.includes(format))
+    throw new UserError(`--format: expected one of ${TEST_FORMATS.join(', ')}`)
+  const j = flags.jobs === undefined ? 1 : Number(flags.jobs)
+  if (!Number.isInteger(j) || j < 1 || j > 1024)
+    throw new UserError(`--jobs: expected a whole number from 1 to 1024, not ${String(flags.jobs)}`)
+  let filter: RegExp | null = null
+  const f = str(flags.filter)
+  if (f !== undefined) {
+    try {
+      filter = new RegExp(f, 'u')
+    } catch (e) {
+      throw new UserError(`--filter: ${(e as Error).message}`)
+    }
+  }
+  return {
+    paths: argv,
+    root: str(flags.root),
+    format,
+    jobs: j,
+    filter,
+    bail: flags.bail === true,
+    update: flags.update === true,
+    passWithNoTests: flags['pass-with-no-tests'] === true,
+    watch: flags.watch === true,
+    audit: flags.audit === true,
+    auditDb: str(flags['audit-db']),
+  }
+}
+
+/** Finds and plans the run; a bad PATH or --root is a usage error. */
+export function planRun(o: TestOptions): Item[] {
+  try {
+    return plan(findPacks(o.paths, o.root), o.filter)
+  } catch (e) {
+    if (e instanceof PathError) throw new UserError(e.message)
+    throw e
+  }
+}
+
+export async function makeReporter(format: TestFormat, write: (s: string) => void): Promise<Reporter> {
+  const m = await import('../../ui/test/report.js')
+  const cwd = process.cwd()
+  switch (format) {
+    case 'spec': {
+      const { chalkPaint, NO_PAINT } = await import('../../ui/lint/stylish.js')
+      return new m.SpecReporter(write, cwd, colorWanted() ? await chalkPaint() : NO_PAINT)
+    }
+    case 'tap':
+      return new m.TapReporter(write)
+    case 'junit':
+      return new m.JunitReporter(write, cwd)
+    case 'json':
+      return new m.JsonReporter(write, cwd)
+  }
+}
+
+export interface OnceResult {
+  code: number
+  summary: RunSummary | null
+}
+
+/** One run of the planned items; the exit code it gives. */
+export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<OnceResult> {
+  const items = planRun(o)
+  const write = (s: string) => {
+    process.stdout.write(s)
+  }
+  if (items.length === 0) {
+    const where = o.paths.length > 0 ? o.paths.join(', ') : '.'
+    if (o.passWithNoTests) {
+      if (o.format === 'json') (await makeReporter('json', write)).end(emptySummary())
+      else if (o.format !== 'spec') (await makeReporter(o.format, write)).end(emptySummary())
+      else process.stderr.write(`no test cases found under ${where}\n`)
+      return { code: EXIT.ok, summary: emptySummary() }
+    }
+    throw new UserError(
+      `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
+    )
+  }
+  const live = o.format === 'spec' && !o.watch && process.stdout.isTTY === true && !process.env.CI
+  let reporter: Reporter
+  let view: LiveView | null = null
+  if (live) {
+    const { createLiveView } = await import('../../ui/test/live.js')
+    view = await createLiveView(items.length, process.stdout)
+    reporter = view
+  } else reporter = await makeReporter(o.format, write)
+  const audit = o.audit ? await openAudit(o.auditDb) : null
+  const summary = await runItems(items, {
+    jobs: o.jobs,
+    bail: o.bail,
+    update: o.update,
+    signal,
+    onStart: view ? (item, i) => view?.start(item, i) : undefined,
+    onStderr: view ? (item, i, chunk) => view?.stderr(item, i, chunk) : undefined,
+    onResult: (r, i) => {
+      audit?.record(r)
+      reporter.result(r, i)
+    },
+  })
+  audit?.close()
+  reporter.end(summary)
+  await view?.done()
+  if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary }
+  return { code: summary.failed > 0 ? TEST_EXIT.failed : TEST_EXIT.ok, summary }
+}
+
+function emptySummary(): RunSummary {
+  return { passed: 0, failed: 0, notRun: 0, updated: 0, durationMs: 0 }
+}
+
+/** `--audit`: each case's run appended to the local audit store, as `run` records one. */
+async function openAudit(path: string | undefined): Promise<{ record(r: ItemResult): void; close(): void }> {
+  const { defaultAuditPath, insertExecution, openLocalStore } = await import(
+    '../../core/audit/local-store.js'
+  )
+  const where = path ?? defaultAuditPath()
+  let db: Awaited<ReturnType<typeof openLocalStore>>
+  try {
+    db = await openLocalStore(where)
+  } catch (e) {
+    throw new UserError(`--audit: ${where}: ${(e as Error).message.split('\n')[0]}`)
+  }
+  const { nowNs } = await import('../../core/go/time/format.js')
+  const { toText } = await import('../../core/go/gostring.js')
+  return {
+    record(r) {
+      const skill = r.item.pack.skill
+      if (r.outcome === null || skill === null || r.item.case === null) return
+      const finished = nowNs()
+      insertExecution(db, {
+        skillKey: toText(skill.key),
+        edgeId: 0,
+        callerId: 0,
+        callerRole: 'local',
+        class: skill.class,
+        paramsJson: r.item.case.args ?? '',
+        resultJson: r.outcome.ok ? JSON.stringify(r.outcome.result) : '',
+        error: r.outcome.error ?? '',
+        startedNs: finished - BigInt(Math.round(r.durationMs * 1e6)),
+        finishedNs: finished,
+      })
+    },
+    close: () => db.close(),
+  }
+}
+
+/** `test [PATH...]`: each pack's cases, run as the manager runs the entry. */
+export async function testAction(input: ActionInput): Promise<number> {
+  const o = testOptions(input)
+  if (o.watch) {
+    const { watch } = await import('./test-watch.js')
+    return watch(o)
+  }
+  const controller = new AbortController()
+  const onSignal = () => controller.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    return (await runOnce(o, controller.signal)).code
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}

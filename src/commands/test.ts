@@ -1,0 +1,73 @@
+import { Args, Flags } from '@oclif/core'
+import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
+import { BaseCommand } from '../cli/base.js'
+
+export default class Test extends BaseCommand {
+  static override summary = "Run each pack's table of cases through the manager's executor"
+
+  static override description =
+    `Finds packs as validate does and runs each pack's cases from <pack>/tests/*.json (a file holds one case or an array of cases). Each case runs the entry exactly as the manager's executor does, in this process: its args on stdin, its environment is yours with the case's env over it (null unsets a variable), filtered by env_allow as the manager filters its own; its timeout goes over the manifest's.
+
+A case: {"name", "args" | "args_file", "env", "timeout", "expect": {"ok", "result", "result_schema", "error", "timed_out", "stderr_contains", "max_duration_ms"}, "snapshot"}. result matches objects as subsets (arrays and scalars exactly); error is the manager's text exactly, or {"match": "regex"}; a snapshot case ("snapshot": true) compares the whole result, and --update writes it.
+
+Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails its case), 2 usage error or no tests found (unless --pass-with-no-tests), 130 interrupted.`
+
+  static override examples = [
+    { description: "Run the current pack's cases", command: '<%= config.bin %> <%= command.id %>' },
+    {
+      description: 'Every pack under a dir, 4 cases at a time, JUnit for CI',
+      command: '<%= config.bin %> <%= command.id %> skills -j 4 --format junit > junit.xml',
+    },
+    {
+      description: 'Only some cases, stopping at the first failure',
+      command: "<%= config.bin %> <%= command.id %> ./disk_usage --filter 'rejects' --bail",
+    },
+    {
+      description: 'Write the results of snapshot cases into their files',
+      command: '<%= config.bin %> <%= command.id %> ./disk_usage --update',
+    },
+    {
+      description: 'Re-run a pack whenever its files change',
+      command: '<%= config.bin %> <%= command.id %> skills --watch',
+    },
+  ]
+
+  static override strict = false
+  static override enableJsonFlag = true
+
+  static override args = {
+    path: Args.string({ description: 'pack dir, skill.json, or a dir to walk; repeatable (default: .)' }),
+  }
+
+  static override flags = {
+    root: Flags.string({
+      description: 'allow-list root for the escape check (default: the dir holding the pack)',
+    }),
+    format: Flags.string({
+      description: 'output format (junit for CI systems; json is one document)',
+      options: [...TEST_FORMATS],
+      default: 'spec',
+    }),
+    jobs: Flags.string({
+      char: 'j',
+      description: 'cases run at once, across packs (output stays in order)',
+      default: '1',
+    }),
+    filter: Flags.string({ description: 'run only the cases whose name matches this regular expression' }),
+    bail: Flags.boolean({ description: 'start no case after the first failure' }),
+    watch: Flags.boolean({ description: 're-run a pack when its files change', exclusive: ['update'] }),
+    update: Flags.boolean({
+      char: 'u',
+      description: 'write the actual result into snapshot cases ("snapshot": true)',
+    }),
+    'pass-with-no-tests': Flags.boolean({ description: 'exit 0 when no cases are found' }),
+    audit: Flags.boolean({ description: 'append each case run to the local audit store (off by default)' }),
+    'audit-db': Flags.string({
+      description: 'local audit store (default $XDG_STATE_HOME/ongrid-skill/audit.db)',
+    }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(testAction, await this.parse(Test))
+  }
+}

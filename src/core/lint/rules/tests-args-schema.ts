@@ -1,0 +1,34 @@
+import { casesOf } from './tests-util.js'
+import type { ManifestRule } from './util.js'
+
+const rule: ManifestRule = {
+  id: 'tests/args-schema',
+  severity: 'warn',
+  category: 'tests',
+  kind: 'manifest',
+  docs: "A case that expects success sends args that do not match the pack's `schema` (cases that expect an error or a timeout may send bad args on purpose).",
+  check(ctx, report) {
+    const argsCheck = ctx.argsCheck
+    if (argsCheck === null) return
+    for (const c of casesOf(ctx)) {
+      for (const tc of c.file.cases) {
+        const e = tc.expect
+        const wantsOk = e.ok ?? !(e.error !== undefined || e.timedOut === true)
+        if (!wantsOk) continue
+        const problems = argsCheck(tc.argsValue ?? {})
+        if (problems.length === 0) continue
+        const at = tc.index === null ? '' : `/${tc.index}`
+        // At `args` when the case has it; a missing key points at the case itself.
+        const pointer = `${at}/args`
+        report({
+          at: null,
+          file: c.file.file,
+          ...c.position(pointer),
+          message: `case ${JSON.stringify(tc.name)}: ${problems.join('; ')}`,
+          hint: 'the manager does not check args: the entry gets them as they are; expect an error if that is the point',
+        })
+      }
+    }
+  },
+}
+export default rule

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs'
+import { fromBuffer, toText } from '../../go/gostring.js'
+import { dir } from '../../go/path/filepath/path.js'
+import { type CaseFile, caseFiles, loadCaseFile } from '../../testcases/cases.js'
+import type { ManifestContext } from '../context.js'
+import { nodeAt, parseTree } from '../json-tree.js'
+import { LineIndex } from '../position.js'
+
+export interface LoadedCases {
+  file: CaseFile
+  /** line:column of a JSON pointer in the file (1:1 when it cannot be found). */
+  position(pointer: string): { line: number; column: number }
+}
+
+const memo = new WeakMap<ManifestContext, LoadedCases[]>()
+
+/** The pack's case files (tests/*.json beside skill.json), read once per context. */
+export function casesOf(ctx: ManifestContext): LoadedCases[] {
+  let v = memo.get(ctx)
+  if (v === undefined) {
+    v = caseFiles(toText(dir(ctx.path))).map((path) => {
+      const file = loadCaseFile(path)
+      let raw = ''
+      try {
+        raw = fromBuffer(readFileSync(path))
+      } catch {}
+      let tree: ReturnType<typeof parseTree> | null = null
+      const lines = new LineIndex(raw)
+      return {
+        file,
+        position(pointer: string) {
+          if (file.json === null || pointer === '') return { line: 1, column: 1 }
+          try {
+            tree ??= parseTree(raw)
+          } catch {
+            return { line: 1, column: 1 }
+          }
+          // The pointer may go one step past what exists (a missing key): point at its parent.
+          let p = pointer
+          for (;;) {
+            const at = nodeAt(tree, p)
+            if (at) return lines.position(at.keyStart ?? at.node.start)
+            if (p === '' || !p.includes('/')) return { line: 1, column: 1 }
+            p = p.slice(0, p.lastIndexOf('/'))
+          }
+        },
+      }
+    })
+    memo.set(ctx, v)
+  }
+  return v
+}

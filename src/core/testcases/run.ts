@@ -1,0 +1,190 @@
+import { type ExecSkill, execute } from '../executor.js'
+import { fromText, toText } from '../go/gostring.js'
+import { parseDuration } from '../go/time/duration.js'
+import type { CompiledSchema } from '../schema/compile.js'
+import type { TestCase } from './cases.js'
+import { deepEqual, lineDiff, pretty, project, subsetMismatches } from './match.js'
+
+export type FailureKind =
+  | 'ok'
+  | 'result'
+  | 'result_schema'
+  | 'error'
+  | 'timed_out'
+  | 'stderr_contains'
+  | 'max_duration_ms'
+  | 'snapshot'
+  /** The case file does not check out, or the loader rejects the pack: nothing ran. */
+  | 'case'
+  | 'load'
+
+export interface Failure {
+  kind: FailureKind
+  /** One line saying what went wrong. */
+  message: string
+  /** Expected vs actual as diff lines (`- expected`, `+ actual`, `  both`), when it helps. */
+  diff?: string[]
+}
+
+export interface CaseOutcome {
+  passed: boolean
+  failures: Failure[]
+  /** The executor's outcome, as text. */
+  ok: boolean
+  error: string | null
+  timedOut: boolean
+  exitCode: number | null
+  durationMs: number
+  /** The entry's stderr as the manager keeps it (≤ 16 KiB), as text. */
+  stderr: string
+  /** The parsed result on success (undefined otherwise). */
+  result?: unknown
+  /** Set under --update for a snapshot case whose stored result differs: the value to write. */
+  snapshot?: { result: unknown }
+}
+
+export interface RunCaseOptions {
+  /** The environment the case's env goes over (default: this process's). */
+  environ?: Record<string, string | undefined>
+  signal?: AbortSignal
+  onStderr?: (chunk: Buffer) => void
+  /** Write snapshots (`--update`) instead of failing on them. */
+  update?: boolean
+}
+
+const schemas = new Map<
+  string,
+  Promise<{ ok: true; schema: CompiledSchema } | { ok: false; error: string }>
+>()
+
+async function compiled(schema: unknown) {
+  const key = JSON.stringify(schema)
+  let c = schemas.get(key)
+  if (c === undefined) {
+    c = import('../schema/compile.js').then((m) => m.compileSchema(schema, { strict: false }))
+    schemas.set(key, c)
+  }
+  return c
+}
+
+/**
+ * Runs one case exactly as the manager runs the entry — the executor itself, in this
+ * process — with the case's env as the environment `env_allow` picks from, and its timeout
+ * over the manifest's; then checks each assertion.
+ */
+export async function runCase(
+  skill: ExecSkill,
+  c: TestCase,
+  opts: RunCaseOptions = {},
+): Promise<CaseOutcome> {
+  let timeoutNs = skill.timeoutNs
+  if (c.timeout !== undefined) {
+    const d = parseDuration(fromText(c.timeout))
+    if (d.ok && d.value > 0n) timeoutNs = d.value
+  }
+  const r = await execute({ ...skill, timeoutNs }, c.args === null ? null : fromText(c.args), {
+    environ: caseEnviron(opts.environ ?? process.env, c.env),
+    signal: opts.signal,
+    onStderr: opts.onStderr,
+  })
+  const out: CaseOutcome = {
+    passed: false,
+    failures: [],
+    ok: r.ok,
+    error: r.error === null ? null : toText(r.error),
+    timedOut: r.timedOut,
+    exitCode: r.exitCode,
+    durationMs: r.durationMs,
+    stderr: r.stderr.toString('utf8'),
+  }
+  if (r.ok) {
+    try {
+      out.result = JSON.parse(r.stdout.toString('utf8'))
+    } catch {
+      out.result = r.stdout.toString('utf8')
+    }
+  }
+  await check(c, out, opts.update === true)
+  out.passed = out.failures.length === 0
+  return out
+}
+
+/** The manager's environment for this case: ours, with the case's env over it (null unsets). */
+export function caseEnviron(
+  base: Record<string, string | undefined>,
+  over: Record<string, string | null>,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base }
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) delete env[k]
+    else env[k] = v
+  }
+  return env
+}
+
+async function check(c: TestCase, out: CaseOutcome, update: boolean): Promise<void> {
+  const e = c.expect
+  const fail = (kind: FailureKind, message: string, diff?: string[]) =>
+    out.failures.push({ kind, message, diff })
+  const wantOk = e.ok ?? !(e.error !== undefined || e.timedOut === true)
+  const what = () => (out.ok ? 'it succeeded' : `it failed: ${out.error}`)
+
+  if (out.timedOut && e.timedOut !== true)
+    fail('timed_out', `timed out, which the case does not expect: ${out.error}`)
+  else if (e.timedOut !== undefined && out.timedOut !== e.timedOut)
+    fail('timed_out', e.timedOut ? `expected a timeout, but ${what()}` : 'expected no timeout')
+  else if (out.ok !== wantOk)
+    fail('ok', wantOk ? `expected success, but ${what()}` : 'expected a failure, but it succeeded')
+
+  if (e.error !== undefined) {
+    const actual = out.error
+    if ('exact' in e.error) {
+      if (actual !== e.error.exact)
+        fail('error', 'error text differs', [`- ${e.error.exact}`, `+ ${actual ?? '(no error)'}`])
+    } else if (actual === null || !new RegExp(e.error.match, 'u').test(actual)) {
+      fail('error', `error does not match /${e.error.match}/`, [`+ ${actual ?? '(no error)'}`])
+    }
+  }
+
+  if (out.ok) {
+    if (c.snapshot) {
+      const same = e.hasResult && deepEqual(e.result, out.result)
+      if (!same) {
+        if (update) out.snapshot = { result: out.result }
+        else if (!e.hasResult) fail('snapshot', 'no snapshot stored yet (run with --update to write it)')
+        else
+          fail('snapshot', 'result differs from the snapshot', lineDiff(pretty(e.result), pretty(out.result)))
+      }
+    } else if (e.hasResult) {
+      const m = subsetMismatches(e.result, out.result)
+      if (m.length > 0) {
+        fail(
+          'result',
+          `result does not match: ${m.map((x) => `${x.pointer} ${x.message}`).join('; ')}`,
+          lineDiff(pretty(e.result), pretty(project(e.result, out.result))),
+        )
+      }
+    }
+    if (e.resultSchema !== undefined) {
+      const s = await compiled(e.resultSchema)
+      if (!s.ok) fail('result_schema', `result_schema does not compile: ${s.error}`)
+      else if (!s.schema.validate(out.result)) {
+        const { issues } = await import('../schema/compile.js')
+        const lines = issues(s.schema.validate.errors).map(
+          (i) => `result${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
+        )
+        fail('result_schema', `result does not satisfy result_schema: ${lines.join('; ')}`)
+      }
+    }
+  }
+
+  if (e.stderrContains !== undefined && !out.stderr.includes(e.stderrContains)) {
+    const tail = out.stderr.length > 400 ? `…${out.stderr.slice(-400)}` : out.stderr
+    fail('stderr_contains', `stderr does not contain ${JSON.stringify(e.stderrContains)}`, [
+      `- ${JSON.stringify(e.stderrContains)}`,
+      `+ ${JSON.stringify(tail)}`,
+    ])
+  }
+  if (e.maxDurationMs !== undefined && out.durationMs > e.maxDurationMs)
+    fail('max_duration_ms', `took ${Math.round(out.durationMs)} ms, over max_duration_ms ${e.maxDurationMs}`)
+}

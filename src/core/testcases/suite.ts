@@ -1,0 +1,209 @@
+import { relative } from 'node:path'
+import { buildSubprocessSkill, type SubprocessSkill } from '../build.js'
+import { toText } from '../go/gostring.js'
+import { dir } from '../go/path/filepath/path.js'
+import { collectTargets } from '../lint/targets.js'
+import { parseManifest } from '../manifest.js'
+import { type CaseFile, caseFiles, loadCaseFile, type TestCase } from './cases.js'
+import { type CaseOutcome, type Failure, runCase } from './run.js'
+import { writeSnapshots } from './snapshot.js'
+
+/** A pack found under the PATHs, with its case files. */
+export interface PackPlan {
+  /** The pack dir (text, absolute). */
+  dir: string
+  /** The skill's name, or the dir's name when the loader rejects the pack. */
+  name: string
+  skill: SubprocessSkill | null
+  /** The loader's line when it rejects the pack. */
+  rejected: string | null
+  files: CaseFile[]
+}
+
+/** One line of the report: a case, or a case file / pack that could not run. */
+export interface Item {
+  pack: PackPlan
+  /** The case name; for a broken case file, its path; for a rejected pack, `(pack)`. */
+  name: string
+  /** The case file, relative to the pack dir ('' for a rejected pack). */
+  file: string
+  case: TestCase | null
+  /** Failures known before anything runs (a bad case file, a rejected pack). */
+  problems: Failure[]
+}
+
+export interface ItemResult {
+  item: Item
+  passed: boolean
+  failures: Failure[]
+  durationMs: number
+  outcome: CaseOutcome | null
+  /** The snapshot this run wrote (--update). */
+  updated: boolean
+}
+
+/** Finds packs as `validate` does (skill.json targets; SKILL.md skills have no entry to run). */
+export function findPacks(paths: readonly string[], root?: string): PackPlan[] {
+  const targets = collectTargets(paths.length > 0 ? paths : ['.'], root)
+  const out: PackPlan[] = []
+  for (const t of targets.files) {
+    if (t.kind !== 'manifest') continue
+    const packDir = toText(dir(t.path))
+    const files = caseFiles(packDir).map(loadCaseFile)
+    const parsed = parseManifest(t.path)
+    let skill: SubprocessSkill | null = null
+    let rejected: string | null = null
+    if (parsed.err) rejected = `skill loader: parse ${toText(t.path)}: ${toText(parsed.err.error())}`
+    else {
+      const built = buildSubprocessSkill(parsed.manifest, t.path, t.root)
+      if (built.ok) skill = built.value
+      else
+        rejected = `skill loader: build ${toText(parsed.manifest.name)} (${toText(t.path)}): ${toText(built.err.error())}`
+    }
+    out.push({
+      dir: packDir,
+      name: skill ? toText(skill.key) : (packDir.split('/').pop() ?? packDir),
+      skill,
+      rejected,
+      files,
+    })
+  }
+  return out
+}
+
+/** The items to run, in report order; cases filtered by name. */
+export function plan(packs: PackPlan[], filter: RegExp | null): Item[] {
+  const items: Item[] = []
+  for (const pack of packs) {
+    const cases = pack.files.flatMap((f) => f.cases).filter((c) => filter === null || filter.test(c.name))
+    const problems = pack.files.flatMap((f) => f.problems)
+    if (cases.length === 0 && problems.length === 0) continue
+    if (pack.rejected !== null) {
+      items.push({
+        pack,
+        name: '(pack)',
+        file: '',
+        case: null,
+        problems: [{ kind: 'load', message: pack.rejected }],
+      })
+      continue
+    }
+    for (const f of pack.files) {
+      if (f.problems.length > 0)
+        items.push({
+          pack,
+          name: relative(pack.dir, f.file),
+          file: relative(pack.dir, f.file),
+          case: null,
+          problems: f.problems.map((p) => ({
+            kind: 'case',
+            message: `${p.pointer || '(file)'}: ${p.message}`,
+          })),
+        })
+      for (const c of f.cases)
+        if (filter === null || filter.test(c.name))
+          items.push({ pack, name: c.name, file: relative(pack.dir, f.file), case: c, problems: [] })
+    }
+  }
+  return items
+}
+
+export interface RunOptions {
+  jobs: number
+  bail: boolean
+  update: boolean
+  signal?: AbortSignal
+  /** A case starts (any order). */
+  onStart?: (item: Item, index: number) => void
+  /** The entry's stderr, as it comes. */
+  onStderr?: (item: Item, index: number, chunk: Buffer) => void
+  /** Results, strictly in plan order. */
+  onResult: (r: ItemResult, index: number) => void
+}
+
+export interface RunSummary {
+  passed: number
+  failed: number
+  /** Items never started (--bail, or interrupted). */
+  notRun: number
+  updated: number
+  durationMs: number
+}
+
+/**
+ * Runs the items, up to `jobs` at once, and reports each result in plan order as soon as
+ * every item before it is reported: only the items in flight or waiting for an earlier one
+ * are held. With `bail`, no item starts after the first failure (those running finish).
+ * Snapshots are written per case file once all runs are over.
+ */
+export async function runItems(items: Item[], opts: RunOptions): Promise<RunSummary> {
+  const started = process.hrtime.bigint()
+  const done: (ItemResult | undefined)[] = new Array(items.length)
+  const summary: RunSummary = { passed: 0, failed: 0, notRun: 0, updated: 0, durationMs: 0 }
+  let next = 0
+  let emitted = 0
+  let stop = false
+  const updates = new Map<string, { json: unknown; list: { index: number | null; result: unknown }[] }>()
+
+  const emit = () => {
+    while (emitted < items.length && done[emitted] !== undefined) {
+      const r = done[emitted] as ItemResult
+      done[emitted] = undefined
+      opts.onResult(r, emitted)
+      emitted++
+    }
+  }
+
+  const runOne = async (i: number): Promise<ItemResult> => {
+    const item = items[i]
+    if (item.case === null || item.pack.skill === null)
+      return { item, passed: false, failures: item.problems, durationMs: 0, outcome: null, updated: false }
+    opts.onStart?.(item, i)
+    const outcome = await runCase(item.pack.skill, item.case, {
+      update: opts.update,
+      signal: opts.signal,
+      onStderr: opts.onStderr ? (chunk) => opts.onStderr?.(item, i, chunk) : undefined,
+    })
+    let updated = false
+    if (outcome.snapshot !== undefined) {
+      const file = item.pack.files.find((f) => f.file === item.case?.file)
+      if (file) {
+        const u = updates.get(file.file) ?? { json: file.json, list: [] }
+        u.list.push({ index: item.case.index, result: outcome.snapshot.result })
+        updates.set(file.file, u)
+        updated = true
+      }
+    }
+    return {
+      item,
+      passed: outcome.passed,
+      failures: outcome.failures,
+      durationMs: outcome.durationMs,
+      outcome,
+      updated,
+    }
+  }
+
+  const worker = async () => {
+    while (!stop && next < items.length && !opts.signal?.aborted) {
+      const i = next++
+      const r = await runOne(i)
+      done[i] = r
+      if (r.passed) summary.passed++
+      else summary.failed++
+      if (r.updated) summary.updated++
+      if (!r.passed && opts.bail) stop = true
+      emit()
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.jobs, items.length)) }, worker))
+  // After --bail or an interrupt, items never started leave gaps: report what did run, in order.
+  for (let i = emitted; i < items.length; i++) {
+    const r = done[i]
+    if (r === undefined) summary.notRun++
+    else opts.onResult(r, i)
+  }
+  for (const [file, u] of updates) writeSnapshots(file, u.json, u.list)
+  summary.durationMs = Number(process.hrtime.bigint() - started) / 1e6
+  return summary
+}

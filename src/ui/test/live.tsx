@@ -1,0 +1,160 @@
+import { Box, render, Static, Text } from 'ink'
+import { useEffect, useState } from 'react'
+import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
+import { chalkPaint } from '../lint/stylish.js'
+import { type LiveView, SpecReporter } from './report.js'
+
+const MAX_LINES = 6
+
+interface Running {
+  name: string
+  started: number
+  lines: string[]
+  partial: string
+}
+
+interface State {
+  /** Finished cases, rendered by the spec reporter (printed once, above the live part). */
+  done: { id: number; text: string }[]
+  running: Map<number, Running>
+  passed: number
+  failed: number
+}
+
+type Listener = (s: State) => void
+
+function Live({ total, subscribe }: { total: number; subscribe: (l: Listener) => void }) {
+  const [state, setState] = useState<State | null>(null)
+  const [now, setNow] = useState(Date.now())
+  useEffect(() => {
+    subscribe((s) => setState({ ...s }))
+    const t = setInterval(() => setNow(Date.now()), 100)
+    return () => clearInterval(t)
+  }, [subscribe])
+  if (state === null) return null
+  const running = [...state.running.entries()].sort((a, b) => a[0] - b[0])
+  const current = running[0]?.[1]
+  const stderr = current
+    ? [...current.lines, ...(current.partial ? [current.partial] : [])].slice(-MAX_LINES)
+    : []
+  return (
+    <>
+      <Static items={state.done}>{(d) => <Text key={d.id}>{d.text}</Text>}</Static>
+      <Box flexDirection="column">
+        {running.map(([i, r]) => (
+          <Text key={i} color="cyan">
+            ⠿ {r.name} {(Math.max(0, now - r.started) / 1000).toFixed(1)}s
+          </Text>
+        ))}
+        {stderr.map((l, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines are append-only
+          <Text key={i} dimColor>
+            │ {l}
+          </Text>
+        ))}
+        <Text>
+          <Text color="green">{state.passed} passed</Text>,{' '}
+          <Text color={state.failed > 0 ? 'red' : undefined}>{state.failed} failed</Text>,{' '}
+          {total - state.passed - state.failed} to go
+        </Text>
+      </Box>
+    </>
+  )
+}
+
+/**
+ * The run on a terminal: finished cases scroll up as the spec format prints them, the cases
+ * in flight tick below with the first one's latest stderr lines, then the counts; failures
+ * and the summary are printed once the view is gone.
+ */
+class InkLiveView implements LiveView {
+  private state: State = { done: [], running: new Map(), passed: 0, failed: 0 }
+  private listener: Listener | null = null
+  private app: ReturnType<typeof render> | null = null
+  private spec: SpecReporter | null = null
+  private tail = ''
+  private out: NodeJS.WriteStream = process.stdout
+
+  async init(total: number, out: NodeJS.WriteStream): Promise<void> {
+    this.out = out
+    const paint = await chalkPaint()
+    let id = 0
+    let collecting = false
+    this.spec = new SpecReporter(
+      (text) => {
+        if (collecting) this.tail += text
+        else {
+          this.state.done = [...this.state.done, { id: id++, text: text.replace(/\n$/, '') }]
+          this.emit()
+        }
+      },
+      process.cwd(),
+      paint,
+    )
+    this.endCollect = () => {
+      collecting = true
+    }
+    this.app = render(
+      <Live
+        total={total}
+        subscribe={(l) => {
+          this.listener = l
+          l(this.state)
+        }}
+      />,
+      { stdout: out, patchConsole: false, exitOnCtrlC: false },
+    )
+  }
+
+  private endCollect = () => {}
+
+  private emit() {
+    this.listener?.(this.state)
+  }
+
+  start(item: Item, index: number): void {
+    this.state.running.set(index, {
+      name: `${item.pack.name} › ${item.name}`,
+      started: Date.now(),
+      lines: [],
+      partial: '',
+    })
+    this.emit()
+  }
+
+  stderr(_item: Item, index: number, chunk: Buffer): void {
+    const r = this.state.running.get(index)
+    if (!r) return
+    const parts = (r.partial + chunk.toString('utf8')).split('\n')
+    r.partial = parts.pop() ?? ''
+    r.lines = [...r.lines, ...parts].slice(-MAX_LINES)
+    this.emit()
+  }
+
+  result(r: ItemResult, index: number): void {
+    this.state.running.delete(index)
+    if (r.passed) this.state.passed++
+    else this.state.failed++
+    this.spec?.result(r)
+  }
+
+  end(s: RunSummary): void {
+    this.endCollect()
+    this.spec?.end(s)
+  }
+
+  async done(): Promise<void> {
+    this.state.running.clear()
+    this.emit()
+    await new Promise((r) => setTimeout(r, 20))
+    this.app?.unmount()
+    await this.app?.waitUntilExit()
+    this.out.write(this.tail)
+  }
+}
+
+export async function createLiveView(total: number, out: NodeJS.WriteStream): Promise<LiveView> {
+  const v = new InkLiveView()
+  await v.init(total, out)
+  return v
+}

@@ -1,0 +1,263 @@
+import { relative } from 'node:path'
+import type { Failure } from '../../core/testcases/run.js'
+import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
+import { NO_PAINT, type Paint } from '../lint/stylish.js'
+
+/** What every format is told, in plan order. */
+export interface Reporter {
+  result(r: ItemResult, index: number): void
+  end(s: RunSummary): void
+}
+
+/** What the live terminal view adds to a reporter. */
+export interface LiveView extends Reporter {
+  start(item: Item, index: number): void
+  stderr(item: Item, index: number, chunk: Buffer): void
+  done(): Promise<void>
+}
+
+export type Write = (text: string) => void
+
+/** A pack as shown: its name and its dir relative to the working dir. */
+export function packLabel(r: ItemResult, cwd: string): string {
+  return `${r.item.pack.name} (${relative(cwd, r.item.pack.dir) || '.'})`
+}
+
+const ms = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`
+
+/** The counts line every human format ends with: `N passed, N failed` (and what did not run). */
+export function countsLine(s: RunSummary): string {
+  let line = `${s.passed} passed, ${s.failed} failed`
+  if (s.notRun > 0) line += `, ${s.notRun} not run`
+  if (s.updated > 0) line += ` (${s.updated} snapshot${s.updated === 1 ? '' : 's'} written)`
+  return line
+}
+
+function failureLines(f: Failure, paint: Paint, indent: string): string[] {
+  const out = [`${indent}${paint.error('●')} ${f.message}`]
+  for (const d of f.diff ?? []) {
+    const colour = d.startsWith('- ') ? paint.ok : d.startsWith('+ ') ? paint.error : paint.dim
+    out.push(`${indent}    ${colour(d)}`)
+  }
+  return out
+}
+
+/** The default: a header per pack, a line per case, failures with their diffs, the counts. */
+export class SpecReporter implements Reporter {
+  private pack: string | null = null
+  private failed: ItemResult[] = []
+  constructor(
+    private readonly write: Write,
+    private readonly cwd: string,
+    private readonly paint: Paint = NO_PAINT,
+  ) {}
+
+  result(r: ItemResult): void {
+    const label = packLabel(r, this.cwd)
+    if (label !== this.pack) {
+      this.write(`${this.pack === null ? '' : '\n'}${this.paint.path(label)}\n`)
+      this.pack = label
+    }
+    const mark = r.passed ? this.paint.ok('✓') : this.paint.error('✗')
+    const time = r.outcome ? this.paint.dim(` (${ms(r.durationMs)})`) : ''
+    const snap = r.updated ? this.paint.warn(' snapshot written') : ''
+    let text = `  ${mark} ${r.item.name}${time}${snap}\n`
+    if (!r.passed) {
+      this.failed.push(r)
+      for (const f of r.failures) text += `      ${this.paint.error('●')} ${f.message}\n`
+    }
+    this.write(text)
+  }
+
+  end(s: RunSummary): void {
+    let text = ''
+    if (this.failed.length > 0) {
+      text += `\n${this.paint.error('Failures')} ${this.paint.dim('(- expected, + actual)')}\n`
+      for (const r of this.failed) {
+        text += `\n  ${this.paint.error('✗')} ${r.item.pack.name} › ${r.item.name}${r.item.file ? this.paint.dim(`  ${r.item.file}`) : ''}\n`
+        for (const f of r.failures) text += `${failureLines(f, this.paint, '    ').join('\n')}\n`
+        const stderr = r.outcome?.stderr.trimEnd()
+        if (stderr) {
+          const tail = stderr.split('\n').slice(-5)
+          text += `    ${this.paint.dim('stderr:')}\n${tail.map((l) => `      ${this.paint.dim(l)}`).join('\n')}\n`
+        }
+      }
+    }
+    text += `\n${s.failed > 0 ? this.paint.error(countsLine(s)) : this.paint.ok(countsLine(s))}\n`
+    text += this.paint.dim(`Time: ${(s.durationMs / 1000).toFixed(2)} s\n`)
+    this.write(text)
+  }
+}
+
+/** TAP 13 (the plan at the end, since --bail may stop early): YAML blocks under failures. */
+export class TapReporter implements Reporter {
+  private n = 0
+  constructor(private readonly write: Write) {
+    write('TAP version 13\n')
+  }
+
+  result(r: ItemResult): void {
+    this.n++
+    const name = `${r.item.pack.name} › ${r.item.name}`.replace(/#/g, '\\#').replace(/\n/g, ' ')
+    let text = `${r.passed ? 'ok' : 'not ok'} ${this.n} - ${name}\n`
+    if (!r.passed) {
+      const y = [
+        '  ---',
+        `  file: ${JSON.stringify(r.item.file)}`,
+        `  duration_ms: ${Math.round(r.durationMs)}`,
+        '  failures:',
+      ]
+      for (const f of r.failures) {
+        y.push(`    - kind: ${f.kind}`, `      message: ${JSON.stringify(f.message)}`)
+        if (f.diff) y.push('      diff: |-', ...f.diff.map((d) => `        ${d}`))
+      }
+      y.push('  ...')
+      text += `${y.join('\n')}\n`
+    }
+    this.write(text)
+  }
+
+  end(s: RunSummary): void {
+    this.write(
+      `1..${this.n}\n# pass ${s.passed}\n# fail ${s.failed}\n${s.notRun > 0 ? `# not run ${s.notRun}\n` : ''}`,
+    )
+  }
+}
+
+interface CaseRecord {
+  pack: string
+  dir: string
+  name: string
+  file: string
+  passed: boolean
+  durationMs: number
+  failures: Failure[]
+  error: string | null
+  timedOut: boolean
+  exitCode: number | null
+  stderr: string
+  updated: boolean
+}
+
+/** Keeps what the whole-document formats need of each result (not the entry's output). */
+abstract class Collecting implements Reporter {
+  protected records: CaseRecord[] = []
+  constructor(
+    protected readonly write: Write,
+    protected readonly cwd: string,
+  ) {}
+  result(r: ItemResult): void {
+    this.records.push({
+      pack: r.item.pack.name,
+      dir: relative(this.cwd, r.item.pack.dir) || '.',
+      name: r.item.name,
+      file: r.item.file,
+      passed: r.passed,
+      durationMs: r.durationMs,
+      failures: r.failures,
+      error: r.outcome?.error ?? null,
+      timedOut: r.outcome?.timedOut ?? false,
+      exitCode: r.outcome?.exitCode ?? null,
+      stderr: r.passed ? '' : (r.outcome?.stderr ?? ''),
+      updated: r.updated,
+    })
+  }
+  abstract end(s: RunSummary): void
+  protected byPack(): [string, CaseRecord[]][] {
+    const m = new Map<string, CaseRecord[]>()
+    for (const r of this.records) {
+      const key = `${r.pack}\u0000${r.dir}`
+      const list = m.get(key)
+      if (list) list.push(r)
+      else m.set(key, [r])
+    }
+    return [...m]
+  }
+}
+
+/** One JSON document. */
+export class JsonReporter extends Collecting {
+  end(s: RunSummary): void {
+    const doc = {
+      ok: s.failed === 0,
+      summary: {
+        total: s.passed + s.failed + s.notRun,
+        passed: s.passed,
+        failed: s.failed,
+        not_run: s.notRun,
+        snapshots_written: s.updated,
+        duration_ms: Math.round(s.durationMs),
+      },
+      packs: this.byPack().map(([, rs]) => ({
+        name: rs[0].pack,
+        dir: rs[0].dir,
+        cases: rs.map((r) => ({
+          name: r.name,
+          file: r.file,
+          passed: r.passed,
+          duration_ms: Math.round(r.durationMs * 1000) / 1000,
+          error: r.error,
+          timed_out: r.timedOut,
+          exit_code: r.exitCode,
+          snapshot_written: r.updated,
+          failures: r.failures.map((f) => ({
+            kind: f.kind,
+            message: f.message,
+            ...(f.diff ? { diff: f.diff } : {}),
+          })),
+        })),
+      })),
+    }
+    this.write(`${JSON.stringify(doc, null, 2)}\n`)
+  }
+}
+
+function xml(s: string): string {
+  // XML 1.0 cannot carry most control characters, even escaped: drop them.
+  return s
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+}
+
+const secs = (msv: number) => (msv / 1000).toFixed(3)
+
+/**
+ * JUnit XML as Jenkins, GitLab and the GitHub test-report actions read it: a testsuite per
+ * pack, a testcase per case (classname the pack), a <failure> with the messages and diffs,
+ * and the entry's stderr in <system-err>.
+ */
+export class JunitReporter extends Collecting {
+  end(s: RunSummary): void {
+    const timestamp = new Date(Date.now() - s.durationMs).toISOString().replace(/\.\d+Z$/, '')
+    let suites = ''
+    let total = 0
+    let failures = 0
+    this.byPack().forEach(([, rs], id) => {
+      const f = rs.filter((r) => !r.passed).length
+      const time = rs.reduce((a, r) => a + r.durationMs, 0)
+      total += rs.length
+      failures += f
+      suites += `  <testsuite name="${xml(rs[0].pack)}" tests="${rs.length}" failures="${f}" errors="0" skipped="0" time="${secs(time)}" timestamp="${timestamp}" hostname="localhost" id="${id}" package="${xml(rs[0].dir)}">\n`
+      for (const r of rs) {
+        suites += `    <testcase classname="${xml(rs[0].pack)}" name="${xml(r.name)}" time="${secs(r.durationMs)}"`
+        if (r.passed) {
+          suites += '/>\n'
+          continue
+        }
+        const body = r.failures
+          .map((x) => [x.message, ...(x.diff ?? []).map((d) => `    ${d}`)].join('\n'))
+          .join('\n')
+        suites += `>\n      <failure message="${xml(r.failures[0]?.message ?? 'failed')}" type="${r.failures[0]?.kind ?? 'failed'}">${xml(`${r.file ? `${r.file}\n` : ''}${body}`)}</failure>\n`
+        if (r.stderr) suites += `      <system-err>${xml(r.stderr)}</system-err>\n`
+        suites += '    </testcase>\n'
+      }
+      suites += '  </testsuite>\n'
+    })
+    this.write(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ongrid-skill test" tests="${total}" failures="${failures}" errors="0" time="${secs(s.durationMs)}">\n${suites}</testsuites>\n`,
+    )
+  }
+}

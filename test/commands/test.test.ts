@@ -1,0 +1,316 @@
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
+
+const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+const XSD = fileURLToPath(new URL('../../../test/fixtures/test/junit.xsd', import.meta.url))
+
+interface Out {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function cli(args: string[], cwd = R): Promise<Out> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'test', ...args], {
+      env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8')
+    })
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8')
+    })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+const ENTRY = `#!/bin/sh
+read -r line
+case "$line" in
+  *fail*) echo "boom" >&2; exit 3;;
+  *sleep*) sleep 5;;
+  *) printf '{"used":10,"path":"/tmp"}';;
+esac
+`
+
+function pack(name: string, cases: unknown, extra: Record<string, Node> = {}): Record<string, Node> {
+  return {
+    [`${name}/skill.json`]: JSON.stringify({ name, description: 'A test skill.', entry: 'run.sh' }),
+    [`${name}/run.sh`]: { exec: ENTRY },
+    [`${name}/tests/cases.json`]: JSON.stringify(cases),
+    ...extra,
+  }
+}
+
+const GOOD = [
+  { name: 'reports usage', expect: { result: { used: 10 } } },
+  {
+    name: 'fails on request',
+    args: { fail: 1 },
+    expect: { error: 'subprocess skill good: exit 3 (stderr: boom)' },
+  },
+]
+const BAD = [
+  { name: 'passes', expect: { ok: true } },
+  { name: 'wrong used', expect: { result: { used: 11, path: '/tmp' } } },
+  { name: 'unexpected timeout', args: { sleep: 1 }, timeout: '100ms', expect: { ok: false } },
+]
+
+let R = ''
+let cleanup = () => {}
+before(() => {
+  ;({ root: R, cleanup } = tempRoot('ongrid-test-cmd-'))
+  makeTree(R, {
+    ...pack('good', GOOD),
+    ...pack('bad', BAD),
+    'empty/skill.json': JSON.stringify({ name: 'empty', description: 'd', entry: 'run.sh' }),
+    'empty/run.sh': { exec: ENTRY },
+  })
+})
+after(() => cleanup())
+
+describe('test: exit codes', () => {
+  test('0 when every case passes', async () => {
+    const r = await cli(['good'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /^good \(good\)\n {2}✓ reports usage \(.+ ms\)\n {2}✓ fails on request/)
+    assert.match(r.stdout, /\n2 passed, 0 failed\n/)
+  })
+
+  test('1 when a case fails; an unexpected timeout fails its case; diffs are shown', async () => {
+    const r = await cli(['bad'])
+    assert.equal(r.code, 1)
+    assert.match(r.stdout, / {2}✗ wrong used/)
+    assert.match(r.stdout, /Failures \(- expected, \+ actual\)/)
+    assert.match(r.stdout, /\n {8}- {3}"used": 11,\n {8}\+ {3}"used": 10,\n/)
+    assert.match(
+      r.stdout,
+      /timed out, which the case does not expect: subprocess skill bad: timed out after 100ms/,
+    )
+    assert.match(r.stdout, /\n1 passed, 2 failed\n/)
+  })
+
+  test('2 when no cases are found, 0 with --pass-with-no-tests', async () => {
+    const r = await cli(['empty'])
+    assert.equal(r.code, 2)
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: no test cases found under empty: a pack's cases are <pack>\/tests\/\*\.json/,
+    )
+    const p = await cli(['empty', '--pass-with-no-tests'])
+    assert.equal(p.code, 0)
+  })
+
+  test('2 for usage errors, as one line', async () => {
+    for (const args of [['good', '--filter', '('], ['good', '-j', '0'], ['missing-dir']]) {
+      const r = await cli(args)
+      assert.equal(r.code, 2, args.join(' '))
+      assert.match(r.stderr, /^ongrid-skill: .*\n$/)
+    }
+    const f = await cli(['good', '--filter', 'nothing-matches'])
+    assert.equal(f.code, 2)
+    assert.match(f.stderr, /matching --filter nothing-matches/)
+  })
+})
+
+describe('test: flags', () => {
+  test('--filter and --bail', async () => {
+    const f = await cli(['good', 'bad', '--filter', '^(reports|passes)', '--format', 'tap'])
+    assert.equal(f.code, 0)
+    assert.match(f.stdout, /^TAP version 13\nok 1 - good › reports usage\nok 2 - bad › passes\n1\.\.2\n/)
+    const b = await cli(['bad', 'good', '--bail', '--format', 'tap'])
+    assert.equal(b.code, 1)
+    assert.match(b.stdout, /^TAP version 13\nok 1 - bad › passes\nnot ok 2 - bad › wrong used\n/)
+    assert.match(b.stdout, /1\.\.2\n# pass 1\n# fail 1\n# not run 3\n$/)
+  })
+
+  test('-j: output in plan order whatever finishes first', async () => {
+    const delays = [0.4, 0.01, 0.3, 0, 0.2, 0, 0.1]
+    const cases = delays.map((d, i) => ({ name: `c${i}`, env: { DELAY: String(d) }, expect: { ok: true } }))
+    const SLOW = `#!/bin/sh\ncat >/dev/null\nsleep "$DELAY"\necho '{}'\n`
+    makeTree(R, {
+      'par/skill.json': JSON.stringify({
+        name: 'par',
+        description: 'd',
+        entry: 'run.sh',
+        env_allow: ['DELAY'],
+      }),
+      'par/run.sh': { exec: SLOW },
+      'par/tests/cases.json': JSON.stringify(cases),
+    })
+    const r = await cli(['par', '-j', '4', '--format', 'tap'])
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    assert.deepEqual(
+      r.stdout.split('\n').filter((l) => l.startsWith('ok')),
+      cases.map((c, i) => `ok ${i + 1} - par › ${c.name}`),
+    )
+  })
+
+  test('--update writes snapshots; then they pass', async () => {
+    makeTree(R, pack('snap', [{ name: 'whole result', snapshot: true }]))
+    const first = await cli(['snap'])
+    assert.equal(first.code, 1)
+    assert.match(first.stdout, /no snapshot stored yet \(run with --update to write it\)/)
+    const u = await cli(['snap', '--update'])
+    assert.equal(u.code, 0)
+    assert.match(u.stdout, /snapshot written/)
+    assert.deepEqual(JSON.parse(readFileSync(join(R, 'snap/tests/cases.json'), 'utf8')), [
+      { name: 'whole result', snapshot: true, expect: { result: { used: 10, path: '/tmp' } } },
+    ])
+    assert.equal((await cli(['snap'])).code, 0)
+  })
+})
+
+describe('test: formats', () => {
+  test('json is one document', async () => {
+    const r = await cli(['good', 'bad', '--json'])
+    assert.equal(r.code, 1)
+    const doc = JSON.parse(r.stdout)
+    assert.equal(doc.ok, false)
+    assert.deepEqual(
+      { ...doc.summary, duration_ms: 0 },
+      { total: 5, passed: 3, failed: 2, not_run: 0, snapshots_written: 0, duration_ms: 0 },
+    )
+    assert.deepEqual(
+      doc.packs.map((p: { name: string; cases: unknown[] }) => [p.name, p.cases.length]),
+      [
+        ['good', 2],
+        ['bad', 3],
+      ],
+    )
+    const wrong = doc.packs[1].cases[1]
+    assert.equal(wrong.failures[0].kind, 'result')
+    assert.ok(wrong.failures[0].diff.includes('-   "used": 11,'))
+    assert.equal(doc.packs[1].cases[2].timed_out, true)
+  })
+
+  test('junit validates against the JUnit schema', async (t) => {
+    const r = await cli(['good', 'bad', '--format', 'junit'])
+    assert.equal(r.code, 1)
+    assert.match(r.stdout, /<testsuite name="bad" tests="3" failures="2"/)
+    assert.match(
+      r.stdout,
+      /<testcase classname="bad" name="wrong used" time="[0-9.]+">\n {6}<failure message="result does not match/,
+    )
+    const has = spawnSync('xmllint', ['--version']).status === 0
+    if (!has) {
+      if (process.env.CI) assert.fail('xmllint is required in CI (apt-get install libxml2-utils)')
+      t.skip('xmllint not installed')
+      return
+    }
+    const file = join(R, 'junit.xml')
+    writeFileSync(file, r.stdout)
+    const v = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8' })
+    assert.equal(v.status, 0, v.stderr)
+    // The schema is not a rubber stamp: a testcase without its name is refused.
+    writeFileSync(file, r.stdout.replace('name="wrong used"', ''))
+    assert.notEqual(spawnSync('xmllint', ['--noout', '--schema', XSD, file]).status, 0)
+  })
+
+  test('tap carries failures as YAML', async () => {
+    const r = await cli(['bad', '--format', 'tap'])
+    assert.match(r.stdout, /not ok 2 - bad › wrong used\n {2}---\n {2}file: "tests\/cases.json"\n/)
+    assert.match(r.stdout, / {4}- kind: result\n/)
+  })
+})
+
+describe('test --watch', () => {
+  test('re-runs the pack whose files change, and only that pack', async () => {
+    const dir = join(R, 'wroot')
+    makeTree(dir, {
+      ...pack('w1', [{ name: 'one', expect: { ok: true } }]),
+      ...pack('w2', [{ name: 'two', expect: { ok: true } }]),
+    })
+    const child = spawn(process.execPath, [BIN, 'test', dir, '--watch', '--format', 'tap'], {
+      env: { ...process.env, CI: '1', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    const waiters: { re: RegExp; resolve: () => void }[] = []
+    const check = () => {
+      for (const w of [...waiters]) {
+        if (w.re.test(stdout + stderr)) {
+          waiters.splice(waiters.indexOf(w), 1)
+          w.resolve()
+        }
+      }
+    }
+    const until = (re: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(
+          () => reject(new Error(`timed out waiting for ${re}\n${stdout}\n${stderr}`)),
+          20_000,
+        )
+        waiters.push({
+          re,
+          resolve: () => {
+            clearTimeout(t)
+            resolve()
+          },
+        })
+        check()
+      })
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8')
+      check()
+    })
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8')
+      check()
+    })
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))
+    try {
+      await until(/watching for changes/)
+      assert.match(stdout, /ok 1 - w1 › one\nok 2 - w2 › two\n1\.\.2\n/)
+      stdout = ''
+      stderr = ''
+      writeFileSync(
+        join(dir, 'w2/tests/cases.json'),
+        JSON.stringify([{ name: 'two', expect: { ok: false } }]),
+      )
+      await until(/# fail 1\n/)
+      await until(/watching for changes/)
+      assert.match(stderr, /changed: .*\/wroot\/w2\n/)
+      assert.match(stdout, /^TAP version 13\nnot ok 1 - w2 › two\n/)
+      assert.doesNotMatch(stdout, /w1/)
+    } finally {
+      child.kill('SIGINT')
+    }
+    // Stopped: the code of the last run (a case failed).
+    assert.equal(await exited, 1)
+  })
+})
+
+describe('test on a terminal', () => {
+  test('the live view runs through the launcher (ink loaded from dist/, not the bundle)', async (t) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      t.skip('script(1) not installed')
+      return
+    }
+    const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm', NO_COLOR: undefined }
+    delete env.CI
+    const cmd = `'${process.execPath}' '${BIN}' test good -j 2`
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+      cwd: R,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    assert.equal(r.status, 0, screen)
+    assert.match(screen, /✓ reports usage/)
+    assert.match(screen, /2 passed, 0 failed/)
+  })
+})

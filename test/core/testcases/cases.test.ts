@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { caseFiles, loadCaseFile, parseCaseFile } from '../../../src/core/testcases/cases.js'
+import { makeTree, tempRoot } from '../../helpers/tree.js'
+
+let R = ''
+let cleanup = () => {}
+before(() => {
+  ;({ root: R, cleanup } = tempRoot('ongrid-cases-'))
+})
+after(() => cleanup())
+
+const problems = (text: string) =>
+  parseCaseFile(join(R, 'x.json'), text).problems.map((p) => `${p.pointer} ${p.message}`)
+
+describe('case files', () => {
+  test('a file holds one case or an array of cases', () => {
+    const one = parseCaseFile('/p/tests/a.json', '{"name":"a","args":{"x":1},"expect":{"ok":true}}')
+    assert.deepEqual(one.problems, [])
+    assert.equal(one.cases.length, 1)
+    assert.equal(one.cases[0].index, null)
+    assert.equal(one.cases[0].args, '{"x":1}')
+    const many = parseCaseFile(
+      '/p/tests/a.json',
+      '[{"name":"a","expect":{"ok":true}},{"name":"b","expect":{"ok":false}}]',
+    )
+    assert.deepEqual(
+      many.cases.map((c) => [c.name, c.index]),
+      [
+        ['a', 0],
+        ['b', 1],
+      ],
+    )
+  })
+
+  test('no args: null, so the executor sends {}', () => {
+    assert.equal(parseCaseFile('/p/a.json', '{"name":"a","expect":{"ok":true}}').cases[0].args, null)
+  })
+
+  test('shape problems name the key', () => {
+    assert.deepEqual(problems('{"name":"a","expect":{"ok":true},"argz":{}}'), [
+      '/argz unknown key "argz" (known: name, args, args_file, env, timeout, expect, snapshot)',
+    ])
+    assert.match(
+      problems('[{"name":"a","expect":{"okay":true}}]')[0],
+      /^\/0\/expect\/okay unknown key "okay" in expect/,
+    )
+    assert.deepEqual(problems('{"expect":{"ok":true}}'), ['/name `name` must be a non-empty string'])
+    assert.match(
+      problems('{"name":"a","args":[1],"expect":{"ok":true}}')[0],
+      /^\/args `args` must be a JSON object/,
+    )
+    assert.match(problems('{"name":"a","timeout":"5 s","expect":{"ok":true}}')[0], /^\/timeout .*Go duration/)
+    assert.match(problems('{"name":"a","timeout":"-1s","expect":{"ok":true}}')[0], /^\/timeout/)
+    assert.match(problems('{"name":"a","env":{"A":1},"expect":{"ok":true}}')[0], /^\/env\/A /)
+    assert.match(
+      problems('{"name":"a","expect":{"error":{"match":"("}}}')[0],
+      /^\/expect\/error\/match not a regular expression/,
+    )
+    assert.match(problems('{"name":"a","expect":{"error":5}}')[0], /^\/expect\/error /)
+    assert.match(problems('{"name":"a","expect":{"max_duration_ms":0}}')[0], /max_duration_ms/)
+    assert.match(problems('{"name":"a","expect":{"ok":true,"error":"x"}}')[0], /contradicts/)
+    assert.match(problems('{"name":"a","expect":{}}')[0], /asserts nothing/)
+    assert.match(problems('{"name":"a"}')[0], /needs `expect`/)
+    assert.match(problems('[1]')[0], /^\/0 a case must be a JSON object/)
+    assert.match(problems('{"name":')[0], /^ not JSON: /)
+    assert.match(
+      problems('[{"name":"a","expect":{"ok":true}},{"name":"a","expect":{"ok":true}}]')[0],
+      /^\/1\/name .* more than once/,
+    )
+  })
+
+  test('a snapshot case needs no expect', () => {
+    assert.deepEqual(problems('{"name":"a","snapshot":true}'), [])
+  })
+
+  test('args_file is read relative to the case file; tests/*.json sorted', () => {
+    makeTree(R, {
+      'p/tests/b.json': '{"name":"b","args_file":"args/b.json","expect":{"ok":true}}',
+      'p/tests/a.json': '{"name":"a","args_file":"missing.json","expect":{"ok":true}}',
+      'p/tests/args/b.json': '{"k":"v"}',
+      'p/tests/notes.txt': 'x',
+    })
+    const files = caseFiles(join(R, 'p'))
+    assert.deepEqual(
+      files.map((f) => f.slice(R.length)),
+      ['/p/tests/a.json', '/p/tests/b.json'],
+    )
+    assert.match(loadCaseFile(files[0]).problems[0].message, /cannot read missing.json: ENOENT/)
+    assert.equal(loadCaseFile(files[1]).cases[0].args, '{"k":"v"}')
+    assert.deepEqual(caseFiles(join(R, 'nope')), [])
+  })
+})
