@@ -3,7 +3,7 @@
 //
 //   node scripts/mutation/run-tests.mjs FILE.test.js...
 //
-// Runs `node --test` on the compiled test files, in a process group of their own, and stops at
+// Runs the compiled test files with node:test, in a process group of their own, and stops at
 // the first failing test: a mutant is killed as soon as one test fails, and the rest of the
 // files need not run. Exit 0 when every test passed, 1 otherwise. Anything left of the group
 // (tests that spawn processes) is killed on the way out, as it is when Stryker gives up on a
@@ -17,10 +17,23 @@ if (files.length === 0) {
 }
 const limitMs = Number(process.env.MUTATION_RUN_TIMEOUT_MS ?? 60_000)
 
-const child = spawn(process.execPath, ['--test', '--test-reporter=tap', ...files], {
-  detached: true,
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
+// The files run in one process (node:test runs what they declare once they are imported): one
+// Node start per mutant rather than one per file, a third of the time for small suites.
+const IMPORT_ALL = 'for (const f of process.argv.slice(1)) await import(pathToFileURL(f).href)'
+const child = spawn(
+  process.execPath,
+  [
+    '--test-reporter=tap',
+    '--input-type=module',
+    '-e',
+    `import { pathToFileURL } from 'node:url'\n${IMPORT_ALL}`,
+    ...files,
+  ],
+  {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+)
 
 let done = false
 function finish(code, why) {
