@@ -23,7 +23,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 process.chdir(ROOT)
 const OUT = 'reports/mutation'
 
-/** Each module: the files mutated, and the unit tests (compiled, under build/) that judge them. */
+/**
+ * Each module: the files mutated, and the unit tests (compiled, under build/) that judge them;
+ * inProcess: the tests can share one process (see mutation/run-tests.mjs).
+ */
 export const MODULES = {
   build: {
     mutate: ['src/core/build.ts'],
@@ -39,6 +42,7 @@ export const MODULES = {
   },
   json: {
     mutate: ['src/core/go/encoding/json/*.ts'],
+    inProcess: true,
     tests: [
       'test/core/go/encoding/json/scanner.test.ts',
       'test/core/go/encoding/json/decode.test.ts',
@@ -47,10 +51,12 @@ export const MODULES = {
   },
   follow: {
     mutate: ['src/core/audit/follow.ts'],
+    inProcess: true,
     tests: ['test/core/audit/follow.test.ts'],
   },
   'lint-formats': {
     mutate: ['src/ui/lint/*.ts'],
+    inProcess: true,
     tests: ['test/ui/lint/formats.test.ts', 'test/ui/lint/github.test.ts'],
   },
 }
@@ -70,7 +76,8 @@ for (const n of named) {
 const compiled = (t) => join('build', t.replace(/\.tsx?$/, '.js'))
 const hashOf = (files) => {
   const h = createHash('sha256')
-  for (const f of [...files, 'scripts/mutation/run-tests.mjs']) h.update(f).update('\0').update(readFileSync(f))
+  for (const f of [...files, 'scripts/mutation/run-tests.mjs'])
+    h.update(f).update('\0').update(readFileSync(f))
   return h.digest('hex')
 }
 
@@ -84,10 +91,14 @@ for (const name of named.length > 0 ? named : Object.keys(MODULES)) {
   const hashFile = join(OUT, `${name}.tests-sha256`)
   const hash = hashOf(m.tests)
   const testsChanged = !existsSync(hashFile) || readFileSync(hashFile, 'utf8') !== hash
-  process.stdout.write(`\n== ${name}: ${m.mutate.join(' ')}${force || testsChanged ? ' (all mutants)' : ''}\n`)
+  process.stdout.write(
+    `\n== ${name}: ${m.mutate.join(' ')}${force || testsChanged ? ' (all mutants)' : ''}\n`,
+  )
   const stryker = new Stryker({
     testRunner: 'command',
-    commandRunner: { command: `node scripts/mutation/run-tests.mjs ${m.tests.map(compiled).join(' ')}` },
+    commandRunner: {
+      command: `node scripts/mutation/run-tests.mjs ${m.inProcess ? '--in-process ' : ''}${m.tests.map(compiled).join(' ')}`,
+    },
     buildCommand: 'npx tsc -p tsconfig.test.json',
     mutate: m.mutate,
     coverageAnalysis: 'off',

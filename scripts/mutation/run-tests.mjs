@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The test command of one mutant run (Stryker's command runner; scripts/mutation.mjs).
 //
-//   node scripts/mutation/run-tests.mjs FILE.test.js...
+//   node scripts/mutation/run-tests.mjs [--in-process] FILE.test.js...
 //
 // Runs the compiled test files with node:test, in a process group of their own, and stops at
 // the first failing test: a mutant is killed as soon as one test fails, and the rest of the
@@ -17,22 +17,19 @@ if (files.length === 0) {
 }
 const limitMs = Number(process.env.MUTATION_RUN_TIMEOUT_MS ?? 60_000)
 
-// The files run in one process (node:test runs what they declare once they are imported): one
-// Node start per mutant rather than one per file, a third of the time for small suites.
-const IMPORT_ALL = 'for (const f of process.argv.slice(1)) await import(pathToFileURL(f).href)'
+// With --in-process the files run in one process (node:test runs what they declare once they
+// are imported): one Node start per mutant rather than one per file, a third of the time for
+// small suites. Suites with worker threads (the loader's) need `node --test`, a process per file.
+const inProcess = files[0] === '--in-process'
+if (inProcess) files.shift()
+const IMPORT_ALL = `import { pathToFileURL } from 'node:url'
+for (const f of process.argv.slice(1)) await import(pathToFileURL(f).href)`
 const child = spawn(
   process.execPath,
-  [
-    '--test-reporter=tap',
-    '--input-type=module',
-    '-e',
-    `import { pathToFileURL } from 'node:url'\n${IMPORT_ALL}`,
-    ...files,
-  ],
-  {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
+  inProcess
+    ? ['--test-reporter=tap', '--input-type=module', '-e', IMPORT_ALL, ...files]
+    : ['--test', '--test-reporter=tap', ...files],
+  { detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
 )
 
 let done = false
