@@ -35,7 +35,10 @@ export const MAIN = 2
 export interface ShareOptions {
   /** How long a dir's walk runs alone before the worker is started. */
   afterMs: number
-  /** Wait for the worker to run and take its first child (tests: so that it surely reads ahead). */
+  /**
+   * Tests: wait for the worker to run, then for it to take each child before this thread comes
+   * to it, so that every child after the first is surely read there whatever the threads' timing.
+   */
   waitForWorker?: boolean
   /** Told, after each dir, how many listings and files came from the worker. */
   onShared?: (fromWorker: number) => void
@@ -195,8 +198,7 @@ export function walkShared(
         Atomics.store(state, START, i + 2)
         Atomics.notify(state, START)
         ahead = new ReadAhead(worker.port, state)
-        if (opts.waitForWorker) Atomics.wait(state, CLAIMS + i + 1, 0, WORKER_PATIENCE_MS)
-      }
+      } else if (ahead !== null && opts.waitForWorker) awaitClaim(state, i)
       const fromWorker = ahead !== null && Atomics.compareExchange(state, CLAIMS + i, 0, MAIN) === WORKER
       reads.parseManifest = fromWorker ? ahead?.parseManifest : undefined
       const err = split.walkChild(i, fn, fromWorker ? ahead?.readDir : undefined)
@@ -214,6 +216,14 @@ export function walkShared(
       }
       worker.port.close()
     }
+  }
+}
+
+/** Tests (waitForWorker): until child i is claimed, by the worker as it goes, or the worker has ended. */
+function awaitClaim(state: Int32Array, i: number): void {
+  const end = Date.now() + WORKER_PATIENCE_MS
+  while (Atomics.load(state, CLAIMS + i) === 0 && Atomics.load(state, GONE) === 0 && Date.now() < end) {
+    Atomics.wait(state, CLAIMS + i, 0, 10)
   }
 }
 

@@ -112,7 +112,7 @@ describe('ongrid-skill lint', () => {
   test('junit: one suite per file, failures at the fail severity only', () => {
     const xml = cli(['lint', FIX, '--format', 'junit']).stdout
     assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites /)
-    assert.equal((xml.match(/<testsuite /g) ?? []).length, 7)
+    assert.equal((xml.match(/<testsuite /g) ?? []).length, 8)
     const errors = JSON.parse(cli(['lint', FIX, '--json']).stdout).summary.errors
     assert.equal((xml.match(/<failure /g) ?? []).length, errors)
     assert.doesNotMatch(xml, /<(?!\/?(testsuites|testsuite|testcase|failure|system-out)\b|\?xml)/)

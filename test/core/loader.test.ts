@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { buildSubprocessSkill } from '../../src/core/build.js'
 import { fromText, toBuffer } from '../../src/core/go/gostring.js'
@@ -79,6 +80,24 @@ function buildSpecTree(R: string): string[] {
     `${R}/skills2`,
     `${R}/./skills3/`,
   ]
+}
+
+/**
+ * What the loader reads under the children of root after the first, when it has more than two:
+ * each directory's listing and each non-directory named skill.json (symlinks are not followed).
+ */
+function readsAfterFirst(root: string): number {
+  const names = readdirSync(root).sort()
+  if (names.length <= 2) return 0
+  let n = 0
+  const visit = (p: string) => {
+    if (lstatSync(p).isDirectory()) {
+      n++
+      for (const k of readdirSync(p)) visit(join(p, k))
+    } else if (basename(p) === 'skill.json') n++
+  }
+  for (const name of names.slice(1)) visit(join(root, name))
+  return n
 }
 
 function run(dirs: string[], registry = new Registry()) {
@@ -172,12 +191,15 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     })
     assert.deepEqual(par.map(text), seq.map(text))
     assert.deepEqual(b, a)
-    // Every dir with more than two children was read ahead: listings and manifests.
-    assert.ok(fromWorker.length >= 3, JSON.stringify(fromWorker))
-    assert.ok(
-      fromWorker.some((n) => n > 20),
-      `little came from the worker: ${JSON.stringify(fromWorker)}`,
-    )
+    // waitForWorker makes the worker take every child after the first, whatever the threads'
+    // timing: all their listings and manifests came from it. Dirs of two children or fewer
+    // never start one.
+    assert.deepEqual(fromWorker, [
+      readsAfterFirst(`${R}/skills`),
+      readsAfterFirst(`${R}/skills2`),
+      readsAfterFirst(`${R}/skills3`),
+    ])
+    assert.ok(fromWorker[0] > 40, JSON.stringify(fromWorker))
   })
 
   test('a worker that dies or sends a read out of order: the same events, read from the disk', () => {
@@ -219,6 +241,19 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     assert.ok(built > 15)
     const upper = events.find((e) => e.name === 'upper_first')
     assert.equal(upper?.skill?.entry, `${R}/skills/A_upper/run.sh`)
+  })
+
+  test('a non-absolute dir is quoted as Go quotes it (%q)', () => {
+    // A GoString: '\xff' is the byte 0xff (invalid UTF-8), '\xe2\x80\x8b' is U+200B.
+    const events: LoaderEvent[] = []
+    loadDirs(['rel/"q"\ta\u0001b\xff\xe2\x80\x8b\\'], {
+      registry: new Registry(),
+      onEvent: (e) => events.push(e),
+    })
+    assert.deepEqual(
+      events.map((e) => [e.kind, e.message]),
+      [['skip-non-absolute', 'skill loader: skip non-absolute dir "rel/\\"q\\"\\ta\\x01b\\xff\\u200b\\\\"']],
+    )
   })
 
   test('an empty registry lets a builtin name through', () => {

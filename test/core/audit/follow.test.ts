@@ -178,3 +178,107 @@ describe('WindowFollower', () => {
     assert.deepEqual(w.pendingIds(), [])
   })
 })
+
+describe('IdFollower: edges', () => {
+  test('the cursor moves with rows above it only', () => {
+    const f = new IdFollower(5n, 1000)
+    assert.equal(f.cursor, 5n)
+    f.accept(9n, 0)
+    assert.equal(f.cursor, 9n)
+    f.accept(7n, 0)
+    assert.equal(f.cursor, 9n)
+  })
+
+  test('seed: ids at or below `from`, repeated, or above the cursor are ignored; the cursor itself is seen', () => {
+    const f = new IdFollower(10n, 1000)
+    f.seed(2n, [1n, 2n, 4n, 4n, 10n, 12n], 3)
+    assert.deepEqual(
+      f.gaps.map((g) => [g.lo, g.hi]),
+      [
+        [3n, 3n],
+        [5n, 9n],
+      ],
+    )
+    const g = new IdFollower(10n, 1000)
+    g.seed(7n, [8n, 9n, 10n], 0)
+    assert.deepEqual(g.gaps, [])
+  })
+
+  test('exactly MAX_QUERY_RANGES gaps are asked for one by one; more are merged evenly', () => {
+    const f = new IdFollower(0n, 60_000)
+    for (let i = 2n; i <= 2n * BigInt(MAX_QUERY_RANGES); i += 2n) f.accept(i, 0)
+    assert.equal(f.gaps.length, MAX_QUERY_RANGES)
+    assert.deepEqual(
+      f.ranges().spans,
+      f.gaps.map((g) => [g.lo, g.hi]),
+    )
+    // 128 gaps (1, 3, …, 255): two per range, 64 ranges.
+    const h = new IdFollower(0n, 60_000)
+    for (let i = 2n; i <= 256n; i += 2n) h.accept(i, 0)
+    assert.equal(h.gaps.length, 128)
+    const r = h.ranges()
+    assert.equal(r.spans.length, 64)
+    assert.deepEqual(r.spans[0], [1n, 3n])
+    assert.deepEqual(r.spans[63], [253n, 255n])
+    assert.equal(r.above, 256n)
+    // 199 gaps: four per range, 50 ranges.
+    const k = new IdFollower(0n, 60_000)
+    for (let i = 1n; i <= 400n; i += 2n) k.accept(i, 0)
+    const s = k.ranges().spans
+    assert.equal(s.length, 50)
+    assert.deepEqual(s[1], [10n, 16n])
+    assert.deepEqual(s[49], [394n, 398n])
+  })
+})
+
+describe('WindowFollower: edges', () => {
+  const S = 1_000_000_000n
+
+  test('the newest created_at only moves forward; a first row at the epoch counts', () => {
+    const w = new WindowFollower(null, 5n * S, false)
+    w.accept({ id: 'z', createdNs: 0n, pending: false }, 0)
+    assert.equal(w.bound(), -5n * S)
+    w.accept({ id: 'a', createdNs: 100n * S, pending: false }, 0)
+    w.accept({ id: 'b', createdNs: 90n * S, pending: false }, 0)
+    assert.equal(w.bound(), 95n * S)
+  })
+
+  test('history with an empty table: every row is history; a row at the bound belongs to the follow', () => {
+    assert.equal(new WindowFollower(null, 5n * S, false).fromHistory('x', 1n), true)
+    const w = new WindowFollower(100n * S, 5n * S, false)
+    assert.equal(w.fromHistory('edge', 95n * S), false)
+    assert.equal(w.fromHistory('older', 95n * S - 1n), true)
+  })
+
+  test('prune forgets seen ids below the bound, not at it', () => {
+    const w = new WindowFollower(100n * S, 5n * S, false)
+    w.accept({ id: 'below', createdNs: 95n * S - 1n, pending: false }, 0)
+    w.accept({ id: 'at', createdNs: 95n * S, pending: false }, 0)
+    w.prune(0)
+    // A forgotten id read again is new; one still kept is not.
+    assert.equal(w.accept({ id: 'below', createdNs: 95n * S - 1n, pending: false }, 1), true)
+    assert.equal(w.accept({ id: 'at', createdNs: 95n * S, pending: false }, 1), false)
+    const empty = new WindowFollower(null, 5n * S, false)
+    empty.seed({ id: 's', createdNs: -1n, pending: false }, 0)
+    empty.prune(0)
+    assert.equal(empty.accept({ id: 's', createdNs: -1n, pending: false }, 0), false)
+  })
+
+  test('a pending call is waited for 10 minutes from when it was first seen, paused time not counted', () => {
+    const w = new WindowFollower(100n * S, 5n * S, false)
+    w.accept({ id: 'p', createdNs: 100n * S, pending: true }, 1000)
+    w.accept({ id: 'p', createdNs: 100n * S, pending: true }, 5 * 60_000)
+    w.prune(1000 + 10 * 60_000 - 1)
+    assert.deepEqual(w.pendingIds(), ['p'])
+    w.prune(1000 + 10 * 60_000)
+    assert.deepEqual(w.pendingIds(), [])
+
+    const q = new WindowFollower(100n * S, 5n * S, false)
+    q.accept({ id: 'q', createdNs: 100n * S, pending: true }, 1000)
+    q.pause(2000)
+    q.prune(3000 + 10 * 60_000 - 1)
+    assert.deepEqual(q.pendingIds(), ['q'])
+    q.prune(3000 + 10 * 60_000)
+    assert.deepEqual(q.pendingIds(), [])
+  })
+})

@@ -21,7 +21,7 @@ export function cli(args: string[], env: Record<string, string | undefined> = {}
 
 /** Git keeps only the x bit: make the fixture modes what the packs say. */
 export function fixModes(): void {
-  for (const p of ['good', 'bad_name', 'clash', 'sloppy', 'no_shebang'])
+  for (const p of ['good', 'bad_name', 'clash', 'sloppy', 'no_shebang', 'long_timeout'])
     chmodSync(`${PACKS}/${p}/run.sh`, 0o755)
 }
 

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { execute } from '../../src/core/executor.js'
+import { SECOND } from '../../src/core/go/time/duration.js'
+import { aliveWithMarker, killAll, marker, SH, script } from '../fixtures/run/helpers.js'
+import { tempRoot } from '../helpers/tree.js'
+
+// Go's os/exec as the manager sets it up: Cmd.WaitDelay = 1 s. The wall-clock tests in
+// executor.test.ts bound the wait loosely (a loaded machine is slow); here the clock is mocked,
+// so the delay is pinned to the millisecond whatever the machine's load.
+
+let R = ''
+let cleanup = () => {}
+before(() => {
+  ;({ root: R, cleanup } = tempRoot('ongrid-waitdelay-'))
+})
+after(() => cleanup())
+
+/** Whether process pid exists (a zombie counts: it has not been reaped). */
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4))
+/** Lets pending I/O callbacks and promise reactions run (setImmediate is not mocked). */
+async function turns(n = 20): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r))
+}
+
+// Alone in its file: it mocks setTimeout for the whole process.
+describe('execute: the WaitDelay is 1 s (mocked clock)', () => {
+  test('pipes held after the exit: still waiting at 999 ms, WaitDelay expired at 1000 ms', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] })
+    const m = marker('wd-mocked')
+    const p = script(R, 'run.sh', `${SH}/bin/sh -c '/bin/sleep 30; :' ${m} &\necho note >&2\necho '{}'\n`)
+    let pid = 0
+    let done = false
+    const pending = execute({ key: 'k', entry: p, envAllow: null, timeoutNs: 60n * SECOND }, '', {
+      environ: {},
+      onStart: (x) => (pid = x),
+    }).then((r) => {
+      done = true
+      return r
+    })
+    try {
+      assert.ok(pid > 0)
+      // The entry exits at once; its background child keeps stdout and stderr open. Once the
+      // entry is reaped, its exit has been handled (the same libuv callback): the delay runs.
+      while (exists(pid)) {
+        Atomics.wait(sleeper, 0, 0, 2)
+        await turns(1)
+      }
+      await turns()
+      t.mock.timers.tick(999)
+      await turns()
+      assert.equal(done, false, 'finished before the WaitDelay was over')
+      t.mock.timers.tick(1)
+      await turns()
+      assert.equal(done, true, 'still waiting once the WaitDelay was over')
+      const r = await pending
+      assert.equal(r.error, 'subprocess skill k: exec: WaitDelay expired before I/O complete (stderr: note)')
+      assert.equal(r.exitCode, 0)
+      assert.equal(r.stdout.toString(), '{}\n')
+    } finally {
+      killAll(aliveWithMarker(m), pid)
+      await pending
+    }
+  })
+})
