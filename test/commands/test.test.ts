@@ -314,3 +314,39 @@ describe('test on a terminal', () => {
     assert.match(screen, /2 passed, 0 failed/)
   })
 })
+
+describe('test: interrupted', () => {
+  test('SIGINT kills the case in flight and exits 130', async () => {
+    const mark = join(R, 'started.mark')
+    makeTree(R, {
+      'int/skill.json': JSON.stringify({
+        name: 'int',
+        description: 'd',
+        entry: 'run.sh',
+        env_allow: ['MARK'],
+      }),
+      'int/run.sh': { exec: '#!/bin/sh\ncat >/dev/null\n: > "$MARK"\nexec sleep 30\n' },
+      'int/tests/cases.json': JSON.stringify([
+        { name: 'waits', env: { MARK: mark }, expect: { ok: true } },
+        { name: 'never starts', expect: { ok: true } },
+      ]),
+    })
+    const child = spawn(process.execPath, [BIN, 'test', 'int', '--format', 'tap'], {
+      cwd: R,
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8')
+    })
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))
+    const { existsSync } = await import('node:fs')
+    for (let i = 0; i < 600 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50))
+    assert.ok(existsSync(mark), 'the case never started')
+    child.kill('SIGINT')
+    assert.equal(await exited, 130)
+    assert.match(stdout, /not ok 1 - int › waits\n/)
+    assert.match(stdout, /# not run 1\n$/)
+  })
+})
