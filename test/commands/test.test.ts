@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -169,6 +169,33 @@ describe('test: flags', () => {
       { name: 'whole result', snapshot: true, expect: { result: { used: 10, path: '/tmp' } } },
     ])
     assert.equal((await cli(['snap'])).code, 0)
+  })
+})
+
+describe('test --audit', () => {
+  test('records each case run in the local store; nothing without --audit', async () => {
+    const db = join(R, 'audit.db')
+    assert.equal((await cli(['good', '--audit-db', db])).code, 0)
+    assert.ok(!existsSync(db), 'no store without --audit')
+    assert.equal((await cli(['good', '--audit', '--audit-db', db])).code, 0)
+    const { default: Database } = await import('better-sqlite3')
+    const d = new Database(db, { readonly: true })
+    try {
+      const rows = d
+        .prepare('SELECT skill_key, caller_role, params_json, error FROM skill_executions ORDER BY id')
+        .all()
+      assert.deepEqual(rows, [
+        { skill_key: 'good', caller_role: 'local', params_json: '', error: '' },
+        {
+          skill_key: 'good',
+          caller_role: 'local',
+          params_json: '{"fail":1}',
+          error: 'subprocess skill good: exit 3 (stderr: boom)',
+        },
+      ])
+    } finally {
+      d.close()
+    }
   })
 })
 
@@ -341,7 +368,6 @@ describe('test: interrupted', () => {
       stdout += c.toString('utf8')
     })
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))
-    const { existsSync } = await import('node:fs')
     for (let i = 0; i < 600 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50))
     assert.ok(existsSync(mark), 'the case never started')
     child.kill('SIGINT')
