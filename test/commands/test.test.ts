@@ -182,14 +182,23 @@ describe('test --audit', () => {
     const d = new Database(db, { readonly: true })
     try {
       const rows = d
-        .prepare('SELECT skill_key, caller_role, params_json, error FROM skill_executions ORDER BY id')
+        .prepare(
+          'SELECT skill_key, caller_role, params_json, result_json, error FROM skill_executions ORDER BY id',
+        )
         .all()
       assert.deepEqual(rows, [
-        { skill_key: 'good', caller_role: 'local', params_json: '', error: '' },
+        {
+          skill_key: 'good',
+          caller_role: 'local',
+          params_json: '',
+          result_json: '{"used":10,"path":"/tmp"}',
+          error: '',
+        },
         {
           skill_key: 'good',
           caller_role: 'local',
           params_json: '{"fail":1}',
+          result_json: '',
           error: 'subprocess skill good: exit 3 (stderr: boom)',
         },
       ])
