@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -172,6 +172,42 @@ describe('test: flags', () => {
   })
 })
 
+describe('test --audit', () => {
+  test('records each case run in the local store; nothing without --audit', async () => {
+    const db = join(R, 'audit.db')
+    assert.equal((await cli(['good', '--audit-db', db])).code, 0)
+    assert.ok(!existsSync(db), 'no store without --audit')
+    assert.equal((await cli(['good', '--audit', '--audit-db', db])).code, 0)
+    const { default: Database } = await import('better-sqlite3')
+    const d = new Database(db, { readonly: true })
+    try {
+      const rows = d
+        .prepare(
+          'SELECT skill_key, caller_role, params_json, result_json, error FROM skill_executions ORDER BY id',
+        )
+        .all()
+      assert.deepEqual(rows, [
+        {
+          skill_key: 'good',
+          caller_role: 'local',
+          params_json: '',
+          result_json: '{"used":10,"path":"/tmp"}',
+          error: '',
+        },
+        {
+          skill_key: 'good',
+          caller_role: 'local',
+          params_json: '{"fail":1}',
+          result_json: '',
+          error: 'subprocess skill good: exit 3 (stderr: boom)',
+        },
+      ])
+    } finally {
+      d.close()
+    }
+  })
+})
+
 describe('test: formats', () => {
   test('json is one document', async () => {
     const r = await cli(['good', 'bad', '--json'])
@@ -312,5 +348,40 @@ describe('test on a terminal', () => {
     assert.equal(r.status, 0, screen)
     assert.match(screen, /✓ reports usage/)
     assert.match(screen, /2 passed, 0 failed/)
+  })
+})
+
+describe('test: interrupted', () => {
+  test('SIGINT kills the case in flight and exits 130', async () => {
+    const mark = join(R, 'started.mark')
+    makeTree(R, {
+      'int/skill.json': JSON.stringify({
+        name: 'int',
+        description: 'd',
+        entry: 'run.sh',
+        env_allow: ['MARK'],
+      }),
+      'int/run.sh': { exec: '#!/bin/sh\ncat >/dev/null\n: > "$MARK"\nexec sleep 30\n' },
+      'int/tests/cases.json': JSON.stringify([
+        { name: 'waits', env: { MARK: mark }, expect: { ok: true } },
+        { name: 'never starts', expect: { ok: true } },
+      ]),
+    })
+    const child = spawn(process.execPath, [BIN, 'test', 'int', '--format', 'tap'], {
+      cwd: R,
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8')
+    })
+    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))
+    for (let i = 0; i < 600 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50))
+    assert.ok(existsSync(mark), 'the case never started')
+    child.kill('SIGINT')
+    assert.equal(await exited, 130)
+    assert.match(stdout, /not ok 1 - int › waits\n/)
+    assert.match(stdout, /# not run 1\n$/)
   })
 })

@@ -128,6 +128,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     jobs: o.jobs,
     bail: o.bail,
     update: o.update,
+    keepStdout: audit !== null,
     signal,
     onStart: view ? (item, i) => view?.start(item, i) : undefined,
     onStderr: view ? (item, i, chunk) => view?.stderr(item, i, chunk) : undefined,
@@ -173,7 +174,8 @@ async function openAudit(path: string | undefined): Promise<{ record(r: ItemResu
         callerRole: 'local',
         class: skill.class,
         paramsJson: r.item.case.args ?? '',
-        resultJson: r.outcome.ok ? JSON.stringify(r.outcome.result) : '',
+        // As run records it: the entry's stdout verbatim on success.
+        resultJson: r.outcome.ok ? (r.outcome.stdout ?? '') : '',
         error: r.outcome.error ?? '',
         startedNs: finished - BigInt(Math.round(r.durationMs * 1e6)),
         finishedNs: finished,

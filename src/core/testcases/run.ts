@@ -39,6 +39,8 @@ export interface CaseOutcome {
   stderr: string
   /** The parsed result on success (undefined otherwise). */
   result?: unknown
+  /** The entry's stdout as text, on success, when asked for (`keepStdout`: the audit row's result). */
+  stdout?: string
   /** Set under --update for a snapshot case whose stored result differs: the value to write. */
   snapshot?: { result: unknown }
 }
@@ -50,6 +52,8 @@ export interface RunCaseOptions {
   onStderr?: (chunk: Buffer) => void
   /** Write snapshots (`--update`) instead of failing on them. */
   update?: boolean
+  /** Keep the entry's stdout in the outcome (for the audit store). */
+  keepStdout?: boolean
 }
 
 const schemas = new Map<
@@ -98,6 +102,7 @@ export async function runCase(
     stderr: r.stderr.toString('utf8'),
   }
   if (r.ok) {
+    if (opts.keepStdout) out.stdout = r.stdout.toString('utf8')
     try {
       out.result = JSON.parse(r.stdout.toString('utf8'))
     } catch {

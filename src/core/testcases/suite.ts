@@ -112,6 +112,8 @@ export interface RunOptions {
   jobs: number
   bail: boolean
   update: boolean
+  /** Keep each successful entry's stdout in its outcome (the audit store records it). */
+  keepStdout?: boolean
   signal?: AbortSignal
   /** A case starts (any order). */
   onStart?: (item: Item, index: number) => void
@@ -161,6 +163,7 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
     opts.onStart?.(item, i)
     const outcome = await runCase(item.pack.skill, item.case, {
       update: opts.update,
+      keepStdout: opts.keepStdout,
       signal: opts.signal,
       onStderr: opts.onStderr ? (chunk) => opts.onStderr?.(item, i, chunk) : undefined,
     })
