@@ -175,8 +175,10 @@ function resolveSkill(
   dirsFlag: string | undefined,
   json: boolean,
 ): SubprocessSkill {
-  const r = isPackPath(target)
-    ? resolvePack(target, root)
+  // The bytes given, as the manager would see them (not Node's text of them).
+  const path = argBytes(target)
+  const r = isPackPath(path)
+    ? resolvePack(path, root === undefined ? undefined : argBytes(root))
     : resolveByName(
         target,
         splitExternalDirs(dirsFlag !== undefined ? argBytes(dirsFlag) : (envBytes(EXTERNAL_DIRS_ENV) ?? '')),
