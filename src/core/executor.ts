@@ -322,11 +322,21 @@ export async function execute(
     // destroys a child's stdin when the child exits; Go's copy goes on while anything holds
     // the pipe (a background child), so the stream is taken out of Node's hands and the copy
     // counts until it is done, or until the WaitDelay closes it.
+    // The copy is done when its write is (handed to the kernel whole, or failed), as io.Copy's
+    // goroutine is: not at the stream's later close, which a busy event loop may see after the
+    // WaitDelay's timer.
     const stdin = child.stdin!
     child.stdin = null
+    let copied = false
+    const copyDone = () => {
+      if (copied) return
+      copied = true
+      streamDone()
+    }
     stdin.on('error', () => {})
-    stdin.once('close', streamDone)
-    stdin.end(toBuffer(params))
+    stdin.once('close', copyDone)
+    stdin.write(toBuffer(params), copyDone)
+    stdin.end()
 
     child.once('exit', (code, signal) => {
       exited = true

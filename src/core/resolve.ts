@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs'
 import { buildSubprocessSkill, type SubprocessSkill } from './build.js'
 import { fromText, type GoString, trimSpace } from './go/gostring.js'
+import { stat } from './go/os/file.js'
 import { abs, dir, join } from './go/path/filepath/path.js'
 import { type LoaderEventKind, loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
@@ -12,13 +12,8 @@ export type Resolved =
   | { ok: false; line: GoString; kind: 'rejected' | 'not-found' }
 
 /** Is this argument a path to a pack dir or a manifest file (rather than a skill name)? */
-export function isPackPath(target: string): boolean {
-  try {
-    statSync(target)
-    return true
-  } catch {
-    return target.includes('/') || target.endsWith('.json')
-  }
+export function isPackPath(target: GoString): boolean {
+  return stat(target).ok || target.includes('/') || target.endsWith('.json')
 }
 
 /**
@@ -27,13 +22,12 @@ export function isPackPath(target: string): boolean {
  * (`/etc/ongrid/skills/<pack>/skill.json` → `/etc/ongrid/skills`). A rejection comes back
  * as the loader's log line.
  */
-export function resolvePack(target: string, root?: string): Resolved {
-  const a = abs(fromText(target))
-  const given = a.ok ? a.value : fromText(target)
+export function resolvePack(target: GoString, root?: GoString): Resolved {
+  const a = abs(target)
+  const given = a.ok ? a.value : target
   let manifestPath = given
-  try {
-    if (statSync(target).isDirectory()) manifestPath = join(given, 'skill.json')
-  } catch {}
+  const info = stat(target)
+  if (info.ok && info.value.isDir()) manifestPath = join(given, 'skill.json')
   const rootPath = root !== undefined ? absOrSelf(root) : dir(dir(manifestPath))
   // A FIFO blocks here as it blocks the manager; what never ends, or cannot be held, is said so.
   let read = readManifest(manifestPath)
@@ -64,9 +58,9 @@ export function resolvePack(target: string, root?: string): Resolved {
   return { ok: true, skill: built.value }
 }
 
-function absOrSelf(p: string): GoString {
-  const a = abs(fromText(p))
-  return a.ok ? a.value : fromText(p)
+function absOrSelf(p: GoString): GoString {
+  const a = abs(p)
+  return a.ok ? a.value : p
 }
 
 /** Looks a skill up by name as the manager would register it from these dirs (first wins). */

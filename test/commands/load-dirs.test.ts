@@ -135,6 +135,13 @@ describe('ongrid-skill load-dirs', () => {
       { encoding: 'latin1' },
     )
     assert.match(run.stderr, /^warning: the entry path .* is not valid UTF-8: Node spawns by a text path/m)
+    // and as a PACK path: the pack is built from those bytes.
+    const pack = spawnSync(
+      '/bin/sh',
+      ['-c', `exec "$0" "$@" "$(printf '${R}/caf\\351/p')"`, process.execPath, BIN, 'run', '--no-audit'],
+      { encoding: 'latin1' },
+    )
+    assert.match(pack.stderr, /^warning: the entry path .* is not valid UTF-8: Node spawns by a text path/m)
   })
 
   test('skill.json that never ends (/dev/zero): lines before it, no crash, the boot stops there', () => {

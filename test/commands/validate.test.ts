@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { cli, fixModes, golden, PACKS } from '../core/lint/cli.js'
+import { BIN, cli, fixModes, golden, PACKS } from '../core/lint/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 describe('ongrid-skill validate', () => {
@@ -59,6 +60,23 @@ describe('ongrid-skill validate', () => {
     })
     const r = cli(['validate', `${R}/big`])
     assert.deepEqual([r.code, r.stdout], [0, '✔ 1 file checked: no problems\n'])
+  })
+  test('a PATH that is not UTF-8 is the bytes given, not Node’s text of them', () => {
+    const dir = Buffer.from(`${R}/caf\xe9`, 'latin1')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(Buffer.concat([dir, Buffer.from('/skill.json')]), manifest({ name: 'latin' }))
+    writeFileSync(Buffer.concat([dir, Buffer.from('/run.sh')]), ECHO.exec, { mode: 0o755 })
+    const r = spawnSync(
+      '/bin/sh',
+      ['-c', `exec "$0" "$@" "$(printf '${R}/caf\\351')"`, process.execPath, BIN, 'validate'],
+      {
+        encoding: 'latin1',
+      },
+    )
+    assert.deepEqual(
+      [r.status, r.stdout, r.stderr],
+      [0, '✔ 1 file checked: no problems\n'.replace('✔', '\xe2\x9c\x94'), ''],
+    )
   })
   test('--json failures: one document with the message and the exit code', () => {
     for (const args of [['nope'], [`${R}/ok`, '--format', 'xml'], [`${R}/ok`, '--root', `${R}/nope`]]) {

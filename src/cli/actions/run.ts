@@ -111,7 +111,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
   const environ = fromFile?.env ?? process.env
   // Values Node cannot pass on as they are: it gives a child's environment as text.
   const altered = Object.keys(buildSubprocessEnv(skill.envAllow, environ)).filter((name) => {
-    const raw = fromFile !== null ? fromFile.raw?.get(name) : envBytes(name)
+    const raw = fromFile !== null ? fromFile.raw.get(name) : envBytes(name)
     return raw !== undefined && !validUtf8(raw)
   })
   for (const name of altered) {
@@ -175,8 +175,10 @@ function resolveSkill(
   dirsFlag: string | undefined,
   json: boolean,
 ): SubprocessSkill {
-  const r = isPackPath(target)
-    ? resolvePack(target, root)
+  // The bytes given, as the manager would see them (not Node's text of them).
+  const path = argBytes(target)
+  const r = isPackPath(path)
+    ? resolvePack(path, root === undefined ? undefined : argBytes(root))
     : resolveByName(
         target,
         splitExternalDirs(dirsFlag !== undefined ? argBytes(dirsFlag) : (envBytes(EXTERNAL_DIRS_ENV) ?? '')),
@@ -201,11 +203,15 @@ function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<
   }
 }
 
-/** The --env-from file, and for a NUL-separated environ its values as bytes. */
-function readEnvFile(path: string): { env: Record<string, string>; raw: Map<string, GoString> | null } {
+/** The --env-from file, and its values as bytes. */
+function readEnvFile(path: string): { env: Record<string, string>; raw: Map<string, GoString> } {
   try {
     const content = readFileSync(path)
-    const raw = content.includes(0) ? environRecords(fromBuffer(content).split('\0')) : null
+    // The values as bytes: the NUL-separated records, or the dotenv lines parsed over the bytes
+    // (each byte as one char, so that a value's bytes survive the parse).
+    const raw = content.includes(0)
+      ? environRecords(fromBuffer(content).split('\0'))
+      : new Map(Object.entries(parseEnvFile(Buffer.from(fromBuffer(content), 'utf8'))))
     return { env: parseEnvFile(content), raw }
   } catch (e) {
     throw new UserError(`--env-from ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)

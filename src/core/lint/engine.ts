@@ -11,6 +11,8 @@ import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './typ
 export interface CheckOptions {
   /** PATH arguments as typed (text); none means `.`. */
   paths: readonly string[]
+  /** The PATHs as the bytes given, when known (they may not be UTF-8). */
+  pathBytes?: readonly GoString[]
   /** --root, as typed. */
   root?: string
   /**
@@ -58,7 +60,11 @@ let nativeModule: Promise<NativeModule> | null = null
 export async function check(opts: CheckOptions): Promise<CheckResult> {
   const RULES = opts.rules
   const rulesFor = (kind: TargetKind) => RULES.filter((r) => r.kind === 'any' || r.kind === kind)
-  const targets = collectTargets(opts.paths.length > 0 ? opts.paths : ['.'], opts.root)
+  const targets = collectTargets(
+    opts.paths.length > 0 ? opts.paths : ['.'],
+    opts.root,
+    opts.paths.length > 0 ? opts.pathBytes : undefined,
+  )
   // The config module (and yaml, when a config file exists) is loaded only for lint.
   const configModule = opts.useConfig ? await import('./config.js') : null
   const finder: ConfigFinder | null = configModule

@@ -24,6 +24,11 @@ function isNative(path: GoString): boolean {
   return base(path) === 'SKILL.md' || /\.md$/i.test(path)
 }
 
+function absoluteBytes(p: GoString): GoString {
+  const a = abs(p)
+  return a.ok ? a.value : p
+}
+
 function absolute(p: string): GoString {
   const a = abs(fromText(p))
   return a.ok ? a.value : fromText(p)
@@ -37,7 +42,12 @@ function absolute(p: string): GoString {
  * (holding skill.json, or else SKILL.md) the dir that holds it, for any other dir that dir.
  * The same file is checked once.
  */
-export function collectTargets(paths: readonly string[], root?: string): Targets {
+export function collectTargets(
+  paths: readonly string[],
+  root?: string,
+  /** The same PATHs as the bytes given (cli/os-bytes.ts), when they may not be UTF-8. */
+  pathBytes?: readonly GoString[],
+): Targets {
   const out: Targets = { files: [], walkErrors: [] }
   const seen = new Set<GoString>()
   const rootGiven = root === undefined ? null : absolute(root)
@@ -51,8 +61,9 @@ export function collectTargets(paths: readonly string[], root?: string): Targets
     seen.add(t.path)
     out.files.push(t)
   }
-  for (const p of paths) {
-    const path = absolute(p)
+  for (const [k, p] of paths.entries()) {
+    const given = pathBytes?.[k]
+    const path = given === undefined ? absolute(p) : absoluteBytes(given)
     const info = stat(path)
     if (!info.ok) {
       if (isNotExist(info.err)) throw new PathError(`PATH does not exist: ${p}`)
