@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { tarBytes } from '../../src/core/marketplace/archive-write.js'
 import { extractUpload } from '../../src/core/marketplace/archive.js'
+import { tarBytes } from '../../src/core/marketplace/archive-write.js'
 import { verifySignature } from '../../src/core/marketplace/signature.js'
 import { cli } from '../core/lint/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
@@ -85,7 +85,10 @@ describe('ongrid-skill marketplace', () => {
     const bad = pack({ ...PACK, 'signature.json': '{"sig":"YQ=","pub_key":"x"}' })
     let r = cli(['marketplace', 'verify', bad, '--json'])
     assert.equal(JSON.parse(r.stdout).signature.error, 'decode sig: illegal base64 data at input byte 3')
-    const notPem = pack({ ...PACK, 'signature.json': `{"sig":"YQ==","pub_key":"${Buffer.from('-----BEGIN PUBLIC KEY-----\\nAAAA').toString('base64')}"}` })
+    const notPem = pack({
+      ...PACK,
+      'signature.json': `{"sig":"YQ==","pub_key":"${Buffer.from('-----BEGIN PUBLIC KEY-----\\nAAAA').toString('base64')}"}`,
+    })
     r = cli(['marketplace', 'verify', notPem, '--json'])
     assert.equal(JSON.parse(r.stdout).signature.error, 'pub_key not PEM-encoded')
     const unsigned = pack(PACK)
@@ -101,14 +104,23 @@ describe('ongrid-skill marketplace', () => {
     assert.equal(doc.layout, 'claude')
     assert.equal(doc.pack.id, 'demo')
     assert.match(doc.pack.manifestSha256, /^[0-9a-f]{64}$/)
-    assert.deepEqual(doc.skills.map((s: { name: string }) => s.name), ['hello'])
+    assert.deepEqual(
+      doc.skills.map((s: { name: string }) => s.name),
+      ['hello'],
+    )
     r = cli(['marketplace', 'check', dir, '--dev-mode=false', '--require-signed', 'local', '--json'])
     assert.equal(r.code, 1)
-    assert.equal(JSON.parse(r.stdout).install.error, 'forbidden: source "local" requires signed packs (state=unsigned: no signature.json found)')
+    assert.equal(
+      JSON.parse(r.stdout).install.error,
+      'forbidden: source "local" requires signed packs (state=unsigned: no signature.json found)',
+    )
     const dot = pack({ '.claude-plugin/plugin.json': '{"id":"."}' })
     r = cli(['marketplace', 'check', dot])
     assert.equal(r.code, 1)
-    assert.match(r.stdout, /error +not the manager’s verdict: pack id "\." passes every manager check.* {2}marketplace-bug\/id-dot/)
+    assert.match(
+      r.stdout,
+      /error +not the manager’s verdict: pack id "\." passes every manager check.* {2}marketplace-bug\/id-dot/,
+    )
     assert.match(r.stdout, /install: {4}accepted/)
     r = cli(['marketplace', 'check', dir, '--format', 'sarif'])
     assert.equal(JSON.parse(r.stdout).version, '2.1.0')
@@ -119,14 +131,23 @@ describe('ongrid-skill marketplace', () => {
 
   test('archives as the upload endpoint takes them: escapes, unknown suffixes, no wrapper folder', async () => {
     const evil = join(R, 'evil.tar')
-    writeFileSync(evil, await tarBytes('x', [{ rel: '../../up.md', dir: false, mode: 0o644, data: Buffer.from('x') }]))
+    writeFileSync(
+      evil,
+      await tarBytes('x', [{ rel: '../../up.md', dir: false, mode: 0o644, data: Buffer.from('x') }]),
+    )
     let r = cli(['marketplace', 'check', evil, '--json'])
     assert.equal(r.code, 1)
-    assert.equal(JSON.parse(r.stdout).install.error, 'invalid argument\ntar entry escapes archive root: "x/../../up.md"')
+    assert.equal(
+      JSON.parse(r.stdout).install.error,
+      'invalid argument\ntar entry escapes archive root: "x/../../up.md"',
+    )
     const rar = join(R, 'p.rar')
     writeFileSync(rar, 'x')
     r = cli(['marketplace', 'check', rar, '--json'])
-    assert.equal(JSON.parse(r.stdout).install.error, 'invalid argument\nunsupported archive "p.rar" (need .zip / .tar.gz / .tgz / .tar)')
+    assert.equal(
+      JSON.parse(r.stdout).install.error,
+      'invalid argument\nunsupported archive "p.rar" (need .zip / .tar.gz / .tgz / .tar)',
+    )
     const notGzip = join(R, 'p.tgz')
     writeFileSync(notGzip, 'not gzip at all')
     r = cli(['marketplace', 'check', notGzip, '--json'])
