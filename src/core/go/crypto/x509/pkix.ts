@@ -80,13 +80,28 @@ function intSign(der: Buffer, e: Element | null): number | null {
   return 0
 }
 
-/** A well-formed OID element (tag 6, base-128 subidentifiers each ending in a byte < 0x80). */
+/**
+ * A well-formed OID element as cryptobyte's ReadASN1ObjectIdentifier reads it (Go 1.25): tag 6,
+ * non-empty, each base-128 subidentifier at most 5 bytes, not overflowing 31 bits, and minimal
+ * (no leading 0x80 byte; Go before 1.21 accepted that one).
+ */
 function isOid(der: Buffer, e: Element | null): boolean {
   if (e?.tag !== 0x06 || e.end === e.start) return false
-  if ((der[e.end - 1] & 0x80) !== 0) return false
-  for (let i = e.start; i < e.end; i++) {
-    const first = i === e.start || (der[i - 1] & 0x80) === 0
-    if (first && der[i] === 0x80) return false
+  let i = e.start
+  while (i < e.end) {
+    let ret = 0
+    let done = false
+    for (let n = 0; i < e.end; n++) {
+      if (n === 5 || ret >= 1 << 24) return false
+      const b = der[i++]
+      if (n === 0 && b === 0x80) return false
+      ret = ret * 128 + (b & 0x7f)
+      if ((b & 0x80) === 0) {
+        done = true
+        break
+      }
+    }
+    if (!done) return false
   }
   return true
 }
