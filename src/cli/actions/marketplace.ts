@@ -585,7 +585,6 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
   }
   if (!st.isDirectory()) throw new UserError(`${args.path}: not a directory`)
   const dir = realpathSync(resolve(args.path ?? '.'))
-  const root = fromText(dir)
   // The manager's verdict on the source first: what it refuses is not packed.
   const t = await openTarget(dir)
   const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })
@@ -603,10 +602,11 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
       EXIT.findings,
     )
   }
-  const sig = verifySignature(root, '')
+  // check has verified the source as the manager would (without a pin).
+  const sig = doc.signature ?? { state: 'unsigned', error: null, hash: null }
   if (sig.state === 'failed') {
     throw new UserError(
-      `signature.json does not verify (${toText(sig.err?.error() ?? '')}); sign again after your last change`,
+      `signature.json does not verify (${sig.error}); sign again after your last change`,
       EXIT.findings,
     )
   }
@@ -634,9 +634,11 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
           `the extracted archive is refused: ${toText(again.installError ?? `id ${again.load?.pack.id}`)}`,
         )
       }
-      const v = verifySignature(x.value.root, '')
-      if (v.state !== sig.state || v.hash !== sig.hash)
-        throw new Error(`the extracted archive's signature is ${v.state}, the pack's ${sig.state}`)
+      // checkInstall verified the extracted tree as the manager does after an install.
+      const v = again.signature
+      if (v?.state !== sig.state || (v.hash ?? null) !== sig.hash) {
+        throw new Error(`the extracted archive's signature is ${v?.state}, the pack's ${sig.state}`)
+      }
     } finally {
       x.value.cleanup()
     }

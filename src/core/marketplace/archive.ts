@@ -6,13 +6,16 @@
  * Archive libraries (tar-stream, yauzl) are imported here only, lazily.
  */
 import {
+  accessSync,
   closeSync,
+  constants,
   createReadStream,
   fchmodSync,
   mkdirSync,
   mkdtempSync,
   openSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -74,12 +77,17 @@ function osErr(e: unknown, op: string, p: GoString): never {
   throw new ExtractError(fromNodeError(e, op, p).error())
 }
 
+/** Dirs made or seen during this extraction (MkdirAll of a known dir is a no-op). */
+let madeDirs = new Set<GoString>()
+
 function mkdirAll(p: GoString): void {
+  if (madeDirs.has(p)) return
   try {
     mkdirSync(toBuffer(p), { recursive: true, mode: 0o755 })
   } catch (e) {
     osErr(e, 'mkdir', p)
   }
+  madeDirs.add(p)
 }
 
 /** writeFile: O_TRUNC, chmod 0755/0644, at most 128 MiB copied. */
@@ -226,7 +234,23 @@ async function extractZip(file: string, dest: GoString): Promise<void> {
   })
 }
 
-/** Extracts `file` into a fresh `$TMPDIR/ongrid-pack-*` as the upload endpoint does, and descends. */
+/**
+ * Where extractions go: a memory file system when there is one (creating a thousand small files
+ * there costs a fraction of a disk's), else the temp dir. Where the tree lies changes nothing the
+ * checks see; the paths shown are the archive's.
+ */
+function scratchDirs(): string[] {
+  const dirs = [tmpdir()]
+  try {
+    if (statSync('/dev/shm').isDirectory()) {
+      accessSync('/dev/shm', constants.W_OK)
+      dirs.unshift('/dev/shm')
+    }
+  } catch {}
+  return dirs
+}
+
+/** Extracts `file` into a fresh `ongrid-pack-*` dir as the upload endpoint does, and descends. */
 export async function extractUpload(file: string, filename = file): Promise<ExtractResult> {
   const format = archiveFormat(filename.slice(filename.lastIndexOf('/') + 1))
   const base = filename.slice(filename.lastIndexOf('/') + 1)
@@ -237,19 +261,27 @@ export async function extractUpload(file: string, filename = file): Promise<Extr
       exact: true,
     }
   }
-  const destText = mkdtempSync(nodeJoin(tmpdir(), 'ongrid-pack-'))
-  const dest = fromText(destText)
-  const cleanup = () => rmSync(destText, { recursive: true, force: true })
-  try {
-    if (format === 'zip') await extractZip(file, dest)
-    else await extractTar(createReadStream(file), dest, format === 'tar.gz')
-  } catch (e) {
-    cleanup()
-    if (e instanceof ExtractError) return { ok: false, error: e.goText, exact: e.exact }
-    throw e
+  const places = scratchDirs()
+  for (let i = 0; i < places.length; i++) {
+    const destText = mkdtempSync(nodeJoin(places[i], 'ongrid-pack-'))
+    const dest = fromText(destText)
+    const cleanup = () => rmSync(destText, { recursive: true, force: true })
+    madeDirs = new Set([dest])
+    try {
+      if (format === 'zip') await extractZip(file, dest)
+      else await extractTar(createReadStream(file), dest, format === 'tar.gz')
+    } catch (e) {
+      cleanup()
+      // A full memory file system: try the next place.
+      if (e instanceof ExtractError && / no space left on device$/.test(e.goText) && i + 1 < places.length)
+        continue
+      if (e instanceof ExtractError) return { ok: false, error: e.goText, exact: e.exact }
+      throw e
+    }
+    const root = descendSingleDir(dest)
+    return { ok: true, value: { dest, root, descended: root !== dest, cleanup } }
   }
-  const root = descendSingleDir(dest)
-  return { ok: true, value: { dest, root, descended: root !== dest, cleanup } }
+  throw new Error('unreachable')
 }
 
 /** descendSingleDir: the single entry when it is a real directory (byte strings). */
