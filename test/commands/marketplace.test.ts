@@ -58,6 +58,11 @@ describe('ongrid-skill marketplace', () => {
       x.value.cleanup()
     }
     assert.equal(cli(['marketplace', 'verify', out, '--require-signed']).code, 0)
+    assert.equal(
+      cli(['marketplace', 'pack', dir, '-o', join(R, 'new/dir/demo.tgz')]).code,
+      0,
+      'makes the output dir',
+    )
     const zip = join(R, 'demo.zip')
     assert.equal(cli(['marketplace', 'pack', dir, '--format', 'zip', '-o', zip]).code, 0)
     assert.equal(cli(['marketplace', 'verify', zip]).code, 0)

@@ -5,7 +5,7 @@
  */
 import * as fsModule from 'node:fs'
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { base } from '../../core/go/path/filepath/path.js'
 import type { RuleMeta, Severity } from '../../core/lint/types.js'
@@ -617,6 +617,11 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
   const out = resolve(str(flags.output) ?? defaultName)
   if (!flags.force) refuseExisting(out)
   if (out.startsWith(`${dir}/`)) throw new UserError(`${out} is inside the pack; write the archive elsewhere`)
+  try {
+    fsModule.mkdirSync(dirname(out), { recursive: true })
+  } catch (e) {
+    throw new UserError(`-o ${out}: cannot make its dir (${(e as Error).message.replace(/^[A-Z]+: /, '')})`)
+  }
   const tmp = `${out}.tmp-${process.pid}.${fmt}`
   fsModule.writeFileSync(tmp, bytes, { mode: 0o644 })
   try {

@@ -42,7 +42,7 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
     }),
     'dev-mode': Flags.string({
       description:
-        'the manager’s ONGRID_MARKETPLACE_DEVMODE (true unless "false"-like; the manager’s default: true)',
+        'the manager’s ONGRID_MARKETPLACE_DEVMODE, read as it reads it: empty or "true" in any case is on, anything else (false, 0, no) off; default on',
     }),
     'require-signed': Flags.string({
       description:
