@@ -11,6 +11,8 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -58,7 +60,9 @@ function harness(): ((reqs: object[]) => Resp[]) | null {
     return null
   }
   const newest = Math.max(
-    ...['main.go', 'version.go', 'go.mod'].map((f) => statSync(path.join(SRC, f)).mtimeMs),
+    ...readdirSync(SRC)
+      .filter((f) => f.endsWith('.go') || f === 'go.mod')
+      .map((f) => statSync(path.join(SRC, f)).mtimeMs),
   )
   if (!existsSync(BIN) || statSync(BIN).mtimeMs < newest) {
     mkdirSync(path.dirname(BIN), { recursive: true })
@@ -466,5 +470,190 @@ test('SKILL.md frontmatter: yaml.v3 refuses exactly what our loader reports as a
     const ours = parseSkillMd(fromText(file))
     m.check(JSON.stringify(fm), { syntaxError: goSyntax }, { syntaxError: ours.error?.stage === 'yaml' })
   })
+  finish({ diagnostic: () => {} }, [m])
+})
+
+/** The tree below an extraction's root, as the Go harness lists it (WalkDir order). */
+function listTree(root: string): { path: string; kind: string; mode: number; data?: string }[] {
+  const out: { path: string; kind: string; mode: number; data?: string }[] = []
+  const walk = (abs: Buffer, rel: string) => {
+    for (const name of (readdirSync(abs, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare)) {
+      const p = Buffer.concat([abs, Buffer.from('/'), name])
+      const r = rel === '' ? name.toString('latin1') : `${rel}/${name.toString('latin1')}`
+      const st = lstatSync(p)
+      if (st.isDirectory()) {
+        out.push({ path: r, kind: 'dir', mode: st.mode & 0o777 })
+        walk(p, r)
+      } else
+        out.push({ path: r, kind: 'file', mode: st.mode & 0o777, data: readFileSync(p).toString('latin1') })
+    }
+  }
+  walk(Buffer.from(root, 'latin1'), '')
+  return out
+}
+
+test('archives: extracted as the upload endpoint does (Go’s archive/tar, archive/zip and gzip)', {
+  skip,
+}, async () => {
+  const { pack } = await import('tar-stream')
+  const { ZipFile } = await import('yazl')
+  const { gzipSync } = await import('node:zlib')
+  const { extractUpload } = await import('../../src/core/marketplace/archive.js')
+  const rand = new Rand(seedFor('mp-archive'))
+  const top = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-arch-'))
+  roots.push(top)
+  const names = [
+    'p/a.md',
+    'p/./b.md',
+    'p//c.json',
+    '/abs/x.md',
+    'p/a..b.md',
+    '..x/y.md',
+    '../up.md',
+    'p/../../up.md',
+    'p/../q.md',
+    'p\\back.md',
+    'p/sub/d.md',
+    'p/sub',
+    'p',
+    'q/r/s.md',
+    'p/a.md',
+    `p/${'n'.repeat(120)}.md`,
+    './p/e.md',
+    'p/sub/',
+    'p/é.md',
+  ]
+  const tarTypes = [
+    'file',
+    'file',
+    'file',
+    'directory',
+    'symlink',
+    'link',
+    'fifo',
+    'character-device',
+    'contiguous-file',
+  ] as const
+  const cases: { file: string; name: string }[] = []
+  for (let i = 0; i < 160; i++) {
+    const kind = rand.pick(['tar', 'tar.gz', 'zip'] as const)
+    const n = rand.range(1, 6)
+    const file = path.join(top, `a${i}.${kind}`)
+    if (kind === 'zip') {
+      // yazl refuses unsafe names: write stand-ins of the same length, then put the real names back.
+      const z = new ZipFile()
+      const swaps: [string, string][] = []
+      const standIn = (name: string) => {
+        const safe = name.replace(/\.\./g, '\x01\x01').replace(/\\/g, '\x02').replace(/^\//, '\x03')
+        swaps.push([safe, name])
+        return safe
+      }
+      for (let k = 0; k < n; k++) {
+        const name = rand.pick(names)
+        if (name.endsWith('/') || rand.chance(0.15))
+          z.addEmptyDirectory(standIn(name.replace(/\/$/, '') || 'd'), { mode: 0o40755 })
+        else {
+          const type = rand.pick([0o100000, 0o100000, 0o120000])
+          const mode = type | rand.int(0o10000)
+          z.addBuffer(Buffer.from(`content ${k}`), standIn(name.replace(/\/$/, '') || 'f'), {
+            mode,
+            compress: false,
+          })
+        }
+      }
+      z.end()
+      const chunks: Buffer[] = []
+      for await (const c of z.outputStream) chunks.push(c as Buffer)
+      let bytes = Buffer.concat(chunks)
+      for (const [safe, real] of swaps) {
+        if (safe === real) continue
+        const from = Buffer.from(safe)
+        const to = Buffer.from(real)
+        for (let at = bytes.indexOf(from); at !== -1; at = bytes.indexOf(from, at + to.length)) {
+          bytes = Buffer.concat([bytes.subarray(0, at), to, bytes.subarray(at + from.length)])
+        }
+      }
+      writeFileSync(file, bytes)
+    } else {
+      const p = pack()
+      const chunks: Buffer[] = []
+      p.on('data', (c) => chunks.push(c as Buffer))
+      const done = new Promise<void>((resolve) => p.on('end', () => resolve()))
+      for (let k = 0; k < n; k++) {
+        const type = rand.pick(tarTypes)
+        const name = rand.pick(names)
+        const mode = rand.int(0o10000)
+        if (type === 'file' || type === 'contiguous-file') p.entry({ name, type, mode }, `content ${k}`)
+        else if (type === 'symlink' || type === 'link') p.entry({ name, type, mode, linkname: 'p/a.md' })
+        else p.entry({ name, type, mode })
+      }
+      p.finalize()
+      await done
+      const tar = Buffer.concat(chunks)
+      writeFileSync(file, kind === 'tar.gz' ? gzipSync(tar) : tar)
+    }
+    cases.push({ file, name: path.basename(file) })
+  }
+  // Damaged archives: Go's error texts, where ours are exact.
+  for (let i = 0; i < 80; i++) {
+    const src = rand.pick(cases)
+    const bytes = readFileSync(src.file)
+    const cut = bytes.subarray(0, rand.int(bytes.length))
+    const file = path.join(top, `cut${i}-${src.name}`)
+    writeFileSync(file, cut)
+    cases.push({ file, name: path.basename(file) })
+  }
+  const goDests = cases.map((_, i) => {
+    const d = path.join(top, `go${i}`)
+    mkdirSync(d)
+    return d
+  })
+  const answers = (go as NonNullable<typeof go>)(
+    cases.map((c, i) => ({
+      op: 'extract',
+      file: b64(fromText(c.file)),
+      name: b64(fromText(c.name)),
+      dest: b64(fromText(goDests[i])),
+    })),
+  )
+  const m = new Mismatches('archive extraction')
+  for (let i = 0; i < cases.length; i++) {
+    const a = answers[i]
+    const x = await extractUpload(cases[i].file, cases[i].name)
+    let ours: unknown
+    let theirs: unknown
+    if (a.err !== null) theirs = { err: errOf(a.err)?.split(goDests[i]).join('DEST') }
+    else {
+      const tree = ((a.tree ?? []) as Resp[]).map((e) => ({
+        path: unb64(e.path),
+        kind: e.kind,
+        mode: e.mode,
+        ...(e.kind === 'file' ? { data: unb64(e.data) } : {}),
+      }))
+      theirs = { root: unb64(a.root), tree }
+    }
+    if (!x.ok) {
+      if (!x.exact && a.err !== null) {
+        m.tolerate(`${cases[i].name}: ${errOf(a.err)}`)
+        continue
+      }
+      ours = { err: x.error }
+    } else {
+      try {
+        ours = {
+          root: x.value.descended ? path.basename(x.value.root) : '.',
+          tree: listTree(x.value.root),
+        }
+        if (a.err !== null) ours = { ...(ours as object), dest: x.value.dest }
+      } finally {
+        x.value.cleanup()
+      }
+    }
+    if (x.ok === false && typeof (ours as { err?: string }).err === 'string') {
+      // Our texts carry our temp dir where Go's carry its own.
+      ours = { err: (ours as { err: string }).err.replace(/\/[^ ]*?ongrid-pack-[^/ ]+/g, 'DEST') }
+    }
+    m.check(cases[i].name, theirs, ours)
+  }
   finish({ diagnostic: () => {} }, [m])
 })

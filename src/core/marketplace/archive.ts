@@ -9,9 +9,7 @@ import {
   accessSync,
   closeSync,
   constants,
-  createReadStream,
   fchmodSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   rmSync,
@@ -20,11 +18,10 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join as nodeJoin } from 'node:path'
-import type { Readable } from 'node:stream'
-import { createGunzip } from 'node:zlib'
 import { fromText, type GoString, toBuffer } from '../go/gostring.js'
 import { fromNodeError } from '../go/os/errors.js'
 import { readDirEntries } from '../go/os/file.js'
+import { mkdirAll as goMkdirAll } from '../go/os/mkdirall.js'
 import { join, rel } from '../go/path/filepath/path.js'
 import { quote } from '../go/strconv/quote.js'
 
@@ -82,11 +79,8 @@ let madeDirs = new Set<GoString>()
 
 function mkdirAll(p: GoString): void {
   if (madeDirs.has(p)) return
-  try {
-    mkdirSync(toBuffer(p), { recursive: true, mode: 0o755 })
-  } catch (e) {
-    osErr(e, 'mkdir', p)
-  }
+  const err = goMkdirAll(p, 0o755)
+  if (err !== null) throw new ExtractError(err.error())
   madeDirs.add(p)
 }
 
@@ -117,21 +111,113 @@ function dirOf(p: GoString): GoString {
   return p.slice(0, p.lastIndexOf('/')) || '/'
 }
 
-async function extractTar(input: Readable, dest: GoString, gz: boolean): Promise<void> {
-  const { extract } = await import('tar-stream')
-  const ex = extract({ filenameEncoding: 'latin1', allowUnknownFormat: true } as never)
-  let source: Readable = input
-  if (gz) {
-    const gunzip = createGunzip()
-    source = input.pipe(gunzip)
-    input.on('error', (e) => gunzip.destroy(e))
+/**
+ * The gzip layer as Go's compress/gzip reads it, on the whole file: the header's errors
+ * (`gzip: EOF`, `gzip: unexpected EOF`, `gzip: invalid header`), then the data, and whether the
+ * compressed stream ended early (Go's tar reader then sees io.ErrUnexpectedEOF where it reads).
+ */
+async function gunzipAsGo(file: string): Promise<{ tar: Buffer; truncated: boolean }> {
+  const { readFileSync } = await import('node:fs')
+  const { gunzipSync, constants: z } = await import('node:zlib')
+  const buf = readFileSync(file)
+  if (buf.length === 0) throw new ExtractError('gzip: EOF')
+  if (buf.length < 10) throw new ExtractError('gzip: unexpected EOF')
+  if (buf[0] !== 0x1f || buf[1] !== 0x8b || buf[2] !== 8) throw new ExtractError('gzip: gzip: invalid header')
+  const flg = buf[3]
+  let p = 10
+  const need = (n: number) => {
+    if (p + n > buf.length) throw new ExtractError('gzip: unexpected EOF')
   }
-  source.pipe(ex)
-  source.on('error', (e) => ex.destroy(e))
+  if (flg & 4) {
+    need(2)
+    const n = buf.readUInt16LE(p)
+    p += 2
+    need(n)
+    p += n
+  }
+  for (const bit of [8, 16]) {
+    if (flg & bit) {
+      const end = buf.indexOf(0, p)
+      if (end < 0) throw new ExtractError('gzip: unexpected EOF')
+      p = end + 1
+    }
+  }
+  if (flg & 2) need(2)
+  try {
+    return { tar: gunzipSync(buf), truncated: false }
+  } catch (e) {
+    if (!/unexpected end of file/.test((e as Error).message)) {
+      throw new ExtractError(`gzip: ${(e as Error).message}`, false)
+    }
+    return { tar: gunzipSync(buf, { finishFlush: z.Z_SYNC_FLUSH }), truncated: true }
+  }
+}
+
+/** A tar header's size field: octal, or base-256 when the high bit is set. */
+function tarSize(b: Buffer, off: number): number {
+  if (b[off] & 0x80) {
+    let n = b[off] & 0x7f
+    for (let i = 1; i < 12; i++) n = n * 256 + b[off + i]
+    return n
+  }
+  const t = b
+    .toString('latin1', off, off + 12)
+    .replace(/[\0 ]+$/g, '')
+    .trim()
+  return t === '' ? 0 : Number.parseInt(t, 8) || 0
+}
+
+/**
+ * Where Go's tar reader stops on a stream that ends early: null for a clean end (at a header
+ * boundary, or inside padding), else its error (`tar: unexpected EOF` inside a header or an
+ * entry it skips; a bare `unexpected EOF` inside a regular file's data, copied by the endpoint).
+ * `eofIsError`: the stream below ended early too (a cut gzip), so Go never sees a clean EOF.
+ */
+export function tarEnding(d: Buffer, eofIsError: boolean): string | null {
+  const clean = eofIsError ? 'tar: unexpected EOF' : null
+  let p = 0
+  for (;;) {
+    if (p === d.length) return clean
+    if (d.length - p < 512) return 'tar: unexpected EOF'
+    let zero = true
+    for (let i = p; i < p + 512; i++) {
+      if (d[i] !== 0) {
+        zero = false
+        break
+      }
+    }
+    if (zero) {
+      // The end marker: Go reads one more block, and an early end there is fine.
+      const rest = d.length - (p + 512)
+      if (rest === 0) return clean
+      return rest < 512 ? 'tar: unexpected EOF' : null
+    }
+    const size = tarSize(d, p + 124)
+    const type = d[p + 156]
+    const dataEnd = p + 512 + size
+    if (d.length < dataEnd) {
+      // A regular file's data is copied by the endpoint (a bare io.ErrUnexpectedEOF); others are skipped by Next.
+      return type === 0x30 || type === 0 ? 'unexpected EOF' : 'tar: unexpected EOF'
+    }
+    const padEnd = dataEnd + ((512 - (size % 512)) % 512)
+    if (d.length < padEnd) return clean
+    p = padEnd
+  }
+}
+
+async function extractTar(file: string, dest: GoString, gz: boolean): Promise<void> {
+  const { extract } = await import('tar-stream')
+  let data: Buffer
+  let truncated = false
+  if (gz) ({ tar: data, truncated } = await gunzipAsGo(file))
+  else data = (await import('node:fs')).readFileSync(file)
+  const ex = extract({ filenameEncoding: 'latin1', allowUnknownFormat: true } as never)
+  ex.end(data)
   try {
     for await (const entry of ex) {
       const h = entry.header
-      const name = h.name
+      // Names from ustar/GNU headers come as bytes (latin1); a PAX path record is decoded as UTF-8.
+      const name = (h as { pax?: { path?: string } }).pax?.path !== undefined ? fromText(h.name) : h.name
       const target = safeJoin(dest, name)
       if (target === null) throw new ExtractError(`tar entry escapes archive root: ${quote(name)}`)
       if (h.type === 'directory') {
@@ -146,15 +232,19 @@ async function extractTar(input: Readable, dest: GoString, gz: boolean): Promise
     }
   } catch (e) {
     if (e instanceof ExtractError) throw e
-    const code = (e as { code?: string }).code
     const msg = (e as Error).message
-    if (gz && code === 'Z_DATA_ERROR' && /incorrect header check/.test(msg)) {
-      throw new ExtractError('gzip: gzip: invalid header')
+    if (/Unexpected end of data/.test(msg)) {
+      const ending = tarEnding(data, truncated)
+      if (ending === null) return
+      throw new ExtractError(ending)
     }
-    if (code === 'Z_BUF_ERROR' || /unexpected end|Unexpected end/i.test(msg))
-      throw new ExtractError('tar: unexpected EOF')
     if (/Invalid tar header/.test(msg)) throw new ExtractError('tar: archive/tar: invalid tar header')
     throw new ExtractError(`tar: ${msg}`, false)
+  }
+  if (truncated) {
+    // tar-stream read to the end of what the cut gzip gave; Go would have stopped at its end marker.
+    const ending = tarEnding(data, true)
+    if (ending !== null) throw new ExtractError(ending)
   }
 }
 
@@ -269,7 +359,7 @@ export async function extractUpload(file: string, filename = file): Promise<Extr
     madeDirs = new Set([dest])
     try {
       if (format === 'zip') await extractZip(file, dest)
-      else await extractTar(createReadStream(file), dest, format === 'tar.gz')
+      else await extractTar(file, dest, format === 'tar.gz')
     } catch (e) {
       cleanup()
       // A full memory file system: try the next place.

@@ -13,6 +13,7 @@
 //	hash    root              → err, hex (the canonical *.md/*.json stream's SHA-256)
 //	verify  root, pin         → state, err (signature.json checked as the contract describes)
 //	yaml    data              → err (yaml.Unmarshal into map[string]interface{})
+//	extract file, name, dest  → err, root, tree [{path, kind, mode, data}] (the upload endpoint's rules)
 package main
 
 import (
@@ -44,6 +45,9 @@ type request struct {
 	Pem  []byte `json:"pem"`
 	Root []byte `json:"root"`
 	Pin  []byte `json:"pin"`
+	File []byte `json:"file"`
+	Name []byte `json:"name"`
+	Dest []byte `json:"dest"`
 }
 
 type object = map[string]interface{}
@@ -200,6 +204,8 @@ func answer(r request) object {
 	case "verify":
 		state, err := verify(string(r.Root), string(r.Pin))
 		return object{"state": state, "err": errText(err)}
+	case "extract":
+		return extractAnswer(string(r.File), string(r.Name), string(r.Dest))
 	case "yaml":
 		var m map[string]interface{}
 		err := yaml.Unmarshal(r.Data, &m)
