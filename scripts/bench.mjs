@@ -26,6 +26,7 @@ import { cpus, loadavg } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkAuditTail, seedAuditDb } from './bench/audit-seed.mjs'
+import { marketplacePack } from './bench/marketplace-pack.mjs'
 import { RSS_METHOD, resetDir, runOnce, stats } from './bench/measure.mjs'
 import { generateTree } from './bench/tree.mjs'
 
@@ -218,6 +219,54 @@ const FIGURES = [
         check: (out) => checkAuditTail(out, db.rows, 1000),
       }
     },
+    budgets: [{ metric: 'wall', max: 1 }],
+  },
+  {
+    name: 'marketplace-check-1',
+    title: './bin/run.js marketplace check <a one-skill pack> (cold start)',
+    requires: 'marketplace check',
+    prepare: () => ({
+      argv: [BIN, 'marketplace', 'check', join(REPO, 'examples/marketplace/hello-pack')],
+      check: (out) => (/install: {4}accepted/.test(readFileSync(out, 'utf8')) ? null : 'not accepted'),
+    }),
+    budgets: [{ metric: 'wall', ratioTo: 'floor', max: 2.5 }],
+  },
+  {
+    name: 'marketplace-check-1k',
+    title: './bin/run.js marketplace check <signed pack of 1,000 files>',
+    requires: 'marketplace check',
+    prepare: () => ({
+      argv: [BIN, 'marketplace', 'check', marketplacePack(join(BENCH_DIR, 'marketplace'), BIN)],
+      check: (out) => (/skills: {5}250: /.test(readFileSync(out, 'utf8')) ? null : 'not 250 skills'),
+    }),
+    budgets: [{ metric: 'wall', max: 0.5 }],
+  },
+  {
+    name: 'marketplace-verify-1k',
+    title: './bin/run.js marketplace verify <signed pack of 1,000 files>',
+    requires: 'marketplace verify',
+    prepare: () => ({
+      argv: [BIN, 'marketplace', 'verify', marketplacePack(join(BENCH_DIR, 'marketplace'), BIN)],
+      check: (out) => (/signature: {2}verified/.test(readFileSync(out, 'utf8')) ? null : 'not verified'),
+    }),
+    budgets: [{ metric: 'wall', max: 0.5 }],
+  },
+  {
+    name: 'marketplace-pack-1k',
+    title: './bin/run.js marketplace pack <signed pack of 1,000 files> (checks its own output)',
+    requires: 'marketplace pack',
+    prepare: () => ({
+      argv: [
+        BIN,
+        'marketplace',
+        'pack',
+        marketplacePack(join(BENCH_DIR, 'marketplace'), BIN),
+        '-o',
+        join(BENCH_DIR, 'marketplace-1k.tar.gz'),
+        '--force',
+      ],
+      check: (out) => (/signature verified/.test(readFileSync(out, 'utf8')) ? null : 'not checked'),
+    }),
     budgets: [{ metric: 'wall', max: 1 }],
   },
 ]

@@ -37,11 +37,19 @@ const ACTIONS: Record<string, () => Promise<Action>> = {
   lint: async () => (await import('./actions/lint.js')).lintAction,
   'audit:tail': async () => (await import('./actions/audit-tail.js')).auditTailAction,
   test: async () => (await import('./actions/test.js')).testAction,
+  'marketplace:check': async () => (await import('./actions/marketplace.js')).marketplaceCheckAction,
+  'marketplace:verify': async () => (await import('./actions/marketplace.js')).marketplaceVerifyAction,
+  'marketplace:keygen': async () => (await import('./actions/marketplace.js')).marketplaceKeygenAction,
+  'marketplace:sign': async () => (await import('./actions/marketplace.js')).marketplaceSignAction,
+  'marketplace:pack': async () => (await import('./actions/marketplace.js')).marketplacePackAction,
 }
+
+/** Topics whose commands are `topic command` on the command line. */
+const TOPICS = new Set(['audit', 'marketplace'])
 
 export async function tryFast(argv: string[], manifestPath: URL): Promise<boolean> {
   // Topics are separated by a space on the command line (`audit tail`), by ':' in oclif's ids.
-  const topic = argv[0] === 'audit' && argv[1] !== undefined && !argv[1].startsWith('-')
+  const topic = TOPICS.has(argv[0]) && argv[1] !== undefined && !argv[1].startsWith('-')
   const id = topic ? `${argv[0]}:${argv[1]}` : argv[0]
   if (id === undefined || !(id in ACTIONS)) return false
   let manifest: { commands: Record<string, ManifestCommand> }

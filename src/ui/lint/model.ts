@@ -5,7 +5,7 @@ import { type Finding, type RuleMeta, type Severity, severityRank } from '../../
 
 /** What every format renders: the files checked (ignored ones dropped), findings already filtered by --quiet. */
 export interface LintOutput {
-  command: 'validate' | 'lint'
+  command: 'validate' | 'lint' | 'marketplace check' | 'marketplace verify'
   files: FileReport[]
   rules: RuleMeta[]
   ignored: number

@@ -1,0 +1,673 @@
+/**
+ * The work of the `marketplace` commands, without oclif: check, verify, keygen, sign, pack.
+ * A PATH is a pack dir (checked in place) or an archive (extracted as the upload endpoint
+ * does, into a temp dir removed afterwards).
+ */
+import * as fsModule from 'node:fs'
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fromText, type GoString, toText } from '../../core/go/gostring.js'
+import { base } from '../../core/go/path/filepath/path.js'
+import type { RuleMeta, Severity } from '../../core/lint/types.js'
+import {
+  checkInstall,
+  DEFAULT_REQUIRE_SIGNED,
+  type InstallCheck,
+  parseDevMode,
+  stagingBasename,
+  type TrustConfig,
+} from '../../core/marketplace/install.js'
+import { MARKETPLACE_RULES, WARNING_SEVERITY, warningRuleId } from '../../core/marketplace/rules.js'
+import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
+import { packageVersion } from '../../core/package-root.js'
+import { counts, type LintOutput } from '../../ui/lint/model.js'
+import {
+  type CheckDocument,
+  lintOutput,
+  type MarketplaceFinding,
+  summary,
+} from '../../ui/marketplace/report.js'
+import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { colorWanted, FORMATS, type Format } from './lint.js'
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined
+}
+
+function list(v: unknown): string[] {
+  return Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []
+}
+
+function formatOf(flags: Record<string, unknown>): Format {
+  if (flags.json === true) return 'json'
+  const f = str(flags.format) ?? 'stylish'
+  if (!(FORMATS as readonly string[]).includes(f))
+    throw new UserError(`--format: expected one of ${FORMATS.join(', ')}`)
+  return f as Format
+}
+
+/** A pack dir or an extracted archive, with how its paths are shown. */
+export interface Target {
+  /** As typed, resolved (text). */
+  display: string
+  archive: boolean
+  /** The pack root to check (byte string), null when the archive was refused. */
+  root: GoString | null
+  /** The name the manager's staging copy would have (bare pack ids come from it). */
+  stagingName: GoString
+  /** Upload errors (the text after `invalid argument\n`). */
+  uploadError: { text: GoString; exact: boolean } | null
+  /** Archive without a single top-level folder. */
+  noWrapper: boolean
+  /** Maps a path or text under the checked tree to what the user sees (text). */
+  show: (s: GoString) => string
+  cleanup: () => void
+}
+
+export async function openTarget(path: string): Promise<Target> {
+  const display = resolve(path)
+  let st: ReturnType<typeof statSync>
+  try {
+    st = statSync(display)
+  } catch (e) {
+    const code = (e as { code?: string }).code
+    throw new UserError(`${path}: ${code === 'ENOENT' ? 'no such file or directory' : (e as Error).message}`)
+  }
+  if (st.isDirectory()) {
+    const root = fromText(display)
+    return {
+      display,
+      archive: false,
+      root,
+      stagingName: stagingBasename(base(root)),
+      uploadError: null,
+      noWrapper: false,
+      show: (s) => toText(s),
+      cleanup: () => {},
+    }
+  }
+  const { extractUpload } = await import('../../core/marketplace/archive.js')
+  const x = await extractUpload(display)
+  if (!x.ok) {
+    return {
+      display,
+      archive: true,
+      root: null,
+      stagingName: '',
+      uploadError: { text: x.error, exact: x.exact },
+      noWrapper: false,
+      show: (s) => toText(s),
+      cleanup: () => {},
+    }
+  }
+  const { dest, root, descended, cleanup } = x.value
+  const shown = fromText(display)
+  return {
+    display,
+    archive: true,
+    root,
+    stagingName: stagingBasename(base(root)),
+    uploadError: null,
+    noWrapper: !descended,
+    show: (s) => toText(s.split(dest).join(shown)),
+    cleanup,
+  }
+}
+
+const NOT_EXACT = ' (not the manager’s exact text)'
+const OURS = 'not the manager’s verdict: '
+
+function trustOf(flags: Record<string, unknown>): TrustConfig {
+  const dev = flags['dev-mode']
+  const devMode = dev === undefined ? true : parseDevMode(String(dev))
+  const required = list(flags['require-signed'])
+  const pinFile = str(flags['pinned-key'])
+  let pinnedKey = ''
+  if (pinFile !== undefined) {
+    try {
+      pinnedKey = readFileSync(pinFile).toString('latin1')
+    } catch (e) {
+      throw new UserError(`--pinned-key ${pinFile}: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`)
+    }
+  }
+  return {
+    devMode,
+    requireSigned: required.length > 0 ? required : [...DEFAULT_REQUIRE_SIGNED],
+    pinnedKey,
+    source: str(flags.source) ?? 'local',
+  }
+}
+
+function uncoveredOf(root: GoString): string[] {
+  return listPackFiles(root)
+    .files.uncovered.filter((u) => u.why === 'extension' || u.why === 'symlink')
+    .map((u) => toText(u.rel))
+}
+
+function signatureDoc(v: Verdict, root: GoString): NonNullable<CheckDocument['signature']> {
+  return {
+    state: v.state,
+    error: v.err ? toText(v.err.error()) : null,
+    exact: v.exact,
+    hash: v.hash ?? null,
+    curve: v.curve ?? null,
+    uncovered: uncoveredOf(root),
+  }
+}
+
+/** The check document: the manager's verdict on the target, and our findings. */
+export async function checkDocument(t: Target, trust: TrustConfig): Promise<CheckDocument> {
+  const findings: MarketplaceFinding[] = []
+  const doc: CheckDocument = {
+    command: 'marketplace check',
+    target: {
+      path: t.display,
+      archive: t.archive,
+      root: t.root !== null && t.archive ? t.show(t.root) : null,
+    },
+    layout: null,
+    pack: null,
+    skills: [],
+    agents: [],
+    warnings: [],
+    install: null,
+    signature: null,
+    trust: {
+      devMode: trust.devMode,
+      requireSigned: trust.requireSigned,
+      pinnedKey: trust.pinnedKey !== '',
+      source: trust.source,
+    },
+    findings,
+  }
+  if (t.uploadError || t.root === null) {
+    const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
+    doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
+    findings.push({
+      ruleId: 'marketplace/install-refused',
+      severity: 'error',
+      file: t.display,
+      message: text + (t.uploadError?.exact === false ? NOT_EXACT : ''),
+    })
+    return doc
+  }
+  const c: InstallCheck = await checkInstall(t.root, trust, { stagingName: t.stagingName })
+  doc.layout = c.kind
+  if (c.load) {
+    const p = c.load.pack
+    doc.pack = {
+      id: toText(p.id),
+      displayName: toText(p.displayName),
+      version: toText(p.version),
+      description: toText(p.description),
+      manifestSha256: p.manifestSHA256,
+    }
+    doc.skills = c.load.skills.map((s) => ({ name: toText(s.name), path: t.show(s.path), from: s.from }))
+    doc.agents = c.load.agents.map((a) => ({ name: toText(a.name), path: t.show(a.path) }))
+    doc.warnings = c.load.warnings.map((w) => ({
+      path: t.show(w.path),
+      code: w.code,
+      reason: t.show(w.reason),
+      exact: w.exact !== false,
+    }))
+    const packFile = t.show(t.root)
+    for (const w of c.load.warnings) {
+      const onPath = w.path !== '' && w.code !== 'skills_path_rejected'
+      findings.push({
+        ruleId: warningRuleId(w.code),
+        severity: WARNING_SEVERITY.get(w.code) ?? 'warn',
+        file: onPath ? t.show(w.path) : packFile,
+        message: `${w.code}: ${t.show(w.reason)}${w.exact === false ? NOT_EXACT : ''}`,
+      })
+    }
+  }
+  doc.install = {
+    ok: c.installError === null,
+    error: c.installError === null ? null : t.show(c.installError),
+    exact: c.installErrorExact,
+  }
+  if (c.installError !== null) {
+    findings.push({
+      ruleId: 'marketplace/install-refused',
+      severity: 'error',
+      file: t.show(t.root),
+      message: t.show(c.installError) + (c.installErrorExact ? '' : NOT_EXACT),
+    })
+  }
+  if (c.kind !== '') {
+    const v = c.signature ?? verifySignature(t.root, trust.pinnedKey)
+    doc.signature = signatureDoc(v, t.root)
+    if (v.state === 'failed') {
+      findings.push({
+        ruleId: 'marketplace/signature-failed',
+        severity: 'warn',
+        file: t.show(t.root),
+        message: `signature ${v.state}: ${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
+        hint: 'the manager installs it anyway unless ONGRID_MARKETPLACE_DEVMODE is off and the source must be signed',
+      })
+    } else if (v.state === 'unsigned') {
+      findings.push({
+        ruleId: 'marketplace/unsigned',
+        severity: 'info',
+        file: t.show(t.root),
+        message: 'no signature.json at the pack root',
+      })
+    }
+  }
+  for (const f of c.findings) {
+    findings.push({ ruleId: f.id, severity: f.severity, file: t.show(f.path), message: OURS + f.message })
+  }
+  if (t.noWrapper && c.kind !== '') {
+    findings.push({
+      ruleId: 'marketplace-practice/no-wrapper',
+      severity: 'warn',
+      file: t.display,
+      message: `${OURS}the archive has no single top-level folder: the manager stages it under a random ongrid-pack-<digits> dir${c.kind === 'bare_skills' ? ', which becomes the pack id (every upload is a new pack)' : ''}`,
+    })
+  }
+  return doc
+}
+
+const RULES: RuleMeta[] = [
+  ...MARKETPLACE_RULES,
+  {
+    id: 'marketplace-practice/no-wrapper',
+    severity: 'warn',
+    category: 'best-practice',
+    kind: 'any',
+    docs: 'an archive without one top-level folder: staged under a random name',
+  },
+]
+
+/** Prints the document in the chosen format; returns the exit code (1 on any error finding). */
+async function render(doc: CheckDocument, format: Format, failed: boolean): Promise<number> {
+  const cwd = process.cwd()
+  const out: LintOutput = lintOutput(doc, RULES, cwd)
+  let text: string
+  switch (format) {
+    case 'stylish': {
+      const { chalkPaint, NO_PAINT, stylish } = await import('../../ui/lint/stylish.js')
+      const { relative } = await import('node:path')
+      text =
+        summary(doc, (p) => relative(cwd, p) || '.') +
+        stylish(out, colorWanted() ? await chalkPaint() : NO_PAINT)
+      break
+    }
+    case 'json': {
+      const { jsonDocument } = await import('../../ui/lint/json.js')
+      const { files } = jsonDocument(out)
+      text = `${JSON.stringify({ version: 1, ...doc, files, summary: counts(out) }, null, 2)}\n`
+      break
+    }
+    case 'sarif':
+      text = (await import('../../ui/lint/sarif.js')).sarif(out, packageVersion())
+      break
+    case 'github':
+      text = (await import('../../ui/lint/github.js')).github(out)
+      break
+    case 'junit':
+      text = (await import('../../ui/lint/junit.js')).junit(out)
+      break
+  }
+  process.stdout.write(text)
+  return failed ? EXIT.findings : EXIT.ok
+}
+
+function severe(doc: CheckDocument, at: Severity = 'error'): boolean {
+  return doc.findings.some((f) => f.severity === at)
+}
+
+/** `marketplace check PATH|ARCHIVE`. */
+export async function marketplaceCheckAction({ args, flags }: ActionInput): Promise<number> {
+  const format = formatOf(flags)
+  const trust = trustOf(flags)
+  const t = await openTarget(args.path ?? '.')
+  try {
+    const doc = await checkDocument(t, trust)
+    return await render(doc, format, severe(doc))
+  } finally {
+    t.cleanup()
+  }
+}
+
+/** `marketplace verify PATH|ARCHIVE`: verified (0), unsigned (0, or 1 with --require-signed), failed (1). */
+export async function marketplaceVerifyAction({ args, flags }: ActionInput): Promise<number> {
+  const format = formatOf(flags)
+  const trust = trustOf(flags)
+  const requireSigned = flags['require-signed'] === true
+  const t = await openTarget(args.path ?? '.')
+  try {
+    const doc: CheckDocument = {
+      command: 'marketplace verify',
+      target: {
+        path: t.display,
+        archive: t.archive,
+        root: t.root !== null && t.archive ? t.show(t.root) : null,
+      },
+      layout: null,
+      pack: null,
+      skills: [],
+      agents: [],
+      warnings: [],
+      install: null,
+      signature: null,
+      trust: null,
+      findings: [],
+    }
+    if (t.root === null) {
+      const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
+      doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
+      doc.findings.push({
+        ruleId: 'marketplace/install-refused',
+        severity: 'error',
+        file: t.display,
+        message: text,
+      })
+      return await render(doc, format, true)
+    }
+    const v = verifySignature(t.root, trust.pinnedKey)
+    doc.signature = signatureDoc(v, t.root)
+    if (v.state === 'failed') {
+      doc.findings.push({
+        ruleId: 'marketplace/signature-failed',
+        severity: 'error',
+        file: t.show(t.root),
+        message: `${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
+      })
+    } else if (v.state === 'unsigned') {
+      doc.findings.push({
+        ruleId: 'marketplace/unsigned',
+        severity: requireSigned ? 'error' : 'info',
+        file: t.show(t.root),
+        message: 'no signature.json found',
+      })
+    }
+    const failed = v.state === 'failed' || (v.state === 'unsigned' && requireSigned)
+    return await render(doc, format, failed)
+  } finally {
+    t.cleanup()
+  }
+}
+
+export function refuseExisting(path: string): void {
+  if (existsSync(path) || isLink(path))
+    throw new UserError(`${path} exists; not overwriting it (remove it or choose another --out)`)
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
+/** `marketplace keygen [--out FILE]`: a P-256 private key (0600) and FILE.pub, never over existing files. */
+export async function marketplaceKeygenAction({ flags }: ActionInput): Promise<number> {
+  const { createHash, generateKeyPairSync } = await import('node:crypto')
+  const { writeFileSync } = await import('node:fs')
+  const out = resolve(str(flags.out) ?? 'ongrid-pack-key.pem')
+  const pubOut = `${out.replace(/\.pem$/, '')}.pub`
+  refuseExisting(out)
+  refuseExisting(pubOut)
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+  const priv = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+  const pub = publicKey.export({ type: 'spki', format: 'pem' }).toString()
+  const der = publicKey.export({ type: 'spki', format: 'der' })
+  try {
+    writeFileSync(out, priv, { mode: 0o600, flag: 'wx' })
+    writeFileSync(pubOut, pub, { mode: 0o644, flag: 'wx' })
+  } catch (e) {
+    throw new UserError(`write key: ${(e as Error).message}`)
+  }
+  const fingerprint = createHash('sha256').update(der).digest('hex')
+  if (flags.json === true) {
+    process.stdout.write(
+      `${JSON.stringify({ privateKey: out, publicKey: pubOut, publicKeyPem: pub, fingerprint }, null, 2)}\n`,
+    )
+  } else {
+    process.stdout.write(
+      `private key: ${out} (0600; keep it secret)\npublic key:  ${pubOut}\nfingerprint: sha256 ${fingerprint}\n\n${pub}\nPin it on the manager with ONGRID_MARKETPLACE_PINNED_PUBKEY set to the PEM above (real newlines).\n`,
+    )
+  }
+  return EXIT.ok
+}
+
+/** `marketplace sign PATH --key FILE`: signature.json over the pack's *.md / *.json stream. */
+export async function marketplaceSignAction({ args, flags }: ActionInput): Promise<number> {
+  const { createPrivateKey, createPublicKey } = await import('node:crypto')
+  const { renameSync, writeFileSync } = await import('node:fs')
+  const { signatureJSON, signStream, computePackHash } = await import('../../core/marketplace/signature.js')
+  const keyFile = str(flags.key)
+  if (keyFile === undefined)
+    throw new UserError('--key FILE is required (make one with `marketplace keygen`)')
+  let st: ReturnType<typeof statSync>
+  try {
+    st = statSync(resolve(args.path ?? '.'))
+  } catch {
+    throw new UserError(`${args.path}: no such directory`)
+  }
+  if (!st.isDirectory())
+    throw new UserError(`${args.path}: not a directory (sign the pack dir, then \`marketplace pack\` it)`)
+  // The manager installs a copy of the tree; through a symlinked root its hash would see nothing.
+  const dir = realpathSync(resolve(args.path ?? '.'))
+  let key: import('node:crypto').KeyObject
+  try {
+    key = createPrivateKey(readFileSync(keyFile))
+  } catch (e) {
+    throw new UserError(
+      `--key ${keyFile}: not a private key PEM (${(e as Error).message.replace(/^error:[0-9A-F]+:/, '')})`,
+    )
+  }
+  const curve = key.asymmetricKeyDetails?.namedCurve
+  if (
+    key.asymmetricKeyType !== 'ec' ||
+    !['prime256v1', 'secp384r1', 'secp521r1', 'secp224r1'].includes(curve ?? '')
+  ) {
+    throw new UserError(
+      `--key ${keyFile}: need an ECDSA P-256 key (got ${key.asymmetricKeyType}${curve ? ` ${curve}` : ''})`,
+    )
+  }
+  const root = fromText(dir)
+  const sigPath = resolve(dir, 'signature.json')
+  if (isLink(sigPath))
+    throw new UserError(`${sigPath} is a symlink; remove it first (the manager would follow it)`)
+  if (existsSync(sigPath) && !statSync(sigPath).isFile())
+    throw new UserError(`${sigPath} exists and is not a file`)
+  const h = computePackHash(root)
+  if (h.err !== null || h.stream === null)
+    throw new UserError(`compute pack hash: ${toText(h.err?.error() ?? '')}`)
+  const pem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString()
+  const text = signatureJSON(signStream(key, h.stream), pem)
+  const tmp = `${sigPath}.tmp-${process.pid}`
+  writeFileSync(tmp, text, { mode: 0o644 })
+  renameSync(tmp, sigPath)
+  // What we wrote must verify as the manager verifies it.
+  const v = verifySignature(root, '')
+  if (v.state !== 'verified') throw new Error(`the signature just written does not verify: ${v.err?.error()}`)
+  const { files } = listPackFiles(root)
+  const covered = files.signable.map((f) => toText(f.rel))
+  const uncovered = uncoveredOf(root)
+  if (flags.json === true) {
+    process.stdout.write(
+      `${JSON.stringify({ signature: sigPath, state: v.state, hash: v.hash, covered, uncovered }, null, 2)}\n`,
+    )
+  } else {
+    let out = `wrote ${sigPath}: ${covered.length} file(s) signed, sha256 ${v.hash}\n`
+    if (uncovered.length > 0) {
+      out += `not covered by the signature (the manager signs only *.md and *.json; these can change without breaking it):\n`
+      for (const u of uncovered) out += `  ${u}\n`
+    }
+    process.stdout.write(out)
+  }
+  return EXIT.ok
+}
+
+/** The pack's tree for an archive, or why it cannot be packed faithfully. */
+function collectEntries(dir: string): import('../../core/marketplace/archive-write.js').PackEntry[] {
+  const { readdirSync, lstatSync: lst, readFileSync: rd } = fsModule
+  const out: import('../../core/marketplace/archive-write.js').PackEntry[] = []
+  const problems: string[] = []
+  const walkDir = (abs: Buffer, rel: GoString) => {
+    for (const name of (readdirSync(abs, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare)) {
+      const r = rel === '' ? name.toString('latin1') : `${rel}/${name.toString('latin1')}`
+      const p = Buffer.concat([abs, Buffer.from('/'), name])
+      const shown = toText(r)
+      if (!Buffer.from(name.toString('utf8'), 'utf8').equals(name))
+        problems.push(`${shown}: the name is not valid UTF-8`)
+      if (name.includes('..'))
+        problems.push(
+          `${shown}: a name containing ".." (tarball-URL installs drop it, which breaks the signature)`,
+        )
+      const st = lst(p)
+      if (st.isSymbolicLink())
+        problems.push(
+          `${shown}: a symlink (tar uploads drop it, zip uploads turn it into a file: the installed tree would differ)`,
+        )
+      else if (st.isDirectory()) {
+        out.push({ rel: r, dir: true, mode: st.mode })
+        walkDir(p, r)
+      } else if (st.isFile()) out.push({ rel: r, dir: false, mode: st.mode, data: rd(p) })
+      else problems.push(`${shown}: not a regular file or directory`)
+    }
+  }
+  walkDir(Buffer.from(dir), '')
+  if (problems.length > 0) {
+    throw new UserError(
+      `cannot pack ${dir} faithfully: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`,
+    )
+  }
+  return out
+}
+
+/** Compares the tree the endpoint extracted with the entries packed: same files, bytes and modes. */
+function sameTree(
+  root: GoString,
+  entries: import('../../core/marketplace/archive-write.js').PackEntry[],
+): string | null {
+  const { lstatSync: lst, readFileSync: rd } = fsModule
+  const seen = new Set<string>()
+  for (const e of entries) {
+    const p = Buffer.from(`${root}/${e.rel}`, 'latin1')
+    let st: fsModule.Stats
+    try {
+      st = lst(p)
+    } catch {
+      return `${toText(e.rel)} is missing after extraction`
+    }
+    if (e.dir !== st.isDirectory()) return `${toText(e.rel)} changed type`
+    if (!e.dir) {
+      if (!rd(p).equals(e.data ?? Buffer.alloc(0))) return `${toText(e.rel)} changed content`
+      const want = e.mode & 0o111 ? 0o755 : 0o644
+      if ((st.mode & 0o777) !== want)
+        return `${toText(e.rel)} has mode ${(st.mode & 0o777).toString(8)}, not ${want.toString(8)}`
+    }
+    seen.add(e.rel)
+  }
+  const extra = listPackFiles(root).files
+  for (const f of [...extra.signable, ...extra.uncovered])
+    if (!seen.has(f.rel) && f.rel !== 'signature.json') return `${toText(f.rel)} appeared`
+  return null
+}
+
+/** `marketplace pack PATH [-o FILE] [--format tar.gz|zip]`. */
+export async function marketplacePackAction({ args, flags }: ActionInput): Promise<number> {
+  const { STRICT_ID } = await import('../../core/marketplace/install.js')
+  const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
+  const { extractUpload } = await import('../../core/marketplace/archive.js')
+  const fmt = str(flags.format) ?? 'tar.gz'
+  if (fmt !== 'tar.gz' && fmt !== 'zip') throw new UserError('--format: expected tar.gz or zip')
+  let st: fsModule.Stats
+  try {
+    st = statSync(resolve(args.path ?? '.'))
+  } catch {
+    throw new UserError(`${args.path}: no such directory`)
+  }
+  if (!st.isDirectory()) throw new UserError(`${args.path}: not a directory`)
+  const dir = realpathSync(resolve(args.path ?? '.'))
+  // The manager's verdict on the source first: what it refuses is not packed.
+  const t = await openTarget(dir)
+  const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })
+  if (doc.install?.ok !== true)
+    throw new UserError(
+      `the manager would refuse this pack: ${doc.install?.error ?? 'no layout'}`,
+      EXIT.findings,
+    )
+  const ours = doc.findings.filter((f) => f.severity === 'error')
+  if (ours.length > 0) throw new UserError(`${ours[0].message} (${ours[0].ruleId})`, EXIT.findings)
+  const id = doc.pack?.id ?? ''
+  if (!STRICT_ID.test(id)) {
+    throw new UserError(
+      `pack id ${JSON.stringify(id)} is not of the form ^[a-z0-9][a-z0-9-]{0,127}$; set "id" in the manifest`,
+      EXIT.findings,
+    )
+  }
+  // check has verified the source as the manager would (without a pin).
+  const sig = doc.signature ?? { state: 'unsigned', error: null, hash: null }
+  if (sig.state === 'failed') {
+    throw new UserError(
+      `signature.json does not verify (${sig.error}); sign again after your last change`,
+      EXIT.findings,
+    )
+  }
+  const entries = collectEntries(dir)
+  const bytes = fmt === 'zip' ? await writeZip(id, entries) : await writeTarGz(id, entries)
+  const version = doc.pack?.version ?? ''
+  const defaultName = `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${fmt}`
+  const out = resolve(str(flags.output) ?? defaultName)
+  if (!flags.force) refuseExisting(out)
+  if (out.startsWith(`${dir}/`)) throw new UserError(`${out} is inside the pack; write the archive elsewhere`)
+  try {
+    fsModule.mkdirSync(dirname(out), { recursive: true })
+  } catch (e) {
+    throw new UserError(`-o ${out}: cannot make its dir (${(e as Error).message.replace(/^[A-Z]+: /, '')})`)
+  }
+  const tmp = `${out}.tmp-${process.pid}.${fmt}`
+  fsModule.writeFileSync(tmp, bytes, { mode: 0o644 })
+  try {
+    // Check the output as the upload endpoint would take it.
+    const x = await extractUpload(tmp, out)
+    if (!x.ok) throw new Error(`the archive just written is refused: ${toText(x.error)}`)
+    try {
+      if (!x.value.descended || base(x.value.root) !== id)
+        throw new Error('the archive just written has no single top-level folder named after the pack id')
+      const diff = sameTree(x.value.root, entries)
+      if (diff !== null) throw new Error(`the archive just written extracts differently: ${diff}`)
+      const again = await checkInstall(x.value.root, undefined, { stagingName: id })
+      if (again.installError !== null || again.load?.pack.id !== id) {
+        throw new Error(
+          `the extracted archive is refused: ${toText(again.installError ?? `id ${again.load?.pack.id}`)}`,
+        )
+      }
+      // checkInstall verified the extracted tree as the manager does after an install.
+      const v = again.signature
+      if (v?.state !== sig.state || (v.hash ?? null) !== sig.hash) {
+        throw new Error(`the extracted archive's signature is ${v?.state}, the pack's ${sig.state}`)
+      }
+    } finally {
+      x.value.cleanup()
+    }
+    fsModule.renameSync(tmp, out)
+  } catch (e) {
+    fsModule.rmSync(tmp, { force: true })
+    throw e
+  }
+  const sha = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex')
+  const result = {
+    archive: out,
+    format: fmt,
+    packId: id,
+    version,
+    files: entries.filter((e) => !e.dir).length,
+    bytes: bytes.length,
+    sha256: sha,
+    signature: sig.state,
+  }
+  if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+  else {
+    process.stdout.write(
+      `wrote ${out}: ${result.files} file(s) under ${id}/, ${bytes.length} bytes, sha256 ${sha}\nchecked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
+    )
+  }
+  return EXIT.ok
+}

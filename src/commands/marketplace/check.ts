@@ -1,0 +1,64 @@
+import { Args, Flags } from '@oclif/core'
+import { FORMATS } from '../../cli/actions/lint.js'
+import { marketplaceCheckAction } from '../../cli/actions/marketplace.js'
+import { BaseCommand } from '../../cli/base.js'
+
+export default class MarketplaceCheck extends BaseCommand {
+  static override summary = "The manager's verdict on a marketplace pack dir or archive, offline"
+
+  static override description =
+    `What the manager's install would say about a marketplace pack (a Claude plugin, an openclaw plugin, or bare skills/<name>/SKILL.md): the layout, the pack id, version and manifest sha256, the skills, commands and agents it loads, every loader warning with its code, the signature state, and the install error text the manager would return (\`invalid argument: …\`, \`forbidden: …\`).
+
+An archive (.zip, .tar.gz, .tgz, .tar) is extracted exactly as the upload endpoint does it (suffix decides the type, \`..\` names refused, symlinks dropped from tar and turned into files from zip, modes 0755/0644) and its single top-level folder descended into. Paths in the output point into the archive (ARCHIVE/…); the manager's own texts name its staging dir instead.
+
+--dev-mode, --require-signed, --pinned-key and --source replay the trust gate of a manager configured that way (its defaults: dev mode on, no gate). Findings marked "not the manager's verdict" are the manager's likely bugs (a pack id of "." deletes its whole skills root; a dangling symlink out of the pack installs) and limits of its database.
+
+Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an error finding, 2 usage or tool error.`
+
+  static override examples = [
+    { description: 'Check a pack dir', command: '<%= config.bin %> <%= command.id %> my-pack' },
+    {
+      description: 'Check the archive you will upload, as a manager that requires signed local packs',
+      command:
+        '<%= config.bin %> <%= command.id %> my-pack.tar.gz --dev-mode=false --require-signed local --pinned-key team.pub',
+    },
+    {
+      description: 'SARIF for code scanning',
+      command: '<%= config.bin %> <%= command.id %> my-pack --format sarif > pack.sarif',
+    },
+  ]
+
+  static override enableJsonFlag = true
+
+  static override args = {
+    path: Args.string({ description: 'pack dir or archive (.zip, .tar.gz, .tgz, .tar)', default: '.' }),
+  }
+
+  static override flags = {
+    format: Flags.string({
+      description: 'output format (--json is --format json)',
+      options: [...FORMATS],
+      default: 'stylish',
+    }),
+    'dev-mode': Flags.string({
+      description:
+        'the manager’s ONGRID_MARKETPLACE_DEVMODE, read as it reads it: empty or "true" in any case is on, anything else (false, 0, no) off; default on',
+    }),
+    'require-signed': Flags.string({
+      description:
+        'a source that must be signed (ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES; repeatable; default ongrid-official)',
+      multiple: true,
+    }),
+    'pinned-key': Flags.string({
+      description: 'file with the pinned public key PEM (ONGRID_MARKETPLACE_PINNED_PUBKEY)',
+    }),
+    source: Flags.string({
+      description: 'the install’s source label (an upload is "local")',
+      default: 'local',
+    }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(marketplaceCheckAction, await this.parse(MarketplaceCheck))
+  }
+}

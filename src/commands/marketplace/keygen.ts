@@ -1,0 +1,28 @@
+import { Flags } from '@oclif/core'
+import { marketplaceKeygenAction } from '../../cli/actions/marketplace.js'
+import { BaseCommand } from '../../cli/base.js'
+
+export default class MarketplaceKeygen extends BaseCommand {
+  static override summary = 'Make an ECDSA P-256 signing key for marketplace packs'
+
+  static override description =
+    `Writes a P-256 private key (PKCS#8 PEM, mode 0600) and its public key (PKIX PEM) beside it (FILE without .pem, plus .pub). Existing files are never overwritten. The public key is what a manager pins (ONGRID_MARKETPLACE_PINNED_PUBKEY).`
+
+  static override examples = [
+    {
+      description: 'Make ongrid-pack-key.pem and ongrid-pack-key.pub',
+      command: '<%= config.bin %> <%= command.id %>',
+    },
+    { description: 'Choose where', command: '<%= config.bin %> <%= command.id %> --out ~/.keys/team.pem' },
+  ]
+
+  static override enableJsonFlag = true
+
+  static override flags = {
+    out: Flags.string({ description: 'private key file (default ongrid-pack-key.pem)' }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(marketplaceKeygenAction, await this.parse(MarketplaceKeygen))
+  }
+}

@@ -1,0 +1,39 @@
+import { Args, Flags } from '@oclif/core'
+import { marketplacePackAction } from '../../cli/actions/marketplace.js'
+import { BaseCommand } from '../../cli/base.js'
+
+export default class MarketplacePack extends BaseCommand {
+  static override summary = 'Make an archive the upload endpoint accepts and extracts to the same tree'
+
+  static override description =
+    `Checks the pack as the manager would (refused packs, an unsafe id, a signature that no longer verifies are not packed), then writes a tar.gz or zip with one top-level folder named after the pack id, every file and dir of the pack sorted by path, fixed times and owners (the same pack gives the same bytes), and the modes the endpoint keeps (0755 when executable, else 0644). Symlinks, special files and names containing ".." are refused: the endpoint would drop or change them, and the installed tree would differ from the signed one.
+
+The archive is then extracted as the upload endpoint does and checked: same files, bytes and modes, install accepted, the same signature state. It is written next to its destination and renamed into place only then. Existing files are not overwritten without --force.`
+
+  static override examples = [
+    {
+      description: 'Pack a signed pack as <id>-<version>.tar.gz',
+      command: '<%= config.bin %> <%= command.id %> my-pack',
+    },
+    {
+      description: 'A zip, named',
+      command: '<%= config.bin %> <%= command.id %> my-pack --format zip -o dist/my-pack.zip',
+    },
+  ]
+
+  static override enableJsonFlag = true
+
+  static override args = {
+    path: Args.string({ description: 'pack dir', default: '.' }),
+  }
+
+  static override flags = {
+    output: Flags.string({ char: 'o', description: 'archive file (default <id>-<version>.<format> here)' }),
+    format: Flags.string({ description: 'archive format', options: ['tar.gz', 'zip'], default: 'tar.gz' }),
+    force: Flags.boolean({ description: 'replace an existing archive file' }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(marketplacePackAction, await this.parse(MarketplacePack))
+  }
+}

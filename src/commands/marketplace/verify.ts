@@ -1,0 +1,46 @@
+import { Args, Flags } from '@oclif/core'
+import { FORMATS } from '../../cli/actions/lint.js'
+import { marketplaceVerifyAction } from '../../cli/actions/marketplace.js'
+import { BaseCommand } from '../../cli/base.js'
+
+export default class MarketplaceVerify extends BaseCommand {
+  static override summary = "A pack's signature state and the manager's exact error text"
+
+  static override description =
+    `Verifies signature.json as the manager does after an install: \`verified\`, \`unsigned\` (no signature.json at the root) or \`failed\` with the manager's error (bad JSON, base64 or PEM as Go's decoders see them, a key that is not ECDSA, a pin mismatch, \`ecdsa signature does not verify\`). The signature covers only *.md and *.json files: the others are listed.
+
+An archive is extracted as the upload endpoint does it first.
+
+Exit codes: 0 verified (or unsigned without --require-signed), 1 otherwise, 2 usage or tool error.`
+
+  static override examples = [
+    { description: 'Verify a pack', command: '<%= config.bin %> <%= command.id %> my-pack' },
+    {
+      description: 'CI: the archive must be signed by the team key',
+      command:
+        '<%= config.bin %> <%= command.id %> dist/my-pack.tar.gz --pinned-key team.pub --require-signed',
+    },
+  ]
+
+  static override enableJsonFlag = true
+
+  static override args = {
+    path: Args.string({ description: 'pack dir or archive', default: '.' }),
+  }
+
+  static override flags = {
+    format: Flags.string({
+      description: 'output format (--json is --format json)',
+      options: [...FORMATS],
+      default: 'stylish',
+    }),
+    'pinned-key': Flags.string({
+      description: 'file with the pinned public key PEM (as ONGRID_MARKETPLACE_PINNED_PUBKEY)',
+    }),
+    'require-signed': Flags.boolean({ description: 'an unsigned pack fails too' }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(marketplaceVerifyAction, await this.parse(MarketplaceVerify))
+  }
+}

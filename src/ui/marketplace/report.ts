@@ -1,0 +1,121 @@
+/**
+ * `marketplace check` and `verify` results: the lint model (so every lint format renders them),
+ * the `--json` document, and the human summary printed above the stylish findings.
+ */
+import type { FileReport } from '../../core/lint/engine.js'
+import type { Finding, RuleMeta, Severity } from '../../core/lint/types.js'
+import { type LintOutput, repoRoot } from '../lint/model.js'
+
+export interface MarketplaceFinding {
+  ruleId: string
+  severity: Severity
+  /** Displayed path (text). */
+  file: string
+  message: string
+  hint?: string
+}
+
+export interface CheckDocument {
+  command: 'marketplace check' | 'marketplace verify'
+  target: { path: string; archive: boolean; root: string | null }
+  layout: string | null
+  pack: {
+    id: string
+    displayName: string
+    version: string
+    description: string
+    manifestSha256: string
+  } | null
+  skills: { name: string; path: string; from: string }[]
+  agents: { name: string; path: string }[]
+  warnings: { path: string; code: string; reason: string; exact: boolean }[]
+  install: { ok: boolean; error: string | null; exact: boolean } | null
+  signature: {
+    state: string
+    error: string | null
+    exact: boolean
+    hash: string | null
+    curve: string | null
+    uncovered: string[]
+  } | null
+  trust: { devMode: boolean; requireSigned: string[]; pinnedKey: boolean; source: string } | null
+  findings: MarketplaceFinding[]
+}
+
+export function lintOutput(doc: CheckDocument, rules: RuleMeta[], cwd: string): LintOutput {
+  const byFile = new Map<string, Finding[]>()
+  byFile.set(doc.target.path, [])
+  for (const f of doc.findings) {
+    const list = byFile.get(f.file) ?? []
+    list.push({
+      ruleId: f.ruleId,
+      severity: f.severity,
+      file: f.file,
+      line: 1,
+      column: 1,
+      offset: null,
+      message: f.message,
+      ...(f.hint ? { hint: f.hint } : {}),
+    })
+    byFile.set(f.file, list)
+  }
+  const files: FileReport[] = [...byFile].map(([file, findings]) => ({
+    kind: 'native',
+    path: file,
+    file,
+    name: file === doc.target.path ? (doc.pack?.id ?? null) : null,
+    findings,
+    ignored: false,
+    ctx: null,
+  }))
+  return {
+    command: doc.command,
+    files,
+    rules,
+    ignored: 0,
+    cwd,
+    repo: repoRoot(cwd),
+    failSeverity: 'error',
+  }
+}
+
+/** The human summary (plain text, before the findings). */
+export function summary(doc: CheckDocument, rel: (p: string) => string): string {
+  let out = ''
+  const line = (k: string, v: string) => {
+    out += `${`${k}:`.padEnd(12)}${v}\n`
+  }
+  line('pack', `${rel(doc.target.path)}${doc.target.root ? ` (root ${doc.target.root})` : ''}`)
+  if (doc.command === 'marketplace check') {
+    line('layout', doc.layout === null || doc.layout === '' ? 'none' : doc.layout)
+    if (doc.pack) {
+      line('id', JSON.stringify(doc.pack.id))
+      line('version', JSON.stringify(doc.pack.version))
+      line('manifest', `sha256 ${doc.pack.manifestSha256}`)
+      const cmds = doc.skills.filter((s) => s.from === 'command')
+      const skills = doc.skills.filter((s) => s.from === 'skill')
+      line('skills', skills.length === 0 ? '0' : `${skills.length}: ${skills.map((s) => s.name).join(', ')}`)
+      line('commands', cmds.length === 0 ? '0' : `${cmds.length}: ${cmds.map((s) => s.name).join(', ')}`)
+      line(
+        'agents',
+        doc.agents.length === 0 ? '0' : `${doc.agents.length}: ${doc.agents.map((a) => a.name).join(', ')}`,
+      )
+    }
+  }
+  if (doc.signature) {
+    const s = doc.signature
+    line(
+      'signature',
+      s.error ? `${s.state}: ${s.error}${s.exact ? '' : ' (not the manager’s exact text)'}` : s.state,
+    )
+    if (s.uncovered.length > 0)
+      line(
+        'not signed',
+        `${s.uncovered.length} file(s): ${s.uncovered.slice(0, 5).join(', ')}${s.uncovered.length > 5 ? ', …' : ''}`,
+      )
+  }
+  if (doc.install) {
+    line('install', doc.install.ok ? 'accepted' : `refused: ${doc.install.error}`)
+  }
+  return `${out}\n`
+}

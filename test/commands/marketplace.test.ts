@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict'
+import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { extractUpload } from '../../src/core/marketplace/archive.js'
+import { tarBytes } from '../../src/core/marketplace/archive-write.js'
+import { verifySignature } from '../../src/core/marketplace/signature.js'
+import { cli } from '../core/lint/cli.js'
+import { makeTree, tempRoot } from '../helpers/tree.js'
+
+const SKILL = '---\nname: hello\ndescription: Says hello.\n---\nHi\n'
+
+describe('ongrid-skill marketplace', () => {
+  let R = ''
+  let cleanup = () => {}
+  before(() => {
+    ;({ root: R, cleanup } = tempRoot('ongrid-mp-cli-'))
+  })
+  after(() => cleanup())
+  let n = 0
+  const pack = (nodes: Parameters<typeof makeTree>[1], name = `p${n++}`) => {
+    makeTree(join(R, name), nodes)
+    return join(R, name)
+  }
+  const PACK = {
+    '.claude-plugin/plugin.json': '{"id":"demo","version":"1.0.0"}',
+    'skills/hello/SKILL.md': SKILL,
+    'skills/hello/run.sh': { exec: '#!/bin/sh\necho hi\n' },
+  }
+
+  test('round trip: keygen → sign → verify → pack → extract as the endpoint → verify; tampering and pins', async () => {
+    const key = join(R, 'k.pem')
+    let r = cli(['marketplace', 'keygen', '--out', key])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(statSync(key).mode & 0o777, 0o600)
+    assert.equal(cli(['marketplace', 'keygen', '--out', key]).code, 2, 'never overwrites a key')
+    const dir = pack(PACK, 'demo')
+    r = cli(['marketplace', 'sign', dir, '--key', key])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /not covered by the signature.*\n {2}skills\/hello\/run\.sh\n/s)
+    r = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'k.pub'), '--json'])
+    assert.equal(r.code, 0, r.stdout)
+    assert.equal(JSON.parse(r.stdout).signature.state, 'verified')
+    const out = join(R, 'demo.tgz')
+    r = cli(['marketplace', 'pack', dir, '-o', out])
+    assert.equal(r.code, 0, r.stderr)
+    const first = readFileSync(out)
+    assert.equal(cli(['marketplace', 'pack', dir, '-o', out]).code, 2, 'does not overwrite')
+    assert.equal(cli(['marketplace', 'pack', dir, '-o', out, '--force']).code, 0)
+    assert.ok(first.equals(readFileSync(out)), 'the same pack gives the same bytes')
+    const x = await extractUpload(out)
+    assert.ok(x.ok)
+    try {
+      assert.equal(x.value.root, join(x.value.dest, 'demo'))
+      assert.equal(statSync(join(x.value.root, 'skills/hello/run.sh')).mode & 0o777, 0o755)
+      assert.equal(verifySignature(x.value.root, '').state, 'verified')
+    } finally {
+      x.value.cleanup()
+    }
+    assert.equal(cli(['marketplace', 'verify', out, '--require-signed']).code, 0)
+    assert.equal(
+      cli(['marketplace', 'pack', dir, '-o', join(R, 'new/dir/demo.tgz')]).code,
+      0,
+      'makes the output dir',
+    )
+    const zip = join(R, 'demo.zip')
+    assert.equal(cli(['marketplace', 'pack', dir, '--format', 'zip', '-o', zip]).code, 0)
+    assert.equal(cli(['marketplace', 'verify', zip]).code, 0)
+    // A wrong pin, then tampering with a signed file.
+    const other = join(R, 'other.pem')
+    assert.equal(cli(['marketplace', 'keygen', '--out', other]).code, 0)
+    r = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'other.pub'), '--json'])
+    assert.equal(r.code, 1)
+    assert.equal(JSON.parse(r.stdout).signature.error, 'pub_key does not match pinned registry key')
+    writeFileSync(join(dir, 'skills/hello/SKILL.md'), SKILL.replace('Hi', 'Bye'))
+    r = cli(['marketplace', 'verify', dir, '--json'])
+    assert.equal(r.code, 1)
+    assert.equal(JSON.parse(r.stdout).signature.error, 'ecdsa signature does not verify')
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'x.tgz')])
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /signature\.json does not verify \(ecdsa signature does not verify\)/)
+  })
+
+  test('verify: a symlinked signature.json is followed; bad base64 and PEM with Go’s texts; unsigned', () => {
+    const signed = pack(PACK)
+    assert.equal(cli(['marketplace', 'sign', signed, '--key', join(R, 'k.pem')]).code, 0)
+    const linked = pack(PACK)
+    symlinkSync(join(signed, 'signature.json'), join(linked, 'signature.json'))
+    assert.equal(cli(['marketplace', 'verify', linked]).code, 0)
+    const bad = pack({ ...PACK, 'signature.json': '{"sig":"YQ=","pub_key":"x"}' })
+    let r = cli(['marketplace', 'verify', bad, '--json'])
+    assert.equal(JSON.parse(r.stdout).signature.error, 'decode sig: illegal base64 data at input byte 3')
+    const notPem = pack({
+      ...PACK,
+      'signature.json': `{"sig":"YQ==","pub_key":"${Buffer.from('-----BEGIN PUBLIC KEY-----\\nAAAA').toString('base64')}"}`,
+    })
+    r = cli(['marketplace', 'verify', notPem, '--json'])
+    assert.equal(JSON.parse(r.stdout).signature.error, 'pub_key not PEM-encoded')
+    const unsigned = pack(PACK)
+    assert.equal(cli(['marketplace', 'verify', unsigned]).code, 0)
+    assert.equal(cli(['marketplace', 'verify', unsigned, '--require-signed']).code, 1)
+  })
+
+  test('check: the trust gate replayed, our findings marked, formats', () => {
+    const dir = pack(PACK)
+    let r = cli(['marketplace', 'check', dir, '--json'])
+    assert.equal(r.code, 0, r.stdout)
+    const doc = JSON.parse(r.stdout)
+    assert.equal(doc.layout, 'claude')
+    assert.equal(doc.pack.id, 'demo')
+    assert.match(doc.pack.manifestSha256, /^[0-9a-f]{64}$/)
+    assert.deepEqual(
+      doc.skills.map((s: { name: string }) => s.name),
+      ['hello'],
+    )
+    r = cli(['marketplace', 'check', dir, '--dev-mode=false', '--require-signed', 'local', '--json'])
+    assert.equal(r.code, 1)
+    assert.equal(
+      JSON.parse(r.stdout).install.error,
+      'forbidden: source "local" requires signed packs (state=unsigned: no signature.json found)',
+    )
+    const dot = pack({ '.claude-plugin/plugin.json': '{"id":"."}' })
+    r = cli(['marketplace', 'check', dot])
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stdout,
+      /error +not the manager’s verdict: pack id "\." passes every manager check.* {2}marketplace-bug\/id-dot/,
+    )
+    assert.match(r.stdout, /install: {4}accepted/)
+    r = cli(['marketplace', 'check', dir, '--format', 'sarif'])
+    assert.equal(JSON.parse(r.stdout).version, '2.1.0')
+    r = cli(['marketplace', 'check', join(R, 'nope')])
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /^ongrid-skill: .*nope: no such file or directory/)
+  })
+
+  test('archives as the upload endpoint takes them: escapes, unknown suffixes, no wrapper folder', async () => {
+    const evil = join(R, 'evil.tar')
+    writeFileSync(
+      evil,
+      await tarBytes('x', [{ rel: '../../up.md', dir: false, mode: 0o644, data: Buffer.from('x') }]),
+    )
+    let r = cli(['marketplace', 'check', evil, '--json'])
+    assert.equal(r.code, 1)
+    assert.equal(
+      JSON.parse(r.stdout).install.error,
+      'invalid argument\ntar entry escapes archive root: "x/../../up.md"',
+    )
+    const rar = join(R, 'p.rar')
+    writeFileSync(rar, 'x')
+    r = cli(['marketplace', 'check', rar, '--json'])
+    assert.equal(
+      JSON.parse(r.stdout).install.error,
+      'invalid argument\nunsupported archive "p.rar" (need .zip / .tar.gz / .tgz / .tar)',
+    )
+    const notGzip = join(R, 'p.tgz')
+    writeFileSync(notGzip, 'not gzip at all')
+    r = cli(['marketplace', 'check', notGzip, '--json'])
+    assert.equal(JSON.parse(r.stdout).install.error, 'invalid argument\ngzip: gzip: invalid header')
+    const notZip = join(R, 'p.zip')
+    writeFileSync(notZip, 'not a zip')
+    r = cli(['marketplace', 'check', notZip, '--json'])
+    assert.equal(JSON.parse(r.stdout).install.error, 'invalid argument\nopen zip: zip: not a valid zip file')
+    rmSync(rar)
+  })
+
+  test('pack refuses what the endpoint would change: symlinks, ids the manager mishandles', () => {
+    const linked = pack({ ...PACK, 'skills/hello/alias.md': { link: 'SKILL.md' } })
+    let r = cli(['marketplace', 'pack', linked, '-o', join(R, 'l.tgz')])
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /skills\/hello\/alias\.md: a symlink/)
+    const upper = pack({ '.claude-plugin/plugin.json': '{"id":"My Pack"}', 'skills/a/SKILL.md': SKILL })
+    r = cli(['marketplace', 'pack', upper, '-o', join(R, 'u.tgz')])
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /pack id "My Pack" is not of the form/)
+  })
+})

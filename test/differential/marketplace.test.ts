@@ -1,0 +1,659 @@
+/**
+ * The marketplace's Go pieces against real Go: base64 StdEncoding, pem.Decode,
+ * x509.ParsePKIXPublicKey (with the ECDSA assertion), the pack hash and signature
+ * verification over generated trees, with generated keys, signatures and damage.
+ * A sibling Go program (./go-marketplace, stdlib + Debian's yaml.v3) answers.
+ */
+import { spawnSync } from 'node:child_process'
+import { generateKeyPairSync, sign } from 'node:crypto'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, test } from 'node:test'
+import { parsePKIXPublicKey } from '../../src/core/go/crypto/x509/pkix.js'
+import { decodeString } from '../../src/core/go/encoding/base64/base64.js'
+import { decode as pemDecode } from '../../src/core/go/encoding/pem/pem.js'
+import type { GoString } from '../../src/core/go/gostring.js'
+import { fromText } from '../../src/core/go/gostring.js'
+import {
+  computePackHash,
+  parseECDSAPublicKey,
+  signatureJSON,
+  verifySignature,
+} from '../../src/core/marketplace/signature.js'
+import {
+  b64,
+  finish,
+  GO_MISSING,
+  Mismatches,
+  REPO_ROOT,
+  REQUIRE_GO,
+  type Resp,
+  seedFor,
+  unb64,
+} from './harness.js'
+import { Rand } from './rand.js'
+
+const SRC = path.join(REPO_ROOT, 'test', 'differential', 'go-marketplace')
+const BIN = path.join(REPO_ROOT, 'build', 'differential', 'mpharness')
+
+function goEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local', GOWORK: 'off' }
+}
+
+/** Builds the harness (when stale) and returns a batch runner, or null without Go. */
+function harness(): ((reqs: object[]) => Resp[]) | null {
+  const v = spawnSync('go', ['version'], { env: goEnv(), encoding: 'utf8' })
+  if (v.error || v.status !== 0) {
+    if (REQUIRE_GO) throw new Error(`${GO_MISSING} (ONGRID_REQUIRE_GO=1)`)
+    return null
+  }
+  const newest = Math.max(
+    ...readdirSync(SRC)
+      .filter((f) => f.endsWith('.go') || f === 'go.mod')
+      .map((f) => statSync(path.join(SRC, f)).mtimeMs),
+  )
+  if (!existsSync(BIN) || statSync(BIN).mtimeMs < newest) {
+    mkdirSync(path.dirname(BIN), { recursive: true })
+    const tmp = `${BIN}.${process.pid}.tmp`
+    const r = spawnSync('go', ['build', '-o', tmp, './'], { cwd: SRC, env: goEnv(), encoding: 'utf8' })
+    if (r.status !== 0) {
+      throw new Error(
+        `building the marketplace Go harness failed (apt-get install golang-gopkg-yaml.v3-dev?):\n${r.stderr}`,
+      )
+    }
+    spawnSync('mv', [tmp, BIN])
+  }
+  return (reqs) => {
+    const r = spawnSync(BIN, [], {
+      input: reqs.map((q) => JSON.stringify(q)).join('\n') + '\n',
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    })
+    if (r.status !== 0) throw new Error(`Go harness failed: ${r.stderr}`)
+    return r.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Resp)
+  }
+}
+
+const go = harness()
+/** Go's minor version (19 for go1.19.8). */
+const goMinor = go === null ? 0 : Number(/go1\.(\d+)/.exec(go([{ op: 'version' }])[0].go)?.[1] ?? 0)
+const skip = go === null ? GO_MISSING : false
+const errOf = (e: unknown): string | null => (e === null || e === undefined ? null : unb64(e as string))
+
+test('base64 StdEncoding: errors, offsets and bytes as Go', { skip }, () => {
+  const rand = new Rand(seedFor('mp-base64'))
+  const alphabet = 'AQYWJjZg+/=\n\r -_a9'
+  const inputs: GoString[] = [
+    '',
+    'YQ==',
+    'YQ=',
+    'YQ',
+    'YQ==x',
+    'ab-_',
+    'YWJj=',
+    'YQ=\n=',
+    'YR==',
+    '====',
+    '\n',
+  ]
+  for (let i = 0; i < 4000; i++) {
+    let s = ''
+    const n = rand.int(14)
+    for (let j = 0; j < n; j++) s += rand.pick([...alphabet])
+    inputs.push(s)
+  }
+  const answers = (go as NonNullable<typeof go>)(inputs.map((s) => ({ op: 'b64', s: b64(s) })))
+  const m = new Mismatches('base64')
+  inputs.forEach((s, i) => {
+    const r = decodeString(s)
+    const ours = r.ok ? { err: null, out: r.value.toString('latin1') } : { err: r.err.error(), out: null }
+    const theirs = { err: errOf(answers[i].err), out: answers[i].err === null ? unb64(answers[i].out) : null }
+    m.check(JSON.stringify(s), theirs, ours)
+  })
+  finish({ diagnostic: () => {} }, [m])
+})
+
+const P256 = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+const PEM = P256.publicKey.export({ type: 'spki', format: 'pem' }).toString()
+
+test('pem.Decode: the block found (or not), its type and bytes', { skip }, () => {
+  const rand = new Rand(seedFor('mp-pem'))
+  const pieces = [
+    '-----BEGIN ',
+    '-----END ',
+    '-----',
+    'PUBLIC KEY',
+    'X',
+    '\n',
+    '\r\n',
+    ' ',
+    '\t',
+    'K: v\n',
+    ':',
+    'AQID',
+    'YQ==',
+    '!',
+  ]
+  const inputs: GoString[] = [
+    PEM,
+    `junk\n${PEM}tail`,
+    PEM.replace(/\n/g, '\r\n'),
+    PEM.replace(/\n/g, '\\n'),
+    `${PEM}${PEM}`,
+  ]
+  for (let i = 0; i < 3000; i++) {
+    if (rand.chance(0.5)) {
+      // A valid PEM, damaged in a few places.
+      let s = rand.pick([
+        PEM,
+        '-----BEGIN X-----\nAQID\n-----END X-----\n',
+        '-----BEGIN A-----\nH: 1\n\nAQID\n-----END A-----',
+      ])
+      for (let k = rand.range(1, 3); k > 0; k--) {
+        const at = rand.int(s.length + 1)
+        s = rand.chance(0.5)
+          ? s.slice(0, at) + rand.pick(pieces) + s.slice(at)
+          : s.slice(0, at) + s.slice(at + rand.range(1, 6))
+      }
+      inputs.push(s)
+    } else {
+      let s = ''
+      for (let k = rand.range(1, 10); k > 0; k--) s += rand.pick(pieces)
+      inputs.push(s)
+    }
+  }
+  const answers = (go as NonNullable<typeof go>)(inputs.map((s) => ({ op: 'pem', data: b64(s) })))
+  const m = new Mismatches('pem')
+  inputs.forEach((s, i) => {
+    const b = pemDecode(s)
+    const ours = b ? { found: true, type: b.type, bytes: b.bytes.toString('latin1') } : { found: false }
+    const a = answers[i]
+    const theirs = a.found ? { found: true, type: unb64(a.type), bytes: unb64(a.bytes) } : { found: false }
+    m.check(JSON.stringify(s), theirs, ours)
+  })
+  finish({ diagnostic: () => {} }, [m])
+})
+
+function ders(): [string, Buffer][] {
+  const spki = (k: ReturnType<typeof generateKeyPairSync>['publicKey']) =>
+    k.export({ type: 'spki', format: 'der' }) as Buffer
+  const out: [string, Buffer][] = []
+  for (const c of ['prime256v1', 'secp384r1', 'secp521r1', 'secp224r1', 'secp256k1', 'brainpoolP256r1']) {
+    out.push([c, spki(generateKeyPairSync('ec', { namedCurve: c }).publicKey)])
+  }
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey
+  out.push(['rsa', spki(rsa)])
+  out.push(['rsa-pkcs1', rsa.export({ type: 'pkcs1', format: 'der' }) as Buffer])
+  out.push(['ed25519', spki(generateKeyPairSync('ed25519').publicKey)])
+  out.push(['ed448', spki(generateKeyPairSync('ed448').publicKey)])
+  out.push(['x25519', spki(generateKeyPairSync('x25519').publicKey)])
+  out.push(['dsa', spki(generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 }).publicKey)])
+  // A compressed P-256 point: 0x02/0x03 || X in a shorter BIT STRING.
+  const full = spki(P256.publicKey)
+  const x = full.subarray(full.length - 64, full.length - 32)
+  const head = Buffer.from(full.subarray(0, full.length - 65))
+  head[1] -= 32
+  head[head.length - 2] -= 32
+  out.push(['compressed', Buffer.concat([head, Buffer.from([2 + (full[full.length - 1] & 1)]), x])])
+  // Off the curve.
+  const off = Buffer.from(full)
+  off[off.length - 1] ^= 1
+  out.push(['off-curve', off])
+  out.push(['trailing', Buffer.concat([full, Buffer.from([0])])])
+  return out
+}
+
+test('x509.ParsePKIXPublicKey and the ECDSA assertion: texts and key types', { skip }, () => {
+  const rand = new Rand(seedFor('mp-pkix'))
+  const base = ders()
+  const inputs: [string, Buffer][] = [...base]
+  // Damaged DER: our texts must be Go's, or be marked as not exact where Go's asn1 speaks.
+  for (let i = 0; i < 1500; i++) {
+    const [name, d] = rand.pick(base)
+    const b = Buffer.from(d)
+    for (let k = rand.range(1, 2); k > 0; k--)
+      b[rand.int(b.length)] = rand.chance(0.5) ? rand.int(256) : b[rand.int(b.length)]
+    inputs.push([`${name}~`, rand.chance(0.2) ? b.subarray(0, rand.int(b.length)) : b])
+  }
+  const answers = (go as NonNullable<typeof go>)(
+    inputs.map(([, d]) => ({ op: 'pkix', der: d.toString('base64') })),
+  )
+  const m = new Mismatches('pkix')
+  const inexact = new Mismatches('pkix (ours not exact: Go must speak asn1 there)')
+  inputs.forEach(([name, d], i) => {
+    const r = parsePKIXPublicKey(d)
+    const a = answers[i]
+    const theirs = a.err === null ? { type: a.type } : { err: errOf(a.err) }
+    if (!r.ok && !r.exact) {
+      inexact.checked++
+      if (!/^asn1: /.test(theirs.err ?? '')) inexact.add(`${name} ${d.toString('hex')}`, theirs, r)
+      return
+    }
+    const ours = r.ok ? { type: r.goType } : { err: r.error }
+    // Go before 1.21 took a non-minimal (0x80-led) subidentifier in the curve OID; the manager's Go does not.
+    if (
+      goMinor < 21 &&
+      ours.err === 'x509: invalid ECDSA parameters' &&
+      theirs.err === 'x509: unsupported elliptic curve'
+    ) {
+      m.tolerate(`${name}: a curve OID Go ${goMinor} accepts`)
+      return
+    }
+    // X25519 is an unknown algorithm before Go 1.20, an *ecdh.PublicKey since (the manager's Go).
+    if (goMinor < 20 && name.startsWith('x25519') && theirs.err === 'x509: unknown public key algorithm') {
+      m.tolerate('x25519: unknown to Go 1.19')
+      return
+    }
+    m.check(`${name} ${d.toString('hex')}`, theirs, ours)
+  })
+  finish({ diagnostic: () => {} }, [m, inexact])
+})
+
+/** Whether anything (a dangling link too) is at p. */
+function present(p: string): boolean {
+  try {
+    lstatSync(p)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const roots: string[] = []
+after(() => {
+  if (!process.env.DIFF_KEEP) for (const r of roots) rmSync(r, { recursive: true, force: true })
+})
+
+test('the pack hash and VerifySignature over generated trees, keys and damage', { skip }, () => {
+  const rand = new Rand(seedFor('mp-verify'))
+  const top = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-diff-'))
+  roots.push(top)
+  const names = [
+    'a.md',
+    'B.MD',
+    '.md',
+    '.JSON',
+    'x.json',
+    'x.md.bak',
+    'run.sh',
+    'signature.json',
+    'Signature.JSON',
+    'é.md',
+    'z y.md',
+    'a..b.md',
+  ]
+  const keys = [P256, generateKeyPairSync('ec', { namedCurve: 'secp384r1' })]
+  const pins = [
+    '',
+    PEM,
+    keys[1].publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    'garbage',
+    PEM.replace(/\n/g, '\\n'),
+  ]
+  const reqs: object[] = []
+  const ours: unknown[] = []
+  const labels: string[] = []
+  for (let i = 0; i < 120; i++) {
+    const dir = path.join(top, `p${i}`)
+    mkdirSync(dir)
+    const nfiles = rand.range(0, 8)
+    for (let f = 0; f < nfiles; f++) {
+      const sub = rand.pick(['', 'skills/', 'skills/x/', '.claude-plugin/', 'deep/er/'])
+      mkdirSync(path.join(dir, sub), { recursive: true })
+      const p = path.join(dir, sub, rand.pick(names))
+      if (present(p)) continue
+      if (rand.chance(0.1)) symlinkSync(rand.pick(['a.md', '../a.md', 'nowhere']), p)
+      else writeFileSync(p, `content ${rand.int(1000)}\n`)
+    }
+    // The signature: valid, over the digest (wrong), damaged, or odd JSON.
+    const key = rand.pick(keys)
+    const h = computePackHash(fromText(dir))
+    const stream = h.stream ?? Buffer.alloc(0)
+    const pem = key.publicKey.export({ type: 'spki', format: 'pem' }).toString()
+    const kind = rand.int(7)
+    const sigPath = path.join(dir, 'signature.json')
+    rmSync(sigPath, { recursive: true, force: true })
+    if (kind === 0) writeFileSync(sigPath, signatureJSON(sign('sha256', stream, key.privateKey), pem))
+    else if (kind === 1)
+      writeFileSync(sigPath, signatureJSON(sign('sha256', h.digest ?? Buffer.alloc(0), key.privateKey), pem))
+    else if (kind === 2) {
+      const s = sign('sha256', stream, key.privateKey)
+      s[rand.int(s.length)] ^= 1 << rand.int(8)
+      writeFileSync(sigPath, signatureJSON(s, pem))
+    } else if (kind === 3) {
+      const good = signatureJSON(sign('sha256', stream, key.privateKey), pem)
+      const at = rand.int(good.length)
+      writeFileSync(
+        sigPath,
+        good.slice(0, at) + rand.pick(['', '=', '-', ' ', '\\n', '"', 'A']) + good.slice(at + rand.int(3)),
+      )
+    } else if (kind === 4)
+      writeFileSync(
+        sigPath,
+        rand.pick([
+          '',
+          'null',
+          '[]',
+          '{"SIG":"YQ==","Pub_Key":"YQ=="}',
+          '{"sig":1}',
+          '{"sig":"YQ==","pub_key":""}',
+        ]),
+      )
+    else if (kind === 5) mkdirSync(sigPath)
+    const pin = rand.pick(pins)
+    reqs.push(
+      { op: 'hash', root: b64(fromText(dir)) },
+      { op: 'verify', root: b64(fromText(dir)), pin: b64(fromText(pin)) },
+    )
+    const v = verifySignature(fromText(dir), fromText(pin))
+    const after = computePackHash(fromText(dir))
+    ours.push(
+      { err: after.err?.error() ?? null, hex: after.digest?.toString('hex') ?? null },
+      { state: v.state, err: v.err?.error() ?? null },
+    )
+    labels.push(`${dir} (kind ${kind})`)
+  }
+  const answers = (go as NonNullable<typeof go>)(reqs)
+  const hash = new Mismatches('pack hash')
+  const verify = new Mismatches('verify')
+  for (let i = 0; i < labels.length; i++) {
+    const h = answers[2 * i]
+    hash.check(labels[i], { err: errOf(h.err), hex: h.err === null ? h.hex : null }, ours[2 * i])
+    const v = answers[2 * i + 1]
+    // The harness is package main: its type is main.signatureManifest where the manager's is marketplace.'s.
+    const goErr = errOf(v.err)?.replace('main.signatureManifest', 'marketplace.signatureManifest') ?? null
+    verify.check(labels[i], { state: v.state, err: goErr }, ours[2 * i + 1])
+  }
+  finish({ diagnostic: () => {} }, [hash, verify])
+})
+
+test('keys in PEM: parseECDSAPublicKey texts as Go’s', { skip }, () => {
+  const inputs = [
+    PEM,
+    PEM.replace(/\n/g, '\\n'),
+    'nothing',
+    ...ders().map(
+      ([, d]) => `-----BEGIN PUBLIC KEY-----\n${d.toString('base64')}\n-----END PUBLIC KEY-----\n`,
+    ),
+  ]
+  const answers = (go as NonNullable<typeof go>)(inputs.map((p) => ({ op: 'key', pem: b64(p) })))
+  const m = new Mismatches('key')
+  inputs.forEach((p, i) => {
+    const r = parseECDSAPublicKey(p)
+    const ours = r.ok ? null : r.err.error()
+    const theirs = errOf(answers[i].err)
+    if (goMinor < 20 && ours === 'pub_key is not ECDSA (got *ecdh.PublicKey)') {
+      m.tolerate('x25519: unknown to Go 1.19')
+      return
+    }
+    m.check(p, { err: theirs }, { err: ours })
+  })
+  finish({ diagnostic: () => {} }, [m])
+})
+
+// A known gap, measured: SKILL.md YAML is parsed by the `yaml` package, which accepts some inputs
+// yaml.v3 refuses and the reverse (a few percent of these mutations). Until yaml.v3's scanner is
+// mirrored, this stays a todo: it runs and reports, and a skill's loaded/parse_failed verdict on
+// such YAML may differ from the manager's.
+test('SKILL.md frontmatter: yaml.v3 refuses exactly what our loader reports as a YAML failure', {
+  skip,
+  todo: 'yaml.v3 syntax is not mirrored yet',
+}, async () => {
+  const { parseSkillMd } = await import('../../src/core/native/skill-md.js')
+  const rand = new Rand(seedFor('mp-yaml'))
+  const seeds = [
+    'name: a\ndescription: b',
+    'name: "a"\ndescription: |\n  multi\n  line',
+    'name: a\nmetadata:\n  ongrid:\n    scope: manager\ntools:\n  - name: t\n    class: read',
+    'name: [a, b]\ndescription: x',
+    'name: a\ndescription: {x: 1}',
+  ]
+  const pieces = [
+    ':',
+    ' ',
+    '\n',
+    '  ',
+    '- ',
+    '"',
+    "'",
+    '[',
+    ']',
+    '{',
+    '}',
+    '#',
+    '&a',
+    '*a',
+    '!!str ',
+    '|',
+    '>',
+    '\t',
+    ',',
+    '?',
+    'x',
+  ]
+  const inputs: string[] = [...seeds]
+  for (let i = 0; i < 600; i++) {
+    let s = rand.pick(seeds)
+    for (let k = rand.range(1, 3); k > 0; k--) {
+      const at = rand.int(s.length + 1)
+      s = rand.chance(0.6)
+        ? s.slice(0, at) + rand.pick(pieces) + s.slice(at)
+        : s.slice(0, at) + s.slice(at + rand.range(1, 4))
+    }
+    inputs.push(s)
+  }
+  const answers = (go as NonNullable<typeof go>)(inputs.map((fm) => ({ op: 'yaml', data: b64(fm) })))
+  const dir = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-yaml-'))
+  roots.push(dir)
+  const m = new Mismatches('yaml syntax verdict')
+  inputs.forEach((fm, i) => {
+    const file = path.join(dir, `s${i}.md`)
+    writeFileSync(file, `---\n${fm}\n---\nbody\n`)
+    const goErr = errOf(answers[i].err)
+    const goSyntax = goErr !== null && !goErr.startsWith('yaml: unmarshal errors')
+    const ours = parseSkillMd(fromText(file))
+    m.check(JSON.stringify(fm), { syntaxError: goSyntax }, { syntaxError: ours.error?.stage === 'yaml' })
+  })
+  finish({ diagnostic: () => {} }, [m])
+})
+
+/** The tree below an extraction's root, as the Go harness lists it (WalkDir order). */
+function listTree(root: string): { path: string; kind: string; mode: number; data?: string }[] {
+  const out: { path: string; kind: string; mode: number; data?: string }[] = []
+  const walk = (abs: Buffer, rel: string) => {
+    for (const name of (readdirSync(abs, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare)) {
+      const p = Buffer.concat([abs, Buffer.from('/'), name])
+      const r = rel === '' ? name.toString('latin1') : `${rel}/${name.toString('latin1')}`
+      const st = lstatSync(p)
+      if (st.isDirectory()) {
+        out.push({ path: r, kind: 'dir', mode: st.mode & 0o777 })
+        walk(p, r)
+      } else
+        out.push({ path: r, kind: 'file', mode: st.mode & 0o777, data: readFileSync(p).toString('latin1') })
+    }
+  }
+  walk(Buffer.from(root, 'latin1'), '')
+  return out
+}
+
+test('archives: extracted as the upload endpoint does (Go’s archive/tar, archive/zip and gzip)', {
+  skip,
+}, async () => {
+  const { pack } = await import('tar-stream')
+  const { ZipFile } = await import('yazl')
+  const { gzipSync } = await import('node:zlib')
+  const { extractUpload } = await import('../../src/core/marketplace/archive.js')
+  const rand = new Rand(seedFor('mp-archive'))
+  const top = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-arch-'))
+  roots.push(top)
+  const names = [
+    'p/a.md',
+    'p/./b.md',
+    'p//c.json',
+    '/abs/x.md',
+    'p/a..b.md',
+    '..x/y.md',
+    '../up.md',
+    'p/../../up.md',
+    'p/../q.md',
+    'p\\back.md',
+    'p/sub/d.md',
+    'p/sub',
+    'p',
+    'q/r/s.md',
+    'p/a.md',
+    `p/${'n'.repeat(120)}.md`,
+    './p/e.md',
+    'p/sub/',
+    'p/é.md',
+  ]
+  const tarTypes = [
+    'file',
+    'file',
+    'file',
+    'directory',
+    'symlink',
+    'link',
+    'fifo',
+    'character-device',
+    'contiguous-file',
+  ] as const
+  const cases: { file: string; name: string }[] = []
+  for (let i = 0; i < 160; i++) {
+    const kind = rand.pick(['tar', 'tar.gz', 'zip'] as const)
+    const n = rand.range(1, 6)
+    const file = path.join(top, `a${i}.${kind}`)
+    if (kind === 'zip') {
+      // yazl refuses unsafe names: write stand-ins of the same length, then put the real names back.
+      const z = new ZipFile()
+      const swaps: [string, string][] = []
+      const standIn = (name: string) => {
+        const safe = name.replace(/\.\./g, '\x01\x01').replace(/\\/g, '\x02').replace(/^\//, '\x03')
+        swaps.push([safe, name])
+        return safe
+      }
+      for (let k = 0; k < n; k++) {
+        const name = rand.pick(names)
+        if (name.endsWith('/') || rand.chance(0.15))
+          z.addEmptyDirectory(standIn(name.replace(/\/$/, '') || 'd'), { mode: 0o40755 })
+        else {
+          const type = rand.pick([0o100000, 0o100000, 0o120000])
+          const mode = type | rand.int(0o10000)
+          z.addBuffer(Buffer.from(`content ${k}`), standIn(name.replace(/\/$/, '') || 'f'), {
+            mode,
+            compress: false,
+          })
+        }
+      }
+      z.end()
+      const chunks: Buffer[] = []
+      for await (const c of z.outputStream) chunks.push(c as Buffer)
+      let bytes = Buffer.concat(chunks)
+      for (const [safe, real] of swaps) {
+        if (safe === real) continue
+        const from = Buffer.from(safe)
+        const to = Buffer.from(real)
+        for (let at = bytes.indexOf(from); at !== -1; at = bytes.indexOf(from, at + to.length)) {
+          bytes = Buffer.concat([bytes.subarray(0, at), to, bytes.subarray(at + from.length)])
+        }
+      }
+      writeFileSync(file, bytes)
+    } else {
+      const p = pack()
+      const chunks: Buffer[] = []
+      p.on('data', (c) => chunks.push(c as Buffer))
+      const done = new Promise<void>((resolve) => p.on('end', () => resolve()))
+      for (let k = 0; k < n; k++) {
+        const type = rand.pick(tarTypes)
+        const name = rand.pick(names)
+        const mode = rand.int(0o10000)
+        if (type === 'file' || type === 'contiguous-file') p.entry({ name, type, mode }, `content ${k}`)
+        else if (type === 'symlink' || type === 'link') p.entry({ name, type, mode, linkname: 'p/a.md' })
+        else p.entry({ name, type, mode })
+      }
+      p.finalize()
+      await done
+      const tar = Buffer.concat(chunks)
+      writeFileSync(file, kind === 'tar.gz' ? gzipSync(tar) : tar)
+    }
+    cases.push({ file, name: path.basename(file) })
+  }
+  // Damaged archives: Go's error texts, where ours are exact.
+  for (let i = 0; i < 80; i++) {
+    const src = rand.pick(cases)
+    const bytes = readFileSync(src.file)
+    const cut = bytes.subarray(0, rand.int(bytes.length))
+    const file = path.join(top, `cut${i}-${src.name}`)
+    writeFileSync(file, cut)
+    cases.push({ file, name: path.basename(file) })
+  }
+  const goDests = cases.map((_, i) => {
+    const d = path.join(top, `go${i}`)
+    mkdirSync(d)
+    return d
+  })
+  const answers = (go as NonNullable<typeof go>)(
+    cases.map((c, i) => ({
+      op: 'extract',
+      file: b64(fromText(c.file)),
+      name: b64(fromText(c.name)),
+      dest: b64(fromText(goDests[i])),
+    })),
+  )
+  const m = new Mismatches('archive extraction')
+  for (let i = 0; i < cases.length; i++) {
+    const a = answers[i]
+    const x = await extractUpload(cases[i].file, cases[i].name)
+    let ours: unknown
+    let theirs: unknown
+    if (a.err !== null) theirs = { err: errOf(a.err)?.split(goDests[i]).join('DEST') }
+    else {
+      const tree = ((a.tree ?? []) as Resp[]).map((e) => ({
+        path: unb64(e.path),
+        kind: e.kind,
+        mode: e.mode,
+        ...(e.kind === 'file' ? { data: unb64(e.data) } : {}),
+      }))
+      theirs = { root: unb64(a.root), tree }
+    }
+    if (!x.ok) {
+      if (!x.exact && a.err !== null) {
+        m.tolerate(`${cases[i].name}: ${errOf(a.err)}`)
+        continue
+      }
+      ours = { err: x.error }
+    } else {
+      try {
+        ours = {
+          root: x.value.descended ? path.basename(x.value.root) : '.',
+          tree: listTree(x.value.root),
+        }
+        if (a.err !== null) ours = { ...(ours as object), dest: x.value.dest }
+      } finally {
+        x.value.cleanup()
+      }
+    }
+    if (x.ok === false && typeof (ours as { err?: string }).err === 'string') {
+      // Our texts carry our temp dir where Go's carry its own.
+      ours = { err: (ours as { err: string }).err.replace(/\/[^ ]*?ongrid-pack-[^/ ]+/g, 'DEST') }
+    }
+    m.check(cases[i].name, theirs, ours)
+  }
+  finish({ diagnostic: () => {} }, [m])
+})
