@@ -12,7 +12,7 @@ export default class Run extends BaseCommand {
 
 On success the entry's stdout is printed verbatim (exit 0). On failure "error: <the manager's text>" goes to stderr (exit 1; 3 when it timed out). The entry's stderr streams live to stderr while it runs.
 
-Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pack, 3 timed out, 4 args do not match the schema, 5 refused by --role (the manager's 403), 130 interrupted.`
+Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pack, 3 timed out, 4 args do not match the schema, 5 refused by --role (the manager's 403), 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the entry's process group is killed).`
 
   static override examples = [
     {

@@ -368,6 +368,18 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(s.code, 143)
     assert.ok(s.ms < 1000)
   })
+
+  for (const [signal, code] of [
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+  ] as const) {
+    test(`${signal} (a closed terminal, Ctrl-\\) stops the follow: exit ${code}`, async () => {
+      const f = new Follower(['--db', `sqlite:${file}`, '-n', '1'])
+      await until('the history row', () => f.rows.length === 1, 15_000)
+      const s = await f.stop(signal)
+      assert.equal(s.code, code)
+    })
+  }
 })
 
 describe('ongrid-skill audit tail on MySQL (MariaDB from .ci/mariadb.sh)', { skip: mysqlSkip() }, () => {

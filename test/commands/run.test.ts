@@ -225,6 +225,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       'stderr',
       'skill',
       'args',
+      'audit',
     ])
     assert.equal(typeof doc.duration_ms, 'number')
     assert.deepEqual(
@@ -240,6 +241,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
         stderr: 'hello\n',
         skill: { name: 'ok', entry: `${P}/ok/run.sh`, class: 'safe', timeout_ms: 30_000 },
         args: { a: 1 },
+        audit: { recorded: false, reason: 'disabled by --no-audit' },
       },
     )
   })

@@ -5,13 +5,14 @@ import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `audit tail`. */
 export const TAIL_EXIT = {
   ok: EXIT.ok,
   /** Usage errors, and the database errors (unreachable, refused, missing table, locked, corrupt). */
   error: EXIT.usage,
-  /** Ctrl-C (SIGINT) while following or reading; SIGTERM gives 143. */
+  /** Ctrl-C (SIGINT) while following or reading; any stop signal exits 128 + its number (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT). */
   interrupted: 130,
   terminated: 143,
 } as const
@@ -79,15 +80,11 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
   const controller = new AbortController()
   let exitCode: number = TAIL_EXIT.ok
   let stdoutClosed = false
-  const stop = (code: number) => () => {
-    if (controller.signal.aborted) process.exit(code) // a second Ctrl-C: at once
+  // Any stop signal ends the follow: exit 128 + its number (a second one exits at once).
+  const offSignals = onStopSignals((_signal, code) => {
     exitCode = code
     controller.abort()
-  }
-  const onInt = stop(TAIL_EXIT.interrupted)
-  const onTerm = stop(TAIL_EXIT.terminated)
-  process.on('SIGINT', onInt)
-  process.on('SIGTERM', onTerm)
+  })
   // `audit tail -f | head`: the reader went away; stop quietly.
   const onStdoutError = (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e
@@ -123,8 +120,7 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
     process.stderr.write(`ongrid-skill: ${e.message}\n`)
     return TAIL_EXIT.error
   } finally {
-    process.off('SIGINT', onInt)
-    process.off('SIGTERM', onTerm)
+    offSignals()
   }
   return exitCode
 }

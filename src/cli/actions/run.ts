@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import { ArgsError, type ArgsInput, assembleArgs } from '../../core/args.js'
-import { defaultAuditPath, insertExecution, openLocalStore } from '../../core/audit/local-store.js'
+import {
+  defaultAuditPath,
+  insertExecution,
+  openLocalStore,
+  retryBusy,
+  type StoreWait,
+} from '../../core/audit/local-store.js'
 import type { SubprocessSkill } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
@@ -14,6 +20,7 @@ import { nowNs } from '../../core/go/time/format.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { type ActionInput, EXIT, ExitWith, printJson, UserError } from '../errors.js'
+import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `run`, beyond the shared ones. */
 export const RUN_EXIT = {
@@ -22,6 +29,7 @@ export const RUN_EXIT = {
   timedOut: 3,
   badArgs: 4,
   forbidden: 5,
+  /** Ctrl-C; any stop signal exits 128 + its number (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT). */
   interrupted: 130,
 } as const
 
@@ -88,14 +96,14 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
   }
 
   const environ = flags['env-from'] !== undefined ? readEnvFile(flags['env-from']) : process.env
+  // Any stop signal (Ctrl-C, kill, a closed terminal, Ctrl-\) kills the entry's process group
+  // as a cancelled request does in the manager; the CLI then exits 128 + the signal.
   const controller = new AbortController()
-  let interrupted = false
-  const onSigint = () => {
-    interrupted = true
+  let interruptCode: number | null = null
+  const offSignals = onStopSignals((_signal, code) => {
+    interruptCode = code
     controller.abort()
-  }
-  process.once('SIGINT', onSigint)
-  process.once('SIGTERM', onSigint)
+  })
 
   const view: RunView | null = flags.quiet || json ? null : await createRunView(skill, process.stderr)
   const startedNs = nowNs()
@@ -104,25 +112,35 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     signal: controller.signal,
     onStderr: view ? (chunk) => view.stderr(chunk) : undefined,
   })
-  // The entry is spawned by now: the audit store opens while it runs.
-  const store = flags.audit !== false ? await openStore(flags['audit-db']) : null
+  // The entry is spawned by now: the audit store opens while it runs, on timers, so that its
+  // timeout, its stdin and the signals never wait on the store.
+  let storeDeadline = Number.POSITIVE_INFINITY
+  const wait = { signal: controller.signal, deadline: () => storeDeadline }
+  const storeAt = flags.audit !== false ? (flags['audit-db'] ?? defaultAuditPath()) : null
+  const opening = storeAt !== null ? openStore(storeAt, wait) : null
   const result = await running
   const finishedNs = nowNs()
-  process.off('SIGINT', onSigint)
-  process.off('SIGTERM', onSigint)
+  storeDeadline = Date.now() + STORE_WAIT_MS
   await view?.done(result)
 
-  if (store !== null) record(store, skill, params, result, startedNs, finishedNs, json)
+  const audit: AuditOutcome =
+    opening === null
+      ? { recorded: false, reason: 'disabled by --no-audit' }
+      : await record(await opening, skill, params, result, startedNs, finishedNs, wait)
+  offSignals()
+  if (!audit.recorded && audit.path !== undefined && !json)
+    process.stderr.write(`warning: audit store ${audit.path}: ${audit.reason} (run not recorded)\n`)
 
-  const code = interrupted
-    ? RUN_EXIT.interrupted
-    : result.ok
-      ? EXIT.ok
-      : result.timedOut
-        ? RUN_EXIT.timedOut
-        : RUN_EXIT.failed
+  const code =
+    interruptCode !== null
+      ? interruptCode
+      : result.ok
+        ? EXIT.ok
+        : result.timedOut
+          ? RUN_EXIT.timedOut
+          : RUN_EXIT.failed
   if (json) {
-    writeRunJson(skill, result)
+    writeRunJson(skill, result, audit)
   } else if (result.ok) {
     process.stdout.write(result.stdout)
   } else {
@@ -184,52 +202,58 @@ async function checkArgs(schema: unknown, params: GoString, say: (l: string) => 
   return false
 }
 
+/** How long a locked audit store is waited for once the entry has ended. */
+export const STORE_WAIT_MS = 5000
+
 /** The local audit store, open, or why it is not: never a failed run. */
 type Store = { path: string; db: Database } | { path: string; error: string }
 
-async function openStore(dbPath: string | undefined): Promise<Store> {
-  const path = dbPath ?? defaultAuditPath()
+/** Whether the run went into the local audit store (`audit` in --json), and why not. */
+export type AuditOutcome =
+  | { recorded: true; path: string; id: number }
+  | { recorded: false; path?: string; reason: string }
+
+async function openStore(path: string, wait: StoreWait): Promise<Store> {
   try {
-    return { path, db: await openLocalStore(path) }
+    return { path, db: await openLocalStore(path, wait) }
   } catch (e) {
     return { path, error: (e as Error).message.split('\n')[0] }
   }
 }
 
-function record(
+async function record(
   store: Store,
   skill: SubprocessSkill,
   params: GoString,
   result: ExecuteResult,
   startedNs: bigint,
   finishedNs: bigint,
-  json: boolean,
-): void {
-  let error = 'error' in store ? store.error : null
-  if ('db' in store) {
-    try {
-      insertExecution(store.db, {
-        skillKey: toText(skill.key),
-        edgeId: 0,
-        callerId: 0,
-        callerRole: 'local',
-        class: skill.class,
-        // The params as the caller gave them (the manager's in.Params): '' when none, not
-        // the `{}` the executor sends.
-        paramsJson: toText(params),
-        resultJson: result.ok ? result.stdout.toString('utf8') : '',
-        error: result.error === null ? '' : toText(result.error),
-        startedNs,
-        finishedNs,
-      })
-    } catch (e) {
-      error = (e as Error).message.split('\n')[0]
-    } finally {
-      store.db.close()
+  wait: StoreWait,
+): Promise<AuditOutcome> {
+  if ('error' in store) return { recorded: false, path: store.path, reason: store.error }
+  try {
+    store.db.pragma('busy_timeout = 0')
+    const row = {
+      skillKey: toText(skill.key),
+      edgeId: 0,
+      callerId: 0,
+      callerRole: 'local',
+      class: skill.class,
+      // The params as the caller gave them (the manager's in.Params): '' when none, not
+      // the `{}` the executor sends.
+      paramsJson: toText(params),
+      resultJson: result.ok ? result.stdout.toString('utf8') : '',
+      error: result.error === null ? '' : toText(result.error),
+      startedNs,
+      finishedNs,
     }
+    const id = await retryBusy(() => insertExecution(store.db, row), wait)
+    return { recorded: true, path: store.path, id }
+  } catch (e) {
+    return { recorded: false, path: store.path, reason: (e as Error).message.split('\n')[0] }
+  } finally {
+    store.db.close()
   }
-  if (error !== null && !json)
-    process.stderr.write(`warning: audit store ${store.path}: ${error} (run not recorded)\n`)
 }
 
 function parseSchema(raw: GoString | null): unknown {
@@ -247,7 +271,7 @@ const STDOUT_SLOT = '\u0000stdout\u0000'
  * The --json document. The entry's stdout (up to 16 MiB) is escaped and written piece by
  * piece rather than built into one string, to keep peak memory low.
  */
-function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
+function writeRunJson(skill: SubprocessSkill, r: ExecuteResult, audit: AuditOutcome): void {
   let result: unknown = null
   if (r.ok) {
     try {
@@ -274,6 +298,7 @@ function writeRunJson(skill: SubprocessSkill, r: ExecuteResult): void {
       timeout_ms: Number(skill.timeoutNs / 1_000_000n),
     },
     args,
+    audit,
   }
   const text = `${JSON.stringify(doc, null, 2)}\n`
   const at = text.indexOf(JSON.stringify(STDOUT_SLOT))

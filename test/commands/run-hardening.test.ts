@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { chmodSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
+import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
+
+// Hostile or unlucky input, stores and signals: `run` never hangs, never waits on its audit
+// store, and stops its entry on every stop signal. Each CLI call is bounded: a hang is a
+// failure (`hung: true`), not a stuck test run.
+
+const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+const SQLITE = fileURLToPath(new URL('../../../node_modules/better-sqlite3/lib/index.js', import.meta.url))
+
+interface Out {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  hung: boolean
+}
+
+interface CliOptions {
+  input?: string
+  /** Killed (SIGKILL) after this long: the call hung. */
+  limitMs?: number
+  onStderr?: (child: ChildProcess, text: string) => void
+  env?: Record<string, string | undefined>
+}
+
+function cli(args: string[], o: CliOptions = {}): Promise<Out> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined, CI: '1', ...o.env },
+      cwd: R,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let hung = false
+    const limit = setTimeout(() => {
+      hung = true
+      child.kill('SIGKILL')
+    }, o.limitMs ?? 20_000)
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => {
+      err.push(c)
+      o.onStderr?.(child, Buffer.concat(err).toString('latin1'))
+    })
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(limit)
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('latin1'),
+        stderr: Buffer.concat(err).toString('latin1'),
+        hung,
+      })
+    })
+    child.stdin.on('error', () => {})
+    child.stdin.end(o.input ?? '')
+  })
+}
+
+let R = ''
+let cleanup = () => {}
+before(() => {
+  ;({ root: R, cleanup } = tempRoot('ongrid-harden-'))
+})
+after(() => cleanup())
+
+let n = 0
+/** A pack in a fresh dir: its skill.json and its entry `run.sh`. */
+function pack(entry: Node, fields: Record<string, unknown> = {}): string {
+  const dir = join(R, `p${++n}`)
+  makeTree(dir, {
+    'skill.json': JSON.stringify({ name: `p${n}`, description: 'A test skill.', entry: 'run.sh', ...fields }),
+    'run.sh': entry,
+  })
+  return dir
+}
+
+const OK = { exec: `${SH}cat >/dev/null\necho '{"ok":true}'\n` }
+
+describe('run: an entry that is a FIFO', () => {
+  test('fails to start at once with permission denied, as execve does', async () => {
+    const dir = join(R, `fifo${++n}`)
+    makeTree(dir, {
+      'skill.json': JSON.stringify({ name: 'fifo', description: 'A test skill.', entry: 'e' }),
+    })
+    execFileSync('mkfifo', [join(dir, 'e')])
+    chmodSync(join(dir, 'e'), 0o755)
+    const r = await cli(['run', dir, '--no-audit'], { limitMs: 15_000 })
+    assert.equal(r.hung, false, 'run hung on a FIFO entry')
+    assert.equal(r.code, 1)
+    assert.equal(
+      r.stderr,
+      `error: subprocess skill fifo: start: fork/exec ${join(dir, 'e')}: permission denied (stderr: )\n`,
+    )
+  })
+})
+
+describe('run: the audit store is never on the critical path', () => {
+  test('a store dir that cannot be made (/proc/self/…): the run goes on, with a warning', async () => {
+    const dir = pack(OK)
+    const r = await cli(['run', dir, '--audit-db', '/proc/self/nope/x.db'], { limitMs: 15_000 })
+    assert.equal(r.hung, false, 'run hung on the store')
+    assert.equal(r.code, 0)
+    assert.equal(r.stdout, '{"ok":true}\n')
+    assert.equal(
+      r.stderr,
+      'warning: audit store /proc/self/nope/x.db: mkdir /proc/self/nope: no such file or directory (run not recorded)\n',
+    )
+    const j = await cli(['run', dir, '--audit-db', '/proc/self/nope/x.db', '--json'], { limitMs: 15_000 })
+    assert.equal(j.code, 0)
+    assert.deepEqual(JSON.parse(j.stdout).audit, {
+      recorded: false,
+      path: '/proc/self/nope/x.db',
+      reason: 'mkdir /proc/self/nope: no such file or directory',
+    })
+    assert.equal(j.stderr, '')
+  })
+
+  test('a store locked by another process delays neither the timeout nor the exit for long', async () => {
+    const store = join(R, `locked${++n}.db`)
+    // Another process holds an exclusive lock on a rollback-journal store and keeps it.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+         d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
+         process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    )
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (c: Buffer) => c.toString().includes('locked') && resolve())
+        holder.on('exit', () => reject(new Error('the lock holder ended')))
+      })
+      const dir = pack({ exec: `${SH}exec /bin/sleep 30\n` })
+      const r = await cli(['run', dir, '--timeout', '200ms', '--audit-db', store, '--json'], {
+        limitMs: 20_000,
+      })
+      assert.equal(r.hung, false)
+      assert.equal(r.code, 3)
+      const doc = JSON.parse(r.stdout)
+      assert.equal(doc.timed_out, true)
+      // Blocked by SQLite's 5 s busy wait, the 200 ms timer could not fire before 5 s had passed.
+      assert.ok(doc.duration_ms < 4000, `the timeout fired after ${doc.duration_ms} ms`)
+      assert.deepEqual(doc.audit, { recorded: false, path: store, reason: 'locked by another process' })
+    } finally {
+      holder.stdin!.end()
+      holder.kill()
+    }
+  })
+
+  test('the store is private: its dirs 0700, its file 0600', async () => {
+    const store = join(R, `private${++n}`, 'state', 'audit.db')
+    const r = await cli(['run', pack(OK), '--audit-db', store, '--json'], { limitMs: 15_000 })
+    assert.equal(r.code, 0)
+    assert.deepEqual(JSON.parse(r.stdout).audit, { recorded: true, path: store, id: 1 })
+    assert.equal(statSync(join(store, '..', '..')).mode & 0o777, 0o700)
+    assert.equal(statSync(join(store, '..')).mode & 0o777, 0o700)
+    assert.equal(statSync(store).mode & 0o777, 0o600)
+  })
+
+  test('--no-audit says so in --json', async () => {
+    const r = await cli(['run', pack(OK), '--no-audit', '--json'], { limitMs: 15_000 })
+    assert.equal(r.code, 0)
+    assert.deepEqual(JSON.parse(r.stdout).audit, { recorded: false, reason: 'disabled by --no-audit' })
+  })
+})
+
+describe('run: every stop signal kills the entry’s group and exits 128 + the signal', () => {
+  for (const [signal, code] of [
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    test(`${signal}: exit ${code}, nothing left running`, async () => {
+      const m = marker(signal.toLowerCase())
+      const dir = pack({
+        exec: `${SH}/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+      })
+      let sent = false
+      const r = await cli(['run', dir, '--no-audit'], {
+        limitMs: 15_000,
+        onStderr: (child, text) => {
+          if (!sent && text.includes('up\n')) {
+            sent = true
+            child.kill(signal)
+          }
+        },
+      })
+      try {
+        assert.equal(r.hung, false)
+        assert.equal(r.signal, null)
+        assert.equal(r.code, code)
+        assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
+      } finally {
+        killAll(aliveWithMarker(m))
+      }
+    })
+  }
+})
