@@ -103,6 +103,35 @@ describe('run: an entry that is a FIFO', () => {
   })
 })
 
+describe('run: the args pre-check is bounded', () => {
+  const schema = {
+    type: 'object',
+    properties: { s: { type: 'string', pattern: '^(a+)+$' } },
+  }
+  test('a pattern that backtracks catastrophically: a warning, then the entry runs', async () => {
+    const dir = pack(OK, { schema })
+    const r = await cli(['run', dir, '--no-audit', '--args', `{"s":"${'a'.repeat(40)}!"}`], {
+      limitMs: 20_000,
+    })
+    assert.equal(r.hung, false, 'the pre-check hung')
+    assert.equal(r.code, 0)
+    assert.equal(r.stdout, '{"ok":true}\n')
+    assert.match(
+      r.stderr,
+      /^warning: the schema's patterns took over 1000 ms on these args \(catastrophic backtracking\?\); args not validated/,
+    )
+  })
+  test('the same patterns still check args they finish on', async () => {
+    const dir = pack(OK, { schema })
+    const bad = await cli(['run', dir, '--no-audit', '--args', '{"s":"b"}'], { limitMs: 20_000 })
+    assert.equal(bad.code, 4)
+    assert.match(bad.stderr, /^error: args\/s: must match pattern "\^\(a\+\)\+\$"\n/)
+    const good = await cli(['run', dir, '--no-audit', '--args', '{"s":"aaa"}'], { limitMs: 20_000 })
+    assert.equal(good.code, 0)
+    assert.equal(good.stderr, '')
+  })
+})
+
 describe('run: the audit store is never on the critical path', () => {
   test('a store dir that cannot be made (/proc/self/…): the run goes on, with a warning', async () => {
     const dir = pack(OK)

@@ -185,17 +185,20 @@ function readEnvFile(path: string): Record<string, string> {
 }
 
 async function checkArgs(schema: unknown, params: GoString, say: (l: string) => void): Promise<boolean> {
-  const { compileSchema, issues } = await import('../../core/schema/compile.js')
-  const compiled = await compileSchema(schema, { strict: false })
-  if (!compiled.ok) {
-    say(`warning: the schema does not compile (${compiled.error}); args not validated`)
+  const { checkArgsBounded } = await import('../../core/schema/bounded.js')
+  const verdict = await checkArgsBounded(schema, JSON.parse(toText(params)))
+  if (verdict.kind === 'valid') return true
+  if (verdict.kind === 'uncompiled') {
+    say(`warning: the schema does not compile (${verdict.error}); args not validated`)
     return true
   }
-  const value: unknown = JSON.parse(toText(params))
-  if (compiled.schema.validate(value)) return true
-  const lines = issues(compiled.schema.validate.errors).map(
-    (i) => `error: args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
-  )
+  if (verdict.kind === 'overtime') {
+    say(
+      `warning: the schema's patterns took over ${verdict.ms} ms on these args (catastrophic backtracking?); args not validated (lint flags such patterns)`,
+    )
+    return true
+  }
+  const lines = verdict.issues.map((i) => `error: args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`)
   process.stderr.write(
     `${lines.join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n`,
   )
