@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url'
 import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
 import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
 
-// Hostile or unlucky input, stores and signals: `run` never hangs, never waits on its audit
-// store, and stops its entry on every stop signal. Each CLI call is bounded: a hang is a
+// Hostile or unlucky input, stores and signals: the CLI never hangs, never crashes or reads
+// without bound, and `run` never waits on its audit store and stops its entry on every stop signal. Each CLI call is bounded: a hang is a
 // failure (`hung: true`), not a stuck test run.
 
 const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
@@ -237,4 +237,79 @@ describe('run: every stop signal kills the entry’s group and exits 128 + the s
       }
     })
   }
+})
+
+describe('files the CLI reads are read with a bound', () => {
+  for (const [flag, limit] of [
+    ['--args-file', '64 MiB'],
+    ['--env-from', '16 MiB'],
+  ] as const) {
+    for (const dev of ['/dev/zero', '/dev/urandom']) {
+      test(`run ${flag} ${dev}: a usage error, exit 2`, async () => {
+        const r = await cli(['run', pack(OK), '--no-audit', flag, dev], { limitMs: 30_000 })
+        assert.equal(r.hung, false)
+        assert.equal(r.code, 2)
+        assert.equal(r.stderr, `ongrid-skill: ${flag} ${dev}: larger than ${limit} (see --help)\n`)
+      })
+    }
+  }
+  test('lint: a config that is /dev/zero, a FIFO or over 1 MiB is a one-line error', async () => {
+    const dir = join(R, `cfg${++n}`)
+    makeTree(dir, {
+      'a/skill.json': JSON.stringify({ name: 'a', description: 'A test skill.', entry: 'run.sh' }),
+      'a/run.sh': OK,
+      '.ongrid-skill.yaml': { link: '/dev/zero' },
+    })
+    const zero = await cli(['lint', dir], { limitMs: 30_000 })
+    assert.equal(zero.hung, false)
+    assert.equal(zero.code, 2)
+    assert.match(zero.stderr, /\.ongrid-skill\.yaml: not a regular file/)
+    const bigDir = join(R, `cfg${++n}`)
+    makeTree(bigDir, {
+      'a/skill.json': JSON.stringify({ name: 'a', description: 'A test skill.', entry: 'run.sh' }),
+      'a/run.sh': OK,
+      '.ongrid-skill.yaml': `# ${'x'.repeat(1024 * 1024)}\n`,
+    })
+    const big = await cli(['lint', bigDir], { limitMs: 30_000 })
+    assert.equal(big.code, 2)
+    assert.match(big.stderr, /\.ongrid-skill\.yaml: larger than 1 MiB/)
+    const fifoDir = join(R, `cfg${++n}`)
+    makeTree(fifoDir, {
+      'a/skill.json': JSON.stringify({ name: 'a', description: 'A test skill.', entry: 'run.sh' }),
+      'a/run.sh': OK,
+    })
+    execFileSync('mkfifo', [join(fifoDir, '.ongrid-skill.yaml')])
+    const fifo = await cli(['lint', fifoDir], { limitMs: 30_000 })
+    assert.equal(fifo.hung, false)
+    assert.equal(fifo.code, 2)
+    assert.match(fifo.stderr, /\.ongrid-skill\.yaml: not a regular file/)
+  })
+})
+
+describe('audit tail: DSNs', () => {
+  test('a mysql:// URL with bad percent-encoding is a usage error (exit 2), its password hidden', async () => {
+    const r = await cli(['audit', 'tail', '--db', 'mysql://u:s3cret%@h/d'], { limitMs: 15_000 })
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr,
+      'ongrid-skill: invalid MySQL URL mysql://u:***@h/d: bad percent-encoding in the user or password (write % as %25) (see --help)\n',
+    )
+  })
+  test('a DSN that is not understood is echoed without its password', async () => {
+    const r = await cli(['audit', 'tail', '--db', 'user:s3cret@foo(h)/db'], { limitMs: 15_000 })
+    assert.equal(r.code, 2)
+    assert.doesNotMatch(r.stderr, /s3c/)
+    assert.match(r.stderr, /^ongrid-skill: --db user:\*\*\*@foo\(h\)\/db: expected /)
+  })
+  test('--db env:NAME keeps the DSN out of argv', async () => {
+    const store = join(R, `envdsn${++n}.db`)
+    const ran = await cli(['run', pack(OK), '--audit-db', store], { limitMs: 15_000 })
+    assert.equal(ran.code, 0)
+    const r = await cli(['audit', 'tail', '--db', 'env:MY_AUDIT_DB', '--json'], {
+      limitMs: 15_000,
+      env: { MY_AUDIT_DB: `sqlite:${store}` },
+    })
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout.trim().split('\n').length, 1)
+  })
 })

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import { ArgsError, type ArgsInput, assembleArgs } from '../../core/args.js'
 import {
@@ -17,6 +16,7 @@ import { valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { nowNs } from '../../core/go/time/format.js'
+import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { type ActionInput, EXIT, ExitWith, printJson, UserError } from '../errors.js'
@@ -166,11 +166,16 @@ function resolveSkill(
   throw new UserError(toText(r.line), RUN_EXIT.usage)
 }
 
+/** The most of an --args-file read (`/dev/zero` is not an args file). */
+export const MAX_ARGS_FILE = 64 * 1024 * 1024
+/** The most of an --env-from file read (an environ is a few KiB). */
+export const MAX_ENV_FILE = 16 * 1024 * 1024
+
 function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<ArgsInput, 'json'> {
   if (argsFlag !== undefined) return { json: fromText(argsFlag) }
   if (file === undefined) return {}
   try {
-    return { json: fromBuffer(readFileSync(file === '-' ? 0 : file)) }
+    return { json: fromBuffer(readFileBounded(file === '-' ? 0 : file, MAX_ARGS_FILE)) }
   } catch (e) {
     throw new UserError(`--args-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
@@ -178,7 +183,7 @@ function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<
 
 function readEnvFile(path: string): Record<string, string> {
   try {
-    return parseEnvFile(readFileSync(path))
+    return parseEnvFile(readFileBounded(path, MAX_ENV_FILE))
   } catch (e) {
     throw new UserError(`--env-from ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
