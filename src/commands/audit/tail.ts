@@ -40,9 +40,10 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
         '<%= config.bin %> <%= command.id %> --db sqlite:/var/lib/ongrid/data/ongrid.db -f --skill disk_usage --status error',
     },
     {
-      description: 'Timeouts of the last hour, as JSON lines',
+      description:
+        'Timeouts of the last hour, as JSON lines (the DSN, password included, read from a 0600 file: not in ps)',
       command:
-        "<%= config.bin %> <%= command.id %> --db 'mysql://ongrid:secret@127.0.0.1:3306/ongrid' --since 1h --status timeout --json",
+        '<%= config.bin %> <%= command.id %> --db file:$HOME/.config/ongrid/audit.dsn --since 1h --status timeout --json',
     },
     {
       description: 'What the LLM called, with the session and its user',
@@ -67,7 +68,7 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
     }),
     db: Flags.string({
       description:
-        'local (default) | manager | sqlite:PATH | mysql://user:pass@host:port/db | go-sql-driver DSN',
+        'local (default) | manager | sqlite:PATH | mysql://user:pass@host:port/db | go-sql-driver DSN | env:NAME or file:PATH holding one (a password on the command line is seen in ps)',
     }),
     llm: Flags.boolean({ description: 'LLM tool calls (chat_tool_calls) instead of skill executions' }),
     skill: Flags.string({ description: 'only this skill key (tool name with --llm)' }),
