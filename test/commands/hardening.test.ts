@@ -313,3 +313,75 @@ describe('audit tail: DSNs', () => {
     assert.equal(r.stdout.trim().split('\n').length, 1)
   })
 })
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`): what a user's terminal would get. */
+function onTty(args: string[], env: Record<string, string> = {}): Promise<Out> {
+  const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
+  const command = [process.execPath, BIN, ...args].map(sq).join(' ')
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+      cwd: R,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let hung = false
+    const limit = setTimeout(() => {
+      hung = true
+      child.kill('SIGKILL')
+    }, 20_000)
+    const out: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => out.push(c))
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(limit)
+      const text = Buffer.concat(out).toString('latin1').replaceAll('\r\n', '\n')
+      resolve({ code, signal, stdout: text, stderr: '', hung })
+    })
+  })
+}
+
+describe('terminal escapes from skills, entries and rows are shown, not obeyed', () => {
+  const OSC52 = '\x1b]52;c;aGk=\x07'
+  const CLEAR = '\x1b[2J'
+  const noisy = () =>
+    pack({
+      exec: `${SH}cat >/dev/null\nprintf '${OSC52.replace('\x1b', '\\033').replace('\x07', '\\007')} ${CLEAR.replace('\x1b', '\\033')}\\n' >&2\nprintf '{"a":"\\302\\233x"}\\n'\n`,
+    })
+  test('run: the entry’s stderr and stdout on a terminal; byte-exact when piped', async () => {
+    const dir = noisy()
+    const tty = await onTty(['run', dir, '--no-audit'])
+    assert.equal(tty.code, 0)
+    assert.equal(tty.stdout, '\\x1b]52;c;aGk=\\a \\x1b[2J\n{"a":"\\u009bx"}\n')
+    const piped = await cli(['run', dir, '--no-audit'])
+    assert.equal(piped.stderr, `${OSC52} ${CLEAR}\n`)
+    assert.equal(piped.stdout, '{"a":"\xc2\x9bx"}\n')
+  })
+  test('run: the error line quoting the stderr tail', async () => {
+    const dir = pack({ exec: `${SH}cat >/dev/null\nprintf '\\033]0;pwned\\007' >&2\nexit 1\n` })
+    const tty = await onTty(['run', dir, '--no-audit'])
+    assert.equal(tty.code, 1)
+    assert.match(tty.stdout, /\(stderr: \\x1b\]0;pwned\\a\)\n$/)
+    assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
+  })
+  test('load-dirs: a pack path holding an escape', async () => {
+    const root = join(R, `ld${++n}`)
+    makeTree(root, { 'x\x1b]0;pwned\x07/skill.json': '{' })
+    const tty = await onTty(['load-dirs', root])
+    assert.ok(tty.stdout.includes('x\\x1b]0;pwned\\a/skill.json'), JSON.stringify(tty.stdout))
+    assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
+    const piped = await cli(['load-dirs', root])
+    assert.ok(piped.stdout.includes('x\x1b]0;pwned\x07/skill.json'), JSON.stringify(piped.stdout))
+  })
+  test('audit tail: a row whose error holds escapes', async () => {
+    const store = join(R, `rows${++n}.db`)
+    const dir = pack({ exec: `${SH}cat >/dev/null\nprintf '\\033[2J\\033]52;c;aGk=\\007' >&2\nexit 1\n` })
+    assert.equal((await cli(['run', dir, '--audit-db', store])).code, 1)
+    const tty = await onTty(['audit', 'tail', '--db', `sqlite:${store}`, '-n', '1'])
+    assert.equal(tty.code, 0)
+    assert.match(tty.stdout, /\(stderr: \\x1b\[2J\\x1b\]52;c;aGk=\\a\)\n$/)
+    assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
+    const piped = await cli(['audit', 'tail', '--db', `sqlite:${store}`, '-n', '1'])
+    assert.ok(piped.stdout.includes(`(stderr: ${CLEAR}\x1b]52;c;aGk=\x07)`), JSON.stringify(piped.stdout))
+  })
+})

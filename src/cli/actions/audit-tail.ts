@@ -75,7 +75,20 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
   const json = flags.json === true
   const { painterFor, humanLine, jsonLine } = await import('../../ui/audit.js')
   const painter = json ? undefined : await painterFor(process.stdout)
-  const format = json ? jsonLine : (r: AuditRow) => humanLine(r, painter)
+  // On a terminal, what rows hold is shown, never obeyed: control characters escaped (%q).
+  const tty = process.stdout.isTTY === true
+  const { terminalText } = await import('../../ui/terminal.js')
+  const shown = (r: AuditRow): AuditRow =>
+    tty
+      ? {
+          ...r,
+          skill: terminalText(r.skill, true),
+          class: r.class === null ? null : terminalText(r.class, true),
+          callerRole: r.callerRole === null ? null : terminalText(r.callerRole, true),
+          error: r.error === null ? null : terminalText(r.error.split(/\r?\n/)[0], true),
+        }
+      : r
+  const format = json ? jsonLine : (r: AuditRow) => humanLine(shown(r), painter)
 
   const controller = new AbortController()
   let exitCode: number = TAIL_EXIT.ok

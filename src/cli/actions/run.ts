@@ -19,6 +19,7 @@ import { nowNs } from '../../core/go/time/format.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { createRunView, type RunView } from '../../ui/run.js'
+import { terminalBytes } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, ExitWith, printJson, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 
@@ -142,9 +143,12 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
   if (json) {
     writeRunJson(skill, result, audit)
   } else if (result.ok) {
-    process.stdout.write(result.stdout)
+    // Verbatim when piped; on a terminal, control characters are shown escaped, not obeyed.
+    process.stdout.write(
+      process.stdout.isTTY ? toBuffer(terminalBytes(fromBuffer(result.stdout), true)) : result.stdout,
+    )
   } else {
-    process.stderr.write(toBuffer(`error: ${result.error}\n`))
+    process.stderr.write(toBuffer(terminalBytes(`error: ${result.error}\n`, process.stderr.isTTY === true)))
   }
   return code
 }
