@@ -64,7 +64,8 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
     }),
     follow: Flags.boolean({
       char: 'f',
-      description: 'then print new rows as they are committed, until Ctrl-C',
+      description:
+        'then print new rows as they are committed, until Ctrl-C; a SQLite file is followed by name, as tail -F does (removed, it is waited for; created anew, followed from its first row)',
     }),
     db: Flags.string({
       description:
