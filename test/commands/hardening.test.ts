@@ -239,6 +239,42 @@ describe('run: every stop signal kills the entry’s group and exits 128 + the s
   }
 })
 
+describe('run: the terminal closes while the entry runs (SIGHUP for real)', () => {
+  test('the entry’s process group is killed, not left running', async () => {
+    const m = marker('hangup')
+    const dir = pack({
+      exec: `${SH}/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+    })
+    const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
+    const command = [process.execPath, BIN, 'run', dir, '--no-audit'].map(sq).join(' ')
+    // `script` holds the terminal's master side: killing it closes the terminal, and the kernel
+    // hangs up the session's foreground process group (the CLI's, not the entry's own group).
+    const term = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, CI: '1', NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
+    try {
+      let seen = ''
+      await new Promise<void>((resolve, reject) => {
+        const limit = setTimeout(() => reject(new Error(`no "up" from the entry: ${seen}`)), 15_000)
+        term.stdout!.on('data', (c: Buffer) => {
+          seen += c.toString('latin1')
+          if (seen.includes('up')) {
+            clearTimeout(limit)
+            resolve()
+          }
+        })
+      })
+      assert.equal(aliveWithMarker(m).length, 1)
+      term.kill('SIGKILL')
+      assert.deepEqual(await settle(() => aliveWithMarker(m), 5000), [])
+    } finally {
+      term.kill('SIGKILL')
+      killAll(aliveWithMarker(m))
+    }
+  })
+})
+
 describe('files the CLI reads are read with a bound', () => {
   for (const [flag, limit] of [
     ['--args-file', '64 MiB'],
