@@ -188,6 +188,59 @@ describe('run: the audit store is never on the critical path', () => {
     }
   })
 
+  test('Ctrl-C while the ended run waits for a locked store: given up at once, exit 130', async () => {
+    const store = join(R, `locked${++n}.db`)
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+         d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
+         process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    )
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (c: Buffer) => c.toString().includes('locked') && resolve())
+        holder.on('exit', () => reject(new Error('the lock holder ended')))
+      })
+      // The entry ends at once; the run then waits (up to 5 s) for the store, and is interrupted.
+      const dir = pack({ exec: `${SH}cat >/dev/null\necho up >&2\necho '{}'\n` })
+      const r = await cli(['run', dir, '--audit-db', store, '--json'], { limitMs: 20_000 })
+      assert.equal(r.hung, false)
+      assert.equal(r.code, 0)
+      assert.deepEqual(JSON.parse(r.stdout).audit, {
+        recorded: false,
+        path: store,
+        reason: 'locked by another process',
+      })
+      const child = spawn(process.execPath, [BIN, 'run', dir, '--audit-db', store], {
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let sentAt = 0
+      child.stderr.on('data', (c: Buffer) => {
+        if (sentAt === 0 && c.toString().includes('up')) {
+          sentAt = -1
+          setTimeout(() => {
+            sentAt = Date.now()
+            child.kill('SIGINT')
+          }, 300)
+        }
+      })
+      const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+        child.on('close', (code, signal) => resolve({ code, signal })),
+      )
+      assert.deepEqual(exit, { code: 130, signal: null })
+      // SQLite's own busy wait (5 s) would hold the Ctrl-C; the timers' wait gives up at once.
+      assert.ok(Date.now() - sentAt < 4000, `exited ${Date.now() - sentAt} ms after Ctrl-C`)
+    } finally {
+      holder.stdin!.end()
+      holder.kill()
+    }
+  })
+
   test('the store is private: its dirs 0700, its file 0600', async () => {
     const store = join(R, `private${++n}`, 'state', 'audit.db')
     const r = await cli(['run', pack(OK), '--audit-db', store, '--json'], { limitMs: 15_000 })
