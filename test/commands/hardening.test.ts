@@ -318,6 +318,9 @@ describe('run: the terminal closes while the entry runs (SIGHUP for real)', () =
           }
         })
       })
+      // The background child may still be between fork and exec: wait until it shows its marker.
+      const end = Date.now() + 5000
+      while (aliveWithMarker(m).length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 25))
       assert.equal(aliveWithMarker(m).length, 1)
       term.kill('SIGKILL')
       assert.deepEqual(await settle(() => aliveWithMarker(m), 5000), [])
