@@ -82,7 +82,10 @@ const result = await build({
 let code = result.outputFiles[0].text
 
 // Modules the bundle starts as threads stay in dist/: their URLs are relative to the bundle.
-for (const [from, to] of [['./loader-worker.js', '../core/loader-worker.js']]) {
+for (const [from, to] of [
+  ['./loader-worker.js', '../core/loader-worker.js'],
+  ['./check-worker.js', '../core/schema/check-worker.js'],
+]) {
   const at = `new URL(${JSON.stringify(from)}, __ongrid_meta_url)`
   if (code.split(at).length !== 2) throw new Error(`bundle: expected ${at} exactly once`)
   code = code.replace(at, `new URL(${JSON.stringify(to)}, __ongrid_meta_url)`)

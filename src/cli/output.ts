@@ -1,8 +1,10 @@
 import { type GoString, toBuffer } from '../core/go/gostring.js'
+import { terminalBytes } from '../ui/terminal.js'
 
 /**
  * Buffered byte output for commands that print many lines: byte strings go out
- * exactly as Go would write them, flushed in large synchronous writes.
+ * exactly as Go would write them, flushed in large synchronous writes — but on a terminal,
+ * where control characters are shown escaped (as %q would), not obeyed.
  */
 export class ByteWriter {
   private chunks: GoString[] = []
@@ -18,7 +20,7 @@ export class ByteWriter {
 
   flush(): void {
     if (this.size === 0) return
-    this.fd.write(toBuffer(this.chunks.join('')))
+    this.fd.write(toBuffer(terminalBytes(this.chunks.join(''), this.fd.isTTY === true)))
     this.chunks = []
     this.size = 0
   }

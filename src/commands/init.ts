@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand, UserError } from '../cli/base.js'
+import { onStopSignals } from '../cli/signals.js'
 import type { SkillClass } from '../core/build.js'
 import { type InitResult, initPack, nextCommands } from '../core/init/init.js'
 import {
@@ -40,7 +41,7 @@ The pack goes into DIR (default: NAME with _ turned into -): skill.json (the sch
 
 Nothing is lost: a non-empty DIR is refused unless --force, which only adds the files DIR lacks. Files are written to a temp dir beside DIR and moved into place, so an interrupted init leaves nothing half written.
 
-Exit codes: 0 created, 1 created but the template's build step failed, 2 usage error (nothing written), 130 aborted (nothing written).`
+Exit codes: 0 created, 1 created but the template's build step failed, 2 usage error (nothing written), 130 aborted (nothing written; 128 + the signal's number for other stop signals: 143 SIGTERM, 129 SIGHUP).`
 
   static override examples = [
     { description: 'Ask for everything, with defaults', command: '<%= config.bin %> <%= command.id %>' },
@@ -143,16 +144,18 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
 
     const dir = resolve(flags.dir ?? defaultDir(answers.name))
     const controller = new AbortController()
-    const onSignal = () => controller.abort()
-    process.once('SIGINT', onSignal)
-    process.once('SIGTERM', onSignal)
+    let signalCode: number = INIT_EXIT.interrupted
+    const offSignals = onStopSignals((_signal, code) => {
+      signalCode = code
+      controller.abort()
+    })
     let result: InitResult
     try {
       result = await initPack({ answers, template, dir, force: flags.force, signal: controller.signal })
     } catch (e) {
       if (controller.signal.aborted) {
         process.stderr.write('ongrid-skill: interrupted: nothing written\n')
-        return this.exit(INIT_EXIT.interrupted)
+        return this.exit(signalCode)
       }
       const err = e as NodeJS.ErrnoException
       if (typeof err.code === 'string' && typeof err.syscall === 'string') {
@@ -160,8 +163,7 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       }
       throw e
     } finally {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
+      offSignals()
     }
 
     const next = nextCommands(result, template)

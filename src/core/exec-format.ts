@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs'
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { type GoString, toBuffer } from './go/gostring.js'
 import { type Errno, errnoValue } from './go/os/errors.js'
 import { stat } from './go/os/file.js'
@@ -62,14 +62,20 @@ function executable(path: GoString): boolean {
   }
 }
 
+/**
+ * The first bytes of a regular file; null for anything else. The open does not wait (a FIFO
+ * would block it until a writer came): execve refuses every non-regular file with EACCES,
+ * which the real spawn then reports.
+ */
 function readHead(path: GoString): Buffer | null {
   let fd: number
   try {
-    fd = openSync(toBuffer(path), 'r')
+    fd = openSync(toBuffer(path), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY)
   } catch {
     return null
   }
   try {
+    if (!fstatSync(fd).isFile()) return null
     const buf = Buffer.alloc(BINPRM_BUF_SIZE)
     const n = readSync(fd, buf, 0, BINPRM_BUF_SIZE, 0)
     return buf.subarray(0, n)

@@ -4,6 +4,7 @@ import type { SubprocessSkill } from '../core/build.js'
 import type { ExecuteResult } from '../core/executor.js'
 import { toText } from '../core/go/gostring.js'
 import type { RunView } from './run.js'
+import { terminalText } from './terminal.js'
 
 const MAX_LINES = 12
 
@@ -32,8 +33,11 @@ function Run({
     return () => clearInterval(t)
   }, [subscribe])
   const elapsed = ((state.result ? state.result.durationMs : now - started) / 1000).toFixed(1)
-  const shown = [...state.lines, ...(state.partial ? [state.partial] : [])].slice(-MAX_LINES)
+  const shown = [...state.lines, ...(state.partial ? [terminalText(state.partial, true)] : [])].slice(
+    -MAX_LINES,
+  )
   const r = state.result
+  const name = terminalText(toText(skill.key), true)
   return (
     <Box flexDirection="column">
       {shown.map((l, i) => (
@@ -44,15 +48,15 @@ function Run({
       ))}
       {r === null ? (
         <Text color="cyan">
-          ⠿ {toText(skill.key)} running… {elapsed}s
+          ⠿ {name} running… {elapsed}s
         </Text>
       ) : r.ok ? (
         <Text color="green">
-          ✔ {toText(skill.key)} ok in {elapsed}s
+          ✔ {name} ok in {elapsed}s
         </Text>
       ) : (
         <Text color={r.timedOut ? 'yellow' : 'red'}>
-          ✘ {toText(skill.key)} {r.timedOut ? 'timed out' : 'failed'} after {elapsed}s
+          ✘ {name} {r.timedOut ? 'timed out' : 'failed'} after {elapsed}s
           {r.exitCode !== null ? ` (exit ${r.exitCode})` : ''}
         </Text>
       )}
@@ -82,8 +86,10 @@ export class InkRunView implements RunView {
 
   stderr(chunk: Buffer): void {
     const text = this.state.partial + chunk.toString('utf8')
-    const parts = text.split('\n')
-    const partial = parts.pop() ?? ''
+    // On the terminal: what the entry writes is shown, never obeyed (escape sequences escaped).
+    const parts = text.split('\n').map((l) => terminalText(l, true))
+    const partial = text.slice(text.lastIndexOf('\n') + 1)
+    parts.pop()
     this.state = { ...this.state, lines: [...this.state.lines, ...parts].slice(-MAX_LINES), partial }
     this.listener?.(this.state)
   }

@@ -1,5 +1,6 @@
 import type { SubprocessSkill } from '../core/build.js'
 import type { ExecuteResult } from '../core/executor.js'
+import { TerminalStream } from './terminal.js'
 
 /** How `run` shows an entry's stderr while it runs. */
 export interface RunView {
@@ -7,13 +8,19 @@ export interface RunView {
   done(result: ExecuteResult): Promise<void>
 }
 
-/** Plain: the entry's stderr passes through as it arrives. */
+/** Plain: the entry's stderr passes through as it arrives (control characters escaped on a terminal). */
 class PlainView implements RunView {
-  constructor(private readonly out: NodeJS.WriteStream) {}
-  stderr(chunk: Buffer): void {
-    this.out.write(chunk)
+  private readonly stream: TerminalStream
+  constructor(private readonly out: NodeJS.WriteStream) {
+    this.stream = new TerminalStream(out.isTTY === true)
   }
-  async done(): Promise<void> {}
+  stderr(chunk: Buffer): void {
+    this.out.write(this.stream.push(chunk))
+  }
+  async done(): Promise<void> {
+    const rest = this.stream.end()
+    if (rest.length > 0) this.out.write(rest)
+  }
 }
 
 /** On a terminal, an ink view (loaded only then); elsewhere plain lines. */

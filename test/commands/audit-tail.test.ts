@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
+import { renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -388,6 +389,18 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(s.code, 143)
     assert.ok(s.ms < 1000)
   })
+
+  for (const [signal, code] of [
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+  ] as const) {
+    test(`${signal} (a closed terminal, Ctrl-\\) stops the follow: exit ${code}`, async () => {
+      const f = new Follower(['--db', `sqlite:${file}`, '-n', '1'])
+      await until('the history row', () => f.rows.length === 1, 15_000)
+      const s = await f.stop(signal)
+      assert.equal(s.code, code)
+    })
+  }
 })
 
 describe('ongrid-skill audit tail on MySQL (MariaDB from .ci/mariadb.sh)', { skip: mysqlSkip() }, () => {
@@ -636,6 +649,60 @@ describe('ongrid-skill audit tail on MySQL (MariaDB from .ci/mariadb.sh)', { ski
       assert.match(f.stderr, /\nongrid-skill: reconnected to MySQL at [^\n]*\n$/)
     } finally {
       await ctl('start').catch(() => {})
+      await f.stop()
+    }
+  })
+})
+
+describe('audit tail -f follows the local store by name, as tail -F does', () => {
+  let D = ''
+  let cleanupD = () => {}
+  before(() => {
+    ;({ root: D, cleanup: cleanupD } = tempRoot('ongrid-tailF-'))
+  })
+  after(() => cleanupD())
+
+  const add = async (path: string, skillKey: string) => {
+    const store = await openLocalStore(path)
+    insertExecution(store, {
+      skillKey,
+      edgeId: 0,
+      callerId: 0,
+      callerRole: 'local',
+      class: 'safe',
+      paramsJson: '',
+      resultJson: '{}',
+      error: '',
+      startedNs: T0,
+      finishedNs: T0 + SEC,
+    })
+    store.close()
+  }
+
+  test('a store removed and created anew: said on stderr, the new rows followed', async () => {
+    const state = join(D, 'state')
+    const path = join(state, 'ongrid-skill', 'audit.db')
+    await add(path, 'before')
+    const f = new Follower([], { XDG_STATE_HOME: state })
+    try {
+      await until('the history row', () => f.rows.length === 1, 15_000)
+      for (const x of ['', '-wal', '-shm']) rmSync(`${path}${x}`, { force: true })
+      await until('the removal notice', () => f.stderr.includes('was removed'), 15_000)
+      assert.equal(f.stderr, `ongrid-skill: ${path} was removed; waiting for it to be created again\n`)
+      await add(path, 'after')
+      await until('the new file’s row', () => f.rows.some((r) => r.row.skill === 'after'), 15_000)
+      assert.match(f.stderr, /was created anew: following the new file from its first row\n$/)
+      // A second new file while the first is followed (no removal seen between two polls).
+      const tmp = `${path}.new`
+      await add(tmp, 'third')
+      for (const x of ['', '-wal', '-shm']) rmSync(`${path}${x}`, { force: true })
+      renameSync(tmp, path)
+      await until('the third file’s row', () => f.rows.some((r) => r.row.skill === 'third'), 15_000)
+      assert.deepEqual(
+        f.rows.map((r) => r.row.skill),
+        ['before', 'after', 'third'],
+      )
+    } finally {
       await f.stop()
     }
   })

@@ -261,6 +261,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       'args',
       'env_altered',
       'entry_altered',
+      'audit',
     ])
     assert.equal(typeof doc.duration_ms, 'number')
     assert.deepEqual(
@@ -278,6 +279,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
         args: { a: 1 },
         env_altered: [],
         entry_altered: false,
+        audit: { recorded: false, reason: 'disabled by --no-audit' },
       },
     )
   })

@@ -5,13 +5,14 @@ import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { type ActionInput, EXIT, failureDocument, UserError } from '../errors.js'
+import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `audit tail`. */
 export const TAIL_EXIT = {
   ok: EXIT.ok,
   /** Usage errors, and the database errors (unreachable, refused, missing table, locked, corrupt). */
   error: EXIT.usage,
-  /** Ctrl-C (SIGINT) while following or reading; SIGTERM gives 143. */
+  /** Ctrl-C (SIGINT) while following or reading; any stop signal exits 128 + its number (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT). */
   interrupted: 130,
   terminated: 143,
 } as const
@@ -74,20 +75,29 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
   const json = flags.json === true
   const { painterFor, humanLine, jsonLine } = await import('../../ui/audit.js')
   const painter = json ? undefined : await painterFor(process.stdout)
-  const format = json ? jsonLine : (r: AuditRow) => humanLine(r, painter)
+  // On a terminal, what rows hold is shown, never obeyed: control characters escaped (%q).
+  const tty = process.stdout.isTTY === true
+  const { terminalText } = await import('../../ui/terminal.js')
+  const shown = (r: AuditRow): AuditRow =>
+    tty
+      ? {
+          ...r,
+          skill: terminalText(r.skill, true),
+          class: r.class === null ? null : terminalText(r.class, true),
+          callerRole: r.callerRole === null ? null : terminalText(r.callerRole, true),
+          error: r.error === null ? null : terminalText(r.error.split(/\r?\n/)[0], true),
+        }
+      : r
+  const format = json ? jsonLine : (r: AuditRow) => humanLine(shown(r), painter)
 
   const controller = new AbortController()
   let exitCode: number = TAIL_EXIT.ok
   let stdoutClosed = false
-  const stop = (code: number) => () => {
-    if (controller.signal.aborted) process.exit(code) // a second Ctrl-C: at once
+  // Any stop signal ends the follow: exit 128 + its number (a second one exits at once).
+  const offSignals = onStopSignals((_signal, code) => {
     exitCode = code
     controller.abort()
-  }
-  const onInt = stop(TAIL_EXIT.interrupted)
-  const onTerm = stop(TAIL_EXIT.terminated)
-  process.on('SIGINT', onInt)
-  process.on('SIGTERM', onTerm)
+  })
   // `audit tail -f | head`: the reader went away; stop quietly.
   const onStdoutError = (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e
@@ -124,8 +134,7 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
     if (json) process.stdout.write(`${JSON.stringify(failureDocument(e.message, TAIL_EXIT.error))}\n`)
     return TAIL_EXIT.error
   } finally {
-    process.off('SIGINT', onInt)
-    process.off('SIGTERM', onTerm)
+    offSignals()
   }
   return exitCode
 }

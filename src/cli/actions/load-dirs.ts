@@ -6,6 +6,7 @@ import { nowNs } from '../../core/go/time/format.js'
 import { type LoaderEvent, type LoaderEventKind, loadDirs } from '../../core/loader.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { loadSummary, skillJson } from '../../ui/load-dirs.js'
+import { terminalText } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
 import { ByteWriter } from '../output.js'
@@ -51,7 +52,9 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
   const hint = (hints: string[]) => {
     if (hints.length === 0 || json) return
     out.flush()
-    process.stderr.write(hints.map((h) => `  hint: ${h}\n`).join(''))
+    process.stderr.write(
+      terminalText(hints.map((h) => `  hint: ${h}\n`).join(''), process.stderr.isTTY === true),
+    )
   }
   const result = loadDirs(dirs, {
     registry,

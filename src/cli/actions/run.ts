@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import { ArgsError, type ArgsInput, assembleArgs } from '../../core/args.js'
-import { defaultAuditPath, insertExecution, openLocalStore } from '../../core/audit/local-store.js'
+import {
+  defaultAuditPath,
+  insertExecution,
+  openLocalStore,
+  retryBusy,
+  type StoreWait,
+} from '../../core/audit/local-store.js'
 import type { SubprocessSkill } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
@@ -12,10 +17,13 @@ import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../cor
 import { parseDuration } from '../../core/go/time/duration.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { stringify } from '../../core/json-text.js'
+import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { createRunView, type RunView } from '../../ui/run.js'
+import { terminalBytes } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
 import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
+import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `run`, beyond the shared ones. */
 export const RUN_EXIT = {
@@ -24,6 +32,7 @@ export const RUN_EXIT = {
   timedOut: 3,
   badArgs: 4,
   forbidden: 5,
+  /** Ctrl-C; any stop signal exits 128 + its number (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT). */
   interrupted: 130,
 } as const
 
@@ -126,14 +135,14 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     process.stderr.write(
       `warning: the entry path ${toText(skill.entry)} is not valid UTF-8: Node spawns by a text path, so it cannot run this file as the manager does\n`,
     )
+  // Any stop signal (Ctrl-C, kill, a closed terminal, Ctrl-\) kills the entry's process group
+  // as a cancelled request does in the manager; the CLI then exits 128 + the signal.
   const controller = new AbortController()
-  let interrupted = false
-  const onSigint = () => {
-    interrupted = true
+  let interruptCode: number | null = null
+  const offSignals = onStopSignals((_signal, code) => {
+    interruptCode = code
     controller.abort()
-  }
-  process.once('SIGINT', onSigint)
-  process.once('SIGTERM', onSigint)
+  })
 
   const view: RunView | null = flags.quiet || json ? null : await createRunView(skill, process.stderr)
   const startedNs = nowNs()
@@ -142,29 +151,42 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     signal: controller.signal,
     onStderr: view ? (chunk) => view.stderr(chunk) : undefined,
   })
-  // The entry is spawned by now: the audit store opens while it runs.
-  const store = flags.audit !== false ? await openStore(flags['audit-db']) : null
+  // The entry is spawned by now: the audit store opens while it runs, on timers, so that its
+  // timeout, its stdin and the signals never wait on the store.
+  let storeDeadline = Number.POSITIVE_INFINITY
+  const wait = { signal: controller.signal, deadline: () => storeDeadline }
+  const storeAt = flags.audit !== false ? (flags['audit-db'] ?? defaultAuditPath()) : null
+  const opening = storeAt !== null ? openStore(storeAt, wait) : null
   const result = await running
   const finishedNs = nowNs()
-  process.off('SIGINT', onSigint)
-  process.off('SIGTERM', onSigint)
+  storeDeadline = Date.now() + STORE_WAIT_MS
   await view?.done(result)
 
-  if (store !== null) record(store, skill, params, result, startedNs, finishedNs, json)
+  const audit: AuditOutcome =
+    opening === null
+      ? { recorded: false, reason: 'disabled by --no-audit' }
+      : await record(await opening, skill, params, result, startedNs, finishedNs, wait)
+  offSignals()
+  if (!audit.recorded && audit.path !== undefined && !json)
+    process.stderr.write(`warning: audit store ${audit.path}: ${audit.reason} (run not recorded)\n`)
 
-  const code = interrupted
-    ? RUN_EXIT.interrupted
-    : result.ok
-      ? EXIT.ok
-      : result.timedOut
-        ? RUN_EXIT.timedOut
-        : RUN_EXIT.failed
+  const code =
+    interruptCode !== null
+      ? interruptCode
+      : result.ok
+        ? EXIT.ok
+        : result.timedOut
+          ? RUN_EXIT.timedOut
+          : RUN_EXIT.failed
   if (json) {
-    writeRunJson(skill, result, altered, entryAltered)
+    writeRunJson(skill, result, altered, entryAltered, audit)
   } else if (result.ok) {
-    process.stdout.write(result.stdout)
+    // Verbatim when piped; on a terminal, control characters are shown escaped, not obeyed.
+    process.stdout.write(
+      process.stdout.isTTY ? toBuffer(terminalBytes(fromBuffer(result.stdout), true)) : result.stdout,
+    )
   } else {
-    process.stderr.write(toBuffer(`error: ${result.error}\n`))
+    process.stderr.write(toBuffer(terminalBytes(`error: ${result.error}\n`, process.stderr.isTTY === true)))
   }
   return code
 }
@@ -193,11 +215,16 @@ function resolveSkill(
   throw new UserError(toText(r.line), RUN_EXIT.usage)
 }
 
+/** The most of an --args-file read (`/dev/zero` is not an args file). */
+export const MAX_ARGS_FILE = 64 * 1024 * 1024
+/** The most of an --env-from file read (an environ is a few KiB). */
+export const MAX_ENV_FILE = 16 * 1024 * 1024
+
 function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<ArgsInput, 'json'> {
   if (argsFlag !== undefined) return { json: argBytes(argsFlag) }
   if (file === undefined) return {}
   try {
-    return { json: fromBuffer(readFileSync(file === '-' ? 0 : file)) }
+    return { json: fromBuffer(readFileBounded(file === '-' ? 0 : file, MAX_ARGS_FILE)) }
   } catch (e) {
     throw new UserError(`--args-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
   }
@@ -206,7 +233,7 @@ function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<
 /** The --env-from file, and its values as bytes. */
 function readEnvFile(path: string): { env: Record<string, string>; raw: Map<string, GoString> } {
   try {
-    const content = readFileSync(path)
+    const content = readFileBounded(path, MAX_ENV_FILE)
     // The values as bytes: the NUL-separated records, or the dotenv lines parsed over the bytes
     // (each byte as one char, so that a value's bytes survive the parse).
     const raw = content.includes(0)
@@ -218,71 +245,80 @@ function readEnvFile(path: string): { env: Record<string, string>; raw: Map<stri
   }
 }
 
-/** The args' mismatches with the schema (`args/pointer: message`), or null when they match. */
+/** The args' mismatches with the schema (`args/pointer: message`), or null when they match or cannot be checked. */
 async function checkArgs(
   schema: unknown,
   params: GoString,
   say: (l: string) => void,
 ): Promise<string[] | null> {
-  const { compileSchema, issues } = await import('../../core/schema/compile.js')
-  const compiled = await compileSchema(schema, { strict: false })
-  if (!compiled.ok) {
-    say(`warning: the schema does not compile (${compiled.error}); args not validated`)
+  const { checkArgsBounded } = await import('../../core/schema/bounded.js')
+  const verdict = await checkArgsBounded(schema, JSON.parse(toText(params)))
+  if (verdict.kind === 'valid') return null
+  if (verdict.kind === 'uncompiled') {
+    say(`warning: the schema does not compile (${verdict.error}); args not validated`)
     return null
   }
-  const value: unknown = JSON.parse(toText(params))
-  if (compiled.schema.validate(value)) return null
-  return issues(compiled.schema.validate.errors).map(
-    (i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
-  )
+  if (verdict.kind === 'overtime') {
+    say(
+      `warning: the schema's patterns took over ${verdict.ms} ms on these args (catastrophic backtracking?); args not validated (lint flags such patterns)`,
+    )
+    return null
+  }
+  return verdict.issues.map((i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`)
 }
+
+/** How long a locked audit store is waited for once the entry has ended. */
+export const STORE_WAIT_MS = 5000
 
 /** The local audit store, open, or why it is not: never a failed run. */
 type Store = { path: string; db: Database } | { path: string; error: string }
 
-async function openStore(dbPath: string | undefined): Promise<Store> {
-  const path = dbPath ?? defaultAuditPath()
+/** Whether the run went into the local audit store (`audit` in --json), and why not. */
+export type AuditOutcome =
+  | { recorded: true; path: string; id: number }
+  | { recorded: false; path?: string; reason: string }
+
+async function openStore(path: string, wait: StoreWait): Promise<Store> {
   try {
-    return { path, db: await openLocalStore(path) }
+    return { path, db: await openLocalStore(path, wait) }
   } catch (e) {
     return { path, error: (e as Error).message.split('\n')[0] }
   }
 }
 
-function record(
+async function record(
   store: Store,
   skill: SubprocessSkill,
   params: GoString,
   result: ExecuteResult,
   startedNs: bigint,
   finishedNs: bigint,
-  json: boolean,
-): void {
-  let error = 'error' in store ? store.error : null
-  if ('db' in store) {
-    try {
-      insertExecution(store.db, {
-        skillKey: toText(skill.key),
-        edgeId: 0,
-        callerId: 0,
-        callerRole: 'local',
-        class: skill.class,
-        // The params as the caller gave them (the manager's in.Params): '' when none, not
-        // the `{}` the executor sends.
-        paramsJson: toText(params),
-        resultJson: result.ok ? result.stdout.toString('utf8') : '',
-        error: result.error === null ? '' : toText(result.error),
-        startedNs,
-        finishedNs,
-      })
-    } catch (e) {
-      error = (e as Error).message.split('\n')[0]
-    } finally {
-      store.db.close()
+  wait: StoreWait,
+): Promise<AuditOutcome> {
+  if ('error' in store) return { recorded: false, path: store.path, reason: store.error }
+  try {
+    store.db.pragma('busy_timeout = 0')
+    const row = {
+      skillKey: toText(skill.key),
+      edgeId: 0,
+      callerId: 0,
+      callerRole: 'local',
+      class: skill.class,
+      // The params as the caller gave them (the manager's in.Params): '' when none, not
+      // the `{}` the executor sends.
+      paramsJson: toText(params),
+      resultJson: result.ok ? result.stdout.toString('utf8') : '',
+      error: result.error === null ? '' : toText(result.error),
+      startedNs,
+      finishedNs,
     }
+    const id = await retryBusy(() => insertExecution(store.db, row), wait)
+    return { recorded: true, path: store.path, id }
+  } catch (e) {
+    return { recorded: false, path: store.path, reason: (e as Error).message.split('\n')[0] }
+  } finally {
+    store.db.close()
   }
-  if (error !== null && !json)
-    process.stderr.write(`warning: audit store ${store.path}: ${error} (run not recorded)\n`)
 }
 
 function parseSchema(raw: GoString | null): unknown {
@@ -305,6 +341,7 @@ function writeRunJson(
   r: ExecuteResult,
   envAltered: string[],
   entryAltered: boolean,
+  audit: AuditOutcome,
 ): void {
   let result: unknown = null
   if (r.ok) {
@@ -336,6 +373,7 @@ function writeRunJson(
     env_altered: envAltered,
     // The entry's path is not UTF-8: Node could not spawn the file the manager would.
     entry_altered: entryAltered,
+    audit,
   }
   const text = `${stringify(doc, 2)}\n`
   const at = text.indexOf(JSON.stringify(STDOUT_SLOT))

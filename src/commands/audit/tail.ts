@@ -23,7 +23,7 @@ Status: for skill executions, ok when error is empty, timeout when it is the exe
 
 Following: ids are allocated at insert but rows appear at commit, so a newer row can appear before an older one. A missing id below the newest row seen is waited for --gap-wait (10s), and its row is printed as soon as it commits; then the id is given up (a rolled-back transaction). A transaction open longer than --gap-wait is missed. A lost connection is reported on stderr and retried with backoff; nothing already printed is printed again.
 
-Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong password, no such database, table or column, a locked or corrupt file — said in one line on stderr; 130 after Ctrl-C (143 on SIGTERM).`
+Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong password, no such database, table or column, a locked or corrupt file — said in one line on stderr; 130 after Ctrl-C (128 + the signal's number for the others: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).`
 
   static override examples = [
     {
@@ -40,9 +40,10 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
         '<%= config.bin %> <%= command.id %> --db sqlite:/var/lib/ongrid/data/ongrid.db -f --skill disk_usage --status error',
     },
     {
-      description: 'Timeouts of the last hour, as JSON lines',
+      description:
+        'Timeouts of the last hour, as JSON lines (the DSN, password included, read from a 0600 file: not in ps)',
       command:
-        "<%= config.bin %> <%= command.id %> --db 'mysql://ongrid:secret@127.0.0.1:3306/ongrid' --since 1h --status timeout --json",
+        '<%= config.bin %> <%= command.id %> --db file:$HOME/.config/ongrid/audit.dsn --since 1h --status timeout --json',
     },
     {
       description: 'What the LLM called, with the session and its user',
@@ -63,11 +64,12 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
     }),
     follow: Flags.boolean({
       char: 'f',
-      description: 'then print new rows as they are committed, until Ctrl-C',
+      description:
+        'then print new rows as they are committed, until Ctrl-C; a SQLite file is followed by name, as tail -F does (removed, it is waited for; created anew, followed from its first row)',
     }),
     db: Flags.string({
       description:
-        'local (default) | manager | sqlite:PATH | mysql://user:pass@host:port/db | go-sql-driver DSN',
+        'local (default) | manager | sqlite:PATH | mysql://user:pass@host:port/db | go-sql-driver DSN | env:NAME or file:PATH holding one (a password on the command line is seen in ps)',
     }),
     llm: Flags.boolean({ description: 'LLM tool calls (chat_tool_calls) instead of skill executions' }),
     skill: Flags.string({ description: 'only this skill key (tool name with --llm)' }),

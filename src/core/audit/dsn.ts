@@ -6,6 +6,7 @@
 import { resolve } from 'node:path'
 import { fromText, toText } from '../go/gostring.js'
 import { parseDuration } from '../go/time/duration.js'
+import { readFileBounded } from '../read-bounded.js'
 import { defaultAuditPath } from './local-store.js'
 import { parseZone, type Zone } from './zone.js'
 
@@ -42,11 +43,60 @@ const CONNECT_TIMEOUT_MS = 5000
 /**
  * `--db` → a source. undefined or `local`: the local store `run` writes; `manager`: the
  * manager's settings from `env`; `sqlite:PATH`; `mysql://user:pass@host:port/db?loc=…`; or a
- * go-sql-driver DSN (`user:pass@tcp(host:port)/db?…`).
+ * go-sql-driver DSN (`user:pass@tcp(host:port)/db?…`); or one of these last three read from the
+ * variable NAME (`env:NAME`) or the first line of a file (`file:PATH`).
  */
 export function resolveSource(db: string | undefined, env: NodeJS.ProcessEnv = process.env): Source {
   if (db === undefined || db === 'local') return { kind: 'sqlite', path: defaultAuditPath(env), local: true }
   if (db === 'manager') return managerSource(env)
+  // A DSN with a password is seen by every local user in `ps` when given on the command line:
+  // `env:NAME` and `file:PATH` keep it out of argv.
+  if (db.startsWith('env:')) return fromIndirect(db, dsnFromEnv(db.slice(4), env))
+  if (db.startsWith('file:')) return fromIndirect(db, dsnFromFile(db.slice(5)))
+  return resolveDirect(db)
+}
+
+/** The most of a `--db file:PATH` read: a DSN is one line. */
+export const MAX_DSN_FILE = 64 * 1024
+
+function dsnFromEnv(name: string, env: NodeJS.ProcessEnv): string {
+  const v = env[name]
+  if (name === '' || v === undefined || v === '')
+    throw new SourceError(
+      `--db env:${name}: the variable ${name === '' ? '(no name)' : name} is not set or empty`,
+    )
+  return v
+}
+
+function dsnFromFile(path: string): string {
+  if (path === '') throw new SourceError('--db file:PATH needs a path')
+  let text: string
+  try {
+    text = readFileBounded(path, MAX_DSN_FILE).toString('utf8')
+  } catch (e) {
+    throw new SourceError(`--db file:${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+  }
+  // The first line, as `echo DSN > file` writes it.
+  const line = text.split(/\r?\n/)[0].trim()
+  if (line === '') throw new SourceError(`--db file:${path}: the file holds no DSN on its first line`)
+  return line
+}
+
+/** A DSN read from a variable or a file: its own errors name where it came from, never it. */
+function fromIndirect(where: string, dsn: string): Source {
+  if (dsn === 'local' || dsn === 'manager' || dsn.startsWith('env:') || dsn.startsWith('file:'))
+    throw new SourceError(
+      `--db ${where}: expected a DSN (sqlite:PATH, mysql://… or user:pass@tcp(…)/db), not ${dsn}`,
+    )
+  try {
+    return resolveDirect(dsn)
+  } catch (e) {
+    if (e instanceof SourceError) throw new SourceError(`--db ${where}: ${e.message.replace(/^--db /, '')}`)
+    throw e
+  }
+}
+
+function resolveDirect(db: string): Source {
   if (db.startsWith('sqlite:')) {
     let path = db.slice('sqlite:'.length)
     if (path.startsWith('//')) path = path.slice(2) // sqlite:///abs/path
@@ -58,7 +108,7 @@ export function resolveSource(db: string | undefined, env: NodeJS.ProcessEnv = p
     return { kind: 'mysql', target: parseGoDsn(db.startsWith('mysql:') ? db.slice(6) : db) }
   }
   throw new SourceError(
-    `--db ${db}: expected local, manager, sqlite:PATH, mysql://user:pass@host:port/db or a go-sql-driver DSN like user:pass@tcp(host:3306)/db`,
+    `--db ${redact(db)}: expected local, manager, sqlite:PATH, mysql://user:pass@host:port/db or a go-sql-driver DSN like user:pass@tcp(host:3306)/db (or env:NAME, file:PATH holding one)`,
   )
 }
 
@@ -189,9 +239,19 @@ export function parseMysqlUrl(text: string): MysqlTarget {
   if (database === '' || database.includes('/')) {
     throw new SourceError(`MySQL URL ${redact(text)} names no database (mysql://user:pass@host:port/db)`)
   }
+  let user: string
+  let password: string
+  try {
+    user = decodeURIComponent(u.username)
+    password = decodeURIComponent(u.password)
+  } catch {
+    throw new SourceError(
+      `invalid MySQL URL ${redact(text)}: bad percent-encoding in the user or password (write % as %25)`,
+    )
+  }
   const t: MysqlTarget = {
-    user: decodeURIComponent(u.username),
-    password: decodeURIComponent(u.password),
+    user,
+    password,
     host,
     port,
     database,
@@ -235,15 +295,19 @@ function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
 }
 
-/** A DSN or URL with its password replaced by `***`, for messages. */
+/**
+ * A DSN or URL with its password replaced by `***`, for messages: everything from the first `:`
+ * of the user part up to the last `@` (a password may hold `@`, `/` and `:`; a name cut short is
+ * better than a password shown).
+ */
 export function redact(dsn: string): string {
-  if (dsn.startsWith('mysql://')) return dsn.replace(/^(mysql:\/\/[^:@/]*:)[^@]*@/, '$1***@')
-  const slash = dsn.lastIndexOf('/')
-  const at = dsn.lastIndexOf('@', slash < 0 ? dsn.length : slash)
+  const scheme = /^(mysql:\/\/|mysql:)/.exec(dsn)?.[0] ?? ''
+  const rest = dsn.slice(scheme.length)
+  const at = rest.lastIndexOf('@')
   if (at < 0) return dsn
-  const colon = dsn.indexOf(':')
+  const colon = rest.indexOf(':')
   if (colon < 0 || colon > at) return dsn
-  return `${dsn.slice(0, colon + 1)}***${dsn.slice(at)}`
+  return `${scheme}${rest.slice(0, colon + 1)}***${rest.slice(at)}`
 }
 
 /** One line saying where the rows come from, for messages and `--help`-like notices. */

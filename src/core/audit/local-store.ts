@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
+import { toText } from '../go/gostring.js'
+import { errnoFromNode } from '../go/os/errors.js'
 import { nowNs } from '../go/time/format.js'
 import { localOffsetMinutes, sqliteTime } from './time.js'
 
@@ -60,18 +62,131 @@ export async function loadSqlite(): Promise<{
   return { Sqlite, nativeBinding: existsSync(addon) ? addon : undefined }
 }
 
+/** How a store is waited for: never on the main thread, never past `deadline()`. */
+export interface StoreWait {
+  /** Stops the waiting at once (the store is then given up). */
+  signal?: AbortSignal
+  /** The time (Date.now() ms) after which a locked store is given up; Infinity to keep trying. */
+  deadline?: () => number
+}
+
+/** The busy timeout a store opened by `openLocalStore` keeps for synchronous callers. */
+export const BUSY_TIMEOUT_MS = 5000
+
 /**
- * Opens (creating if needed) a local audit store in WAL mode with a busy timeout, so that
- * parallel runs append without losing rows. better-sqlite3 is loaded only here.
+ * Opens (creating if needed) a local audit store in WAL mode, so that parallel runs append
+ * without losing rows. better-sqlite3 is loaded only here.
+ *
+ * The store holds params, results and stderr tails: the dirs it creates are 0700 and the file
+ * 0600 (SQLite gives its -wal and -shm files the file's mode). Opening never blocks the event
+ * loop on a lock: SQLite's own busy wait is off while the store is set up, a locked store is
+ * retried between timers until `wait.deadline`, and the returned connection then gets
+ * BUSY_TIMEOUT_MS for callers that insert synchronously.
  */
-export async function openLocalStore(path: string): Promise<Database> {
+export async function openLocalStore(path: string, wait: StoreWait = {}): Promise<Database> {
   const { Sqlite, nativeBinding } = await loadSqlite()
-  mkdirSync(dirname(path), { recursive: true })
-  const db = new Sqlite(path, { timeout: 5000, nativeBinding })
-  db.pragma('journal_mode = WAL')
-  db.pragma('busy_timeout = 5000')
-  db.exec(SKILL_EXECUTIONS_DDL)
+  makeStoreDir(dirname(path))
+  createPrivate(path)
+  const db = new Sqlite(path, { timeout: 0, nativeBinding })
+  try {
+    await retryBusy(() => {
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL')
+      db.exec(SKILL_EXECUTIONS_DDL)
+    }, wait)
+  } catch (e) {
+    db.close()
+    throw e
+  }
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
   return db
+}
+
+/**
+ * mkdir -p, each dir it creates 0700. Node's recursive mkdir loops for ever where a dir
+ * cannot be created below one that exists (`/proc/self/x/y`); this fails there, with the
+ * path and the errno code.
+ */
+export function makeStoreDir(dir: string): void {
+  const missing: string[] = []
+  let at = dir
+  for (;;) {
+    try {
+      if (!statSync(at).isDirectory()) throw new StoreError(`${at}: not a directory`)
+      break
+    } catch (e) {
+      if (e instanceof StoreError) throw e
+      const code = (e as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT') throw new StoreError(`stat ${at}: ${why(e)}`)
+      const up = dirname(at)
+      if (up === at) break
+      missing.push(at)
+      at = up
+    }
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d, { mode: 0o700 })
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === 'EEXIST') continue // another run made it meanwhile
+      throw new StoreError(`mkdir ${d}: ${why(e)}`)
+    }
+  }
+}
+
+/** Creates the store file 0600 when it does not exist yet (SQLite would make it 0644). */
+function createPrivate(path: string): void {
+  try {
+    closeSync(
+      openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600),
+    )
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return
+    throw new StoreError(`open ${path}: ${why(e)}`)
+  }
+}
+
+/** An errno as Go says it (`no such file or directory`). */
+function why(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code !== undefined
+    ? toText(errnoFromNode(e).error())
+    : (e as Error).message
+}
+
+/** A store that cannot be opened or written, said in one line. */
+export class StoreError extends Error {}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(done, ms)
+    function done() {
+      clearTimeout(t)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done, { once: true })
+  })
+
+/**
+ * Runs `fn` (with SQLite's busy wait off) until it is not refused by a lock, waiting between
+ * tries on timers, never past `wait.deadline()` nor after `wait.signal` is aborted.
+ */
+export async function retryBusy<T>(fn: () => T, wait: StoreWait = {}): Promise<T> {
+  let pause = 5
+  for (;;) {
+    try {
+      return fn()
+    } catch (e) {
+      const code = (e as { code?: unknown }).code
+      if (typeof code !== 'string' || !/^SQLITE_(BUSY|LOCKED)/.test(code)) throw e
+      if (wait.signal?.aborted) throw new StoreError('locked by another process (interrupted)')
+      const left = (wait.deadline?.() ?? Number.POSITIVE_INFINITY) - Date.now()
+      if (left <= 0) throw new StoreError('locked by another process')
+      await sleep(Math.min(pause, left), wait.signal)
+      pause = Math.min(pause * 2, 100)
+    }
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * The follow algorithms are in follow.ts; this file runs them against a database, retries lost
  * connections with backoff, and stops at once when `signal` aborts.
  */
+import { statSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Db, openDb } from './db.js'
 import { describeSource, type Source } from './dsn.js'
@@ -70,7 +71,7 @@ async function tailExecutions(o: TailOptions, c: Connection, now: () => number):
     o.flush()
     return
   }
-  const f = new IdFollower(max, o.gapWaitMs)
+  let f = new IdFollower(max, o.gapWaitMs)
   const from = max > LOOKBACK_IDS ? max - LOOKBACK_IDS : 0n
   f.seed(from, await c.once((db) => t.presentIds(db, from, max)), now())
   // Rows of the history still awaited by the follower committed after the lookback: the
@@ -78,11 +79,40 @@ async function tailExecutions(o: TailOptions, c: Connection, now: () => number):
   for (const r of await c.once((db) => t.history(db, max, o.limit))) if (!f.awaited(r.id as bigint)) o.row(r)
   o.flush()
   c.onPause = (ms) => f.pause(ms)
+  // A SQLite file is followed by name, as `tail -F` does: removed, it is waited for; created
+  // anew (a cleanup, a new machine image), the new file is followed from its first row.
+  const file = o.source.kind === 'sqlite' ? new FileWatch(o.source.path) : null
+  let t2 = t
   for (;;) {
     await c.sleep(o.pollMs)
+    if (file !== null) {
+      const change = file.check()
+      if (change === 'gone') {
+        if (!file.saidGone) o.notice(`${file.path} was removed; waiting for it to be created again`)
+        file.saidGone = true
+        continue
+      }
+      if (change === 'new') {
+        c.close()
+        try {
+          await c.connect()
+          const fresh = new Executions(o.filter, await c.db())
+          await c.once((db) => fresh.check(db))
+          t2 = fresh
+        } catch (e) {
+          // Not ready yet (created, its table not yet): tried again at the next poll.
+          if (!(e instanceof AuditError)) throw e
+          c.close()
+          continue
+        }
+        file.accept()
+        o.notice(`${file.path} was created anew: following the new file from its first row`)
+        f = new IdFollower(0n, o.gapWaitMs)
+      }
+    }
     for (;;) {
       const { spans, above } = f.ranges()
-      const rows = await c.retrying((db) => t.poll(db, spans, above, POLL_BATCH))
+      const rows = await c.retrying((db) => t2.poll(db, spans, above, POLL_BATCH))
       const at = now()
       for (const p of rows) if (f.accept(p.id, at) && p.match) o.row(p.row)
       o.flush()
@@ -120,6 +150,43 @@ async function tailToolCalls(o: TailOptions, c: Connection, now: () => number): 
     for (const r of rows) if (w.accept(r, at) && r.match) o.row(r.row)
     o.flush()
     w.prune(now())
+  }
+}
+
+/** A file's identity (device and inode) between polls: is it still the file that was opened? */
+class FileWatch {
+  private ident: string | null
+  private pending: string | null = null
+  saidGone = false
+
+  constructor(readonly path: string) {
+    this.ident = identOf(path)
+  }
+
+  /** 'same', 'gone' (no file at the path), or 'new' (another file there: accept() once opened). */
+  check(): 'same' | 'gone' | 'new' {
+    const now = identOf(this.path)
+    if (now === null) {
+      this.ident = null // whatever comes back is another file, even one given the same inode
+      return 'gone'
+    }
+    if (now === this.ident) return 'same'
+    this.pending = now
+    return 'new'
+  }
+
+  accept(): void {
+    this.ident = this.pending
+    this.saidGone = false
+  }
+}
+
+function identOf(path: string): string | null {
+  try {
+    const st = statSync(path, { bigint: true })
+    return `${st.dev}:${st.ino}:${st.birthtimeNs}`
+  } catch {
+    return null
   }
 }
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { classNote, type InitAnswers } from './options.js'
 import { type Template, TemplateError } from './templates.js'
@@ -102,7 +102,7 @@ export function renderPack(t: Template, a: InitAnswers): RenderedPack {
   const entry = renderPath(t.entry, vals)
   vals.entry = entry
   const files: PackFile[] = [{ path: MANIFEST, content: Buffer.from(manifestText(t, a, entry)), mode: 0o644 }]
-  for (const rel of walk(join(t.dir, 'files'), '')) {
+  for (const rel of walk(join(t.dir, 'files'), '', t)) {
     const path = renderPath(rel, vals)
     if (path === MANIFEST || path === EXAMPLE_ARGS) {
       throw new TemplateError(
@@ -137,14 +137,31 @@ export function renderPack(t: Template, a: InitAnswers): RenderedPack {
 /** What a template dir may hold that is never part of a pack. */
 const JUNK = new Set(['.git', '.DS_Store', '__pycache__'])
 
-/** Relative paths of the regular files under dir, depth first, names in order. */
-function walk(dir: string, prefix: string): string[] {
+/** The most a template file may hold: templates are small text files. */
+export const MAX_TEMPLATE_FILE = 16 * 1024 * 1024
+
+/**
+ * Relative paths of the regular files under dir, depth first, names in order. Anything else is
+ * refused, never followed: a symlink in a template's files/ (`-> /etc/shadow`) would otherwise
+ * copy its target into the pack, and a FIFO or a device would block or never end.
+ */
+function walk(dir: string, prefix: string, t: Template): string[] {
   const out: string[] = []
   for (const name of readdirSync(dir).sort()) {
     if (JUNK.has(name)) continue
     const rel = prefix === '' ? name : `${prefix}/${name}`
-    if (statSync(join(dir, name)).isDirectory()) out.push(...walk(join(dir, name), rel))
-    else out.push(rel)
+    const path = join(dir, name)
+    const st = lstatSync(path)
+    if (st.isDirectory()) out.push(...walk(path, rel, t))
+    else if (st.isFile()) {
+      if (st.size > MAX_TEMPLATE_FILE)
+        throw new TemplateError(`template ${t.name}: files/${rel}: larger than 16 MiB`)
+      out.push(rel)
+    } else if (st.isSymbolicLink()) {
+      throw new TemplateError(
+        `template ${t.name}: files/${rel} is a symbolic link (to ${readlinkSync(path)}): a template holds regular files only, and init does not copy what a link points to`,
+      )
+    } else throw new TemplateError(`template ${t.name}: files/${rel}: not a regular file`)
   }
   return out
 }

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { packageRoot } from '../package-root.js'
+import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 
 /** A build step: a script of the template, run in the pack by `init` when its tools are on PATH. */
 export interface BuildStep {
@@ -83,8 +84,10 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
   const bad = (what: string) => new TemplateError(`${where}: ${what}`)
   let raw: string
   try {
-    raw = readFileSync(join(dir, 'template.json'), 'utf8')
-  } catch {
+    raw = readFileBounded(join(dir, 'template.json'), 1024 * 1024, { regularOnly: true }).toString('utf8')
+  } catch (e) {
+    if (e instanceof TooLargeError || e instanceof NotRegularError)
+      throw bad(`template.json: ${(e as Error).message}`)
     throw bad('no template.json (a template dir holds template.json and a files/ dir; see --list-templates)')
   }
   let doc: Record<string, unknown>
@@ -95,9 +98,14 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
   }
   if (!isObject(doc)) throw bad('template.json must hold an object')
   let filesDir = false
+  let filesLink = false
   try {
-    filesDir = statSync(join(dir, 'files')).isDirectory()
+    const st = lstatSync(join(dir, 'files'))
+    filesDir = st.isDirectory()
+    filesLink = st.isSymbolicLink()
   } catch {}
+  // A link is not followed: what it points to is not the template's to copy.
+  if (filesLink) throw bad('files/ is a symbolic link: a template holds its files/ dir itself')
   if (!filesDir) throw bad('no files/ dir (it holds what is copied into the pack)')
 
   const str = (key: string) => {

@@ -8,9 +8,11 @@
  *
  * The `yaml` package is imported only when such a file exists.
  */
-import { fromBuffer, type GoString, toText } from '../go/gostring.js'
-import { readFile, stat } from '../go/os/file.js'
+import { fromBuffer, type GoString, toBuffer, toText } from '../go/gostring.js'
+import { errnoFromNode } from '../go/os/errors.js'
+import { stat } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
+import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { globToRegExp, matchesAny } from './glob.js'
 import { SETTINGS, type Setting } from './types.js'
 
@@ -63,11 +65,27 @@ export class ConfigFinder {
   }
 }
 
+/** The most of a config file read: configs are a few lines; `/dev/zero` is not one. */
+export const MAX_CONFIG_BYTES = 1024 * 1024
+
+/** Reads a config file, bounded, never waiting on a FIFO. */
+function readConfigFile(path: GoString): { value: Buffer } {
+  try {
+    return { value: readFileBounded(toBuffer(path), MAX_CONFIG_BYTES, { regularOnly: true }) }
+  } catch (e) {
+    if (e instanceof TooLargeError || e instanceof NotRegularError)
+      throw new ConfigError(`${toText(path)}: ${e.message}`)
+    const code = (e as NodeJS.ErrnoException).code
+    const op = (e as NodeJS.ErrnoException).syscall === 'open' ? 'open' : 'read'
+    if (code === undefined) throw e
+    throw new ConfigError(`${toText(path)}: ${op} ${toText(path)}: ${toText(errnoFromNode(e).error())}`)
+  }
+}
+
 /** Parses one config file. Throws ConfigError with a one-line reason. */
 export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): Promise<LintConfig> {
   const where = toText(path)
-  const file = readFile(path)
-  if (!file.ok) throw new ConfigError(`${where}: ${toText(file.err.error())}`)
+  const file = readConfigFile(path)
   const { parse } = await import('yaml')
   let doc: unknown
   try {

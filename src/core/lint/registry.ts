@@ -31,6 +31,7 @@ import schemaAdditionalProperties from './rules/schema-additional-properties.js'
 import schemaDuplicateKey from './rules/schema-duplicate-key.js'
 import schemaMissing from './rules/schema-missing.js'
 import schemaPropertyDescription from './rules/schema-property-description.js'
+import schemaRedosPattern from './rules/schema-redos-pattern.js'
 import schemaRequiredUnknown from './rules/schema-required-unknown.js'
 import schemaTopType from './rules/schema-top-type.js'
 import type { Rule, RuleMeta } from './types.js'
@@ -58,6 +59,7 @@ export const RULES: readonly Rule<Context>[] = [
   schemaRequiredUnknown,
   schemaAdditionalProperties,
   schemaDuplicateKey,
+  schemaRedosPattern,
   envWhitespace,
   envEmpty,
   envDuplicate,

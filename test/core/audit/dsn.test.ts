@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, test } from 'node:test'
 import {
@@ -160,6 +162,86 @@ test('redact hides passwords in both forms', () => {
   assert.equal(redact('mysql://u:secret@h:1/d'), 'mysql://u:***@h:1/d')
   assert.equal(redact('u:se@cret@tcp(h)/d'), 'u:***@tcp(h)/d')
   assert.equal(redact('u@tcp(h)/d'), 'u@tcp(h)/d')
+})
+
+test('redact: everything up to the last @, whatever the password holds', () => {
+  assert.equal(redact('mysql://u:p@ss@h:1/d'), 'mysql://u:***@h:1/d')
+  assert.equal(redact('mysql://u:p/a:s@s@h/d'), 'mysql://u:***@h/d')
+  assert.equal(redact('mysql:u:p@ss/w@tcp(h)/d'), 'mysql:u:***@tcp(h)/d')
+  assert.equal(redact('user:pass@foo(x)/db'), 'user:***@foo(x)/db')
+})
+
+describe('no echo of a password', () => {
+  const env = {}
+  const message = (db: string) => {
+    try {
+      resolveSource(db, env)
+    } catch (e) {
+      assert.ok(e instanceof SourceError, String(e))
+      return e.message
+    }
+    assert.fail(`${db} was accepted`)
+  }
+  for (const db of [
+    'user:s3cret@foo(h)/db',
+    'user:s3cret@tcp(h/db',
+    'user:s3cret@tcp(h)/db?x',
+    'user:s3cret@bogus(h)/db',
+    'mysql://user:s3cret@h:1/',
+    'mysql://user:s3c@ret@h:1/',
+    'mysql://user:s3cret%zz@h:1/d',
+    'mysql://user:s3cret@h:99999999/d',
+  ]) {
+    test(db, () => {
+      const m = message(db)
+      assert.doesNotMatch(m, /s3c/, m)
+    })
+  }
+})
+
+describe('a mysql:// URL with bad percent-encoding', () => {
+  test('is a SourceError (a usage error), not a crash', () => {
+    assert.throws(
+      () => resolveSource('mysql://u:100%@h/d', {}),
+      (e: unknown) =>
+        e instanceof SourceError &&
+        e.message ===
+          'invalid MySQL URL mysql://u:***@h/d: bad percent-encoding in the user or password (write % as %25)',
+    )
+    assert.throws(() => resolveSource('mysql://%E0%A4%A@h/d', {}), SourceError)
+  })
+})
+
+describe('a DSN kept out of argv: env:NAME and file:PATH', () => {
+  test('env:NAME reads the variable', () => {
+    const s = resolveSource('env:MY_DSN', { MY_DSN: 'mysql://u:p@h:1/d' })
+    assert.equal(s.kind, 'mysql')
+    assert.equal(s.kind === 'mysql' && s.target.password, 'p')
+    assert.throws(
+      () => resolveSource('env:NOPE', {}),
+      /^Error: --db env:NOPE: the variable NOPE is not set or empty$/,
+    )
+    assert.throws(
+      () => resolveSource('env:MY_DSN', { MY_DSN: 'u:s3cret@bogus(h)/d' }),
+      (e: unknown) =>
+        e instanceof SourceError && e.message.startsWith('--db env:MY_DSN: ') && !e.message.includes('s3c'),
+    )
+  })
+  test('file:PATH reads the first line of a file, bounded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ongrid-dsn-'))
+    try {
+      writeFileSync(join(dir, 'dsn'), 'u:p@tcp(db:3307)/ongrid\n# more\n')
+      const s = resolveSource(`file:${join(dir, 'dsn')}`, {})
+      assert.equal(s.kind === 'mysql' && s.target.address, 'db:3307')
+      assert.throws(() => resolveSource(`file:${join(dir, 'none')}`, {}), /ENOENT/)
+      assert.throws(
+        () => resolveSource('file:/dev/zero', {}),
+        /^Error: --db file:\/dev\/zero: larger than 64 KiB$/,
+      )
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
 
 test('describeSource', () => {

@@ -153,6 +153,14 @@ describe('custom templates', () => {
       'reserved/files/skill.json': '{}',
       'noentry/template.json': tj({ entry: 'run.sh' }),
       'noentry/files/README.md': 'x',
+      'linked/template.json': tj({ entry: 'run.sh' }),
+      'linked/files/run.sh': { exec: '#!/bin/sh\n' },
+      'linked/files/README.md': 'x',
+      'linked/files/conf/secret': { link: '/etc/passwd' },
+      'linkdir/template.json': tj({ entry: 'run.sh' }),
+      'linkdir/files': { link: '/etc' },
+      'zerojson/template.json': { link: '/dev/zero' },
+      'zerojson/files/README.md': 'x',
     })
   })
   after(() => cleanup())
@@ -197,5 +205,23 @@ describe('custom templates', () => {
     assert.match(err('./reserved'), /files\/skill\.json: init writes skill\.json itself/)
     assert.match(err('./noentry'), /the entry run\.sh is not in files\/ and no build step makes it/)
     assert.match(err('nope'), /^unknown template "nope": the built-in ones are bash, go, node, python/)
+  })
+
+  test('a symlink in files/ is refused, never followed (its target is not copied)', () => {
+    const err = (spec: string) => {
+      try {
+        renderPack(loadTemplate(spec, R), answers())
+      } catch (e) {
+        assert.ok(e instanceof TemplateError, String(e))
+        return e.message
+      }
+      return assert.fail(`${spec} was accepted`)
+    }
+    assert.equal(
+      err('./linked'),
+      `template linked: files/conf/secret is a symbolic link (to /etc/passwd): a template holds regular files only, and init does not copy what a link points to`,
+    )
+    assert.match(err('./linkdir'), /: files\/ is a symbolic link/)
+    assert.match(err('./zerojson'), /: template\.json: not a regular file$/)
   })
 })

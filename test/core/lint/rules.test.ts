@@ -266,6 +266,33 @@ const CASES: Case[] = [
     message: /draft-04/,
   },
   {
+    rule: 'schema/redos-pattern',
+    tree: {
+      'skills/a/skill.json': pack({
+        schema: {
+          ...CLEAN.schema,
+          properties: {
+            path: { type: 'string', description: 'A path.', pattern: '^(/[a-z]+)*$' },
+            host: { type: 'string', description: 'A host.', pattern: '^(a+)+$' },
+          },
+        },
+      }),
+      'skills/a/run.sh': ECHO,
+    },
+    message:
+      /^schema\/properties\/host\/pattern: the pattern "\^\(a\+\)\+\$" backtracks catastrophically \(exponential time\), e\.g\. on /,
+  },
+  {
+    rule: 'schema/redos-pattern',
+    tree: {
+      'skills/a/skill.json': pack({
+        schema: { ...CLEAN.schema, patternProperties: { '^(\\w+\\s?)*$': { type: 'string' } } },
+      }),
+      'skills/a/run.sh': ECHO,
+    },
+    message: /^schema\/patternProperties: the pattern .* backtracks catastrophically/,
+  },
+  {
     rule: 'schema/too-deep',
     tree: {
       'skills/a/skill.json': pack({ schema: { type: 'object' } }).replace(

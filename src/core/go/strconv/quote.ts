@@ -97,6 +97,38 @@ function quoteWith(s: GoString, quote: number, asciiOnly: boolean, graphicOnly: 
   return out + s.slice(plainStart) + q
 }
 
+/**
+ * The escapes strconv.Quote (%q) would give the runes it does not print as is, applied in place
+ * with no quotes around: control characters (`ESC` → `\x1b`), C1 controls, other non-printable
+ * runes and invalid UTF-8 bytes. Newline and tab are kept (lines stay lines); printable text,
+ * backslash included, is unchanged. For text shown on a terminal, where an escape sequence
+ * would otherwise be obeyed (OSC 52 clipboard writes, titles, screen clears).
+ */
+export function escapeUnprintable(s: GoString): GoString {
+  let out = ''
+  let plainStart = 0
+  let i = 0
+  while (i < s.length) {
+    const c = s.charCodeAt(i)
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x09) {
+      i++
+      continue
+    }
+    let r = c
+    let width = 1
+    if (c >= RUNE_SELF) [r, width] = decodeRune(s, i)
+    if (!(width === 1 && r === RUNE_ERROR) && c >= RUNE_SELF && isPrint(r)) {
+      i += width
+      continue
+    }
+    out += s.slice(plainStart, i)
+    out += width === 1 && r === RUNE_ERROR ? hex2(c) : escapedRune(r, -1, false, false)
+    i += width
+    plainStart = i
+  }
+  return plainStart === 0 ? s : out + s.slice(plainStart)
+}
+
 /** Go's appendQuotedRuneWith. */
 function quoteRuneWith(r: number, quote: number, asciiOnly: boolean, graphicOnly: boolean): GoString {
   const q = String.fromCharCode(quote)

@@ -1,0 +1,64 @@
+import { compileSchema, issues, type SchemaIssue } from './compile.js'
+
+/** How long the schema's regular expressions may take over one set of args. */
+export const PATTERN_BUDGET_MS = 1000
+
+/** The args pre-check's verdict. */
+export type ArgsVerdict =
+  | { kind: 'valid' }
+  | { kind: 'invalid'; issues: SchemaIssue[] }
+  | { kind: 'uncompiled'; error: string }
+  /** The check ran out of time: a pattern backtracking catastrophically (`^(a+)+$`). */
+  | { kind: 'overtime'; ms: number }
+
+/** Does the schema hold a regular expression anywhere (`pattern`, `patternProperties`)? */
+export function hasPatterns(schema: unknown, depth = 0): boolean {
+  if (depth > 500 || schema === null || typeof schema !== 'object') return false
+  if (Array.isArray(schema)) return schema.some((s) => hasPatterns(s, depth + 1))
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'pattern' || k === 'patternProperties') return true
+    if (hasPatterns(v, depth + 1)) return true
+  }
+  return false
+}
+
+/**
+ * Checks args against a schema with a bound on time. V8's regular expressions backtrack, so a
+ * schema's `pattern` can take for ever on a short string; a schema with patterns is checked on
+ * a worker thread, which is ended once validation has taken PATTERN_BUDGET_MS (V8 interrupts
+ * a running regular expression). A schema without patterns cannot run away and is checked here.
+ */
+export async function checkArgsBounded(
+  schema: unknown,
+  value: unknown,
+  budgetMs = PATTERN_BUDGET_MS,
+): Promise<ArgsVerdict> {
+  if (!hasPatterns(schema)) {
+    const compiled = await compileSchema(schema, { strict: false })
+    if (!compiled.ok) return { kind: 'uncompiled', error: compiled.error }
+    if (compiled.schema.validate(value)) return { kind: 'valid' }
+    return { kind: 'invalid', issues: issues(compiled.schema.validate.errors) }
+  }
+  const { Worker } = await import('node:worker_threads')
+  const worker = new Worker(new URL('./check-worker.js', import.meta.url), {
+    workerData: { schema, value },
+  })
+  return await new Promise<ArgsVerdict>((resolve) => {
+    let timer: NodeJS.Timeout | undefined
+    const done = (v: ArgsVerdict) => {
+      clearTimeout(timer)
+      worker.removeAllListeners()
+      void worker.terminate()
+      resolve(v)
+    }
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.kind === 'compiled') {
+        timer = setTimeout(() => done({ kind: 'overtime', ms: budgetMs }), budgetMs)
+      } else done(m)
+    })
+    worker.on('error', (e) => done({ kind: 'uncompiled', error: e.message }))
+    worker.on('exit', () => done({ kind: 'uncompiled', error: 'the check ended early' }))
+  })
+}
+
+export type WorkerMessage = { kind: 'compiled' } | Exclude<ArgsVerdict, { kind: 'overtime' }>

@@ -1,0 +1,52 @@
+import { fromText, type GoString, toText } from '../core/go/gostring.js'
+import { escapeUnprintable } from '../core/go/strconv/quote.js'
+import { fullRune, runeStart } from '../core/go/unicode/utf8.js'
+
+/**
+ * Text from skills, entries and databases shown on a terminal: control characters escaped as
+ * %q would, so that an OSC 52 clipboard write, a title change or `ESC[2J` in a skill's name, its
+ * stderr or an audit row is shown, not obeyed. Output that is not a terminal stays byte-exact:
+ * these change nothing unless `tty`.
+ */
+export function terminalBytes(s: GoString, tty: boolean): GoString {
+  return tty ? escapeUnprintable(s) : s
+}
+
+/** terminalBytes for JS (UTF-16) text. */
+export function terminalText(s: string, tty: boolean): string {
+  return tty ? toText(escapeUnprintable(fromText(s))) : s
+}
+
+/**
+ * A byte stream (an entry's stderr) for a terminal, chunk by chunk: a UTF-8 sequence cut
+ * between two chunks is held back until its end arrives, so it is not taken for invalid bytes.
+ */
+export class TerminalStream {
+  private carry = ''
+  constructor(private readonly tty: boolean) {}
+
+  push(chunk: Buffer): Buffer {
+    if (!this.tty) return chunk
+    let s = this.carry + chunk.toString('latin1')
+    this.carry = ''
+    // An incomplete sequence at the end: at most 3 bytes from the last rune start.
+    for (let back = 1; back <= Math.min(3, s.length); back++) {
+      const at = s.length - back
+      if (runeStart(s.charCodeAt(at))) {
+        if (s.charCodeAt(at) >= 0x80 && !fullRune(s, at)) {
+          this.carry = s.slice(at)
+          s = s.slice(0, at)
+        }
+        break
+      }
+    }
+    return Buffer.from(escapeUnprintable(s), 'latin1')
+  }
+
+  /** What is held back, once the stream has ended. */
+  end(): Buffer {
+    const rest = this.carry
+    this.carry = ''
+    return Buffer.from(this.tty ? escapeUnprintable(rest) : rest, 'latin1')
+  }
+}

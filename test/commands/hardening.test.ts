@@ -1,0 +1,479 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { chmodSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
+import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
+
+// Hostile or unlucky input, stores and signals: the CLI never hangs, never crashes or reads
+// without bound, and `run` never waits on its audit store and stops its entry on every stop signal. Each CLI call is bounded: a hang is a
+// failure (`hung: true`), not a stuck test run.
+
+const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+const SQLITE = fileURLToPath(new URL('../../../node_modules/better-sqlite3/lib/index.js', import.meta.url))
+
+interface Out {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+  hung: boolean
+}
+
+interface CliOptions {
+  input?: string
+  /** Killed (SIGKILL) after this long: the call hung. */
+  limitMs?: number
+  onStderr?: (child: ChildProcess, text: string) => void
+  env?: Record<string, string | undefined>
+}
+
+function cli(args: string[], o: CliOptions = {}): Promise<Out> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined, CI: '1', ...o.env },
+      cwd: R,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let hung = false
+    const limit = setTimeout(() => {
+      hung = true
+      child.kill('SIGKILL')
+    }, o.limitMs ?? 20_000)
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => {
+      err.push(c)
+      o.onStderr?.(child, Buffer.concat(err).toString('latin1'))
+    })
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(limit)
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('latin1'),
+        stderr: Buffer.concat(err).toString('latin1'),
+        hung,
+      })
+    })
+    child.stdin.on('error', () => {})
+    child.stdin.end(o.input ?? '')
+  })
+}
+
+let R = ''
+let cleanup = () => {}
+before(() => {
+  ;({ root: R, cleanup } = tempRoot('ongrid-harden-'))
+})
+after(() => cleanup())
+
+let n = 0
+/** A pack in a fresh dir: its skill.json and its entry `run.sh`. */
+function pack(entry: Node, fields: Record<string, unknown> = {}): string {
+  const dir = join(R, `p${++n}`)
+  makeTree(dir, {
+    'skill.json': JSON.stringify({ name: `p${n}`, description: 'A test skill.', entry: 'run.sh', ...fields }),
+    'run.sh': entry,
+  })
+  return dir
+}
+
+const OK = { exec: `${SH}cat >/dev/null\necho '{"ok":true}'\n` }
+
+describe('run: an entry that is a FIFO', () => {
+  test('fails to start at once with permission denied, as execve does', async () => {
+    const dir = join(R, `fifo${++n}`)
+    makeTree(dir, {
+      'skill.json': JSON.stringify({ name: 'fifo', description: 'A test skill.', entry: 'e' }),
+    })
+    execFileSync('mkfifo', [join(dir, 'e')])
+    chmodSync(join(dir, 'e'), 0o755)
+    const r = await cli(['run', dir, '--no-audit'], { limitMs: 15_000 })
+    assert.equal(r.hung, false, 'run hung on a FIFO entry')
+    assert.equal(r.code, 1)
+    assert.equal(
+      r.stderr,
+      `error: subprocess skill fifo: start: fork/exec ${join(dir, 'e')}: permission denied (stderr: )\n`,
+    )
+  })
+})
+
+describe('run: the args pre-check is bounded', () => {
+  const schema = {
+    type: 'object',
+    properties: { s: { type: 'string', pattern: '^(a+)+$' } },
+  }
+  test('a pattern that backtracks catastrophically: a warning, then the entry runs', async () => {
+    const dir = pack(OK, { schema })
+    const r = await cli(['run', dir, '--no-audit', '--args', `{"s":"${'a'.repeat(40)}!"}`], {
+      limitMs: 20_000,
+    })
+    assert.equal(r.hung, false, 'the pre-check hung')
+    assert.equal(r.code, 0)
+    assert.equal(r.stdout, '{"ok":true}\n')
+    assert.match(
+      r.stderr,
+      /^warning: the schema's patterns took over 1000 ms on these args \(catastrophic backtracking\?\); args not validated/,
+    )
+  })
+  test('the same patterns still check args they finish on', async () => {
+    const dir = pack(OK, { schema })
+    const bad = await cli(['run', dir, '--no-audit', '--args', '{"s":"b"}'], { limitMs: 20_000 })
+    assert.equal(bad.code, 4)
+    assert.match(bad.stderr, /^error: args\/s: must match pattern "\^\(a\+\)\+\$"\n/)
+    const good = await cli(['run', dir, '--no-audit', '--args', '{"s":"aaa"}'], { limitMs: 20_000 })
+    assert.equal(good.code, 0)
+    assert.equal(good.stderr, '')
+  })
+})
+
+describe('run: the audit store is never on the critical path', () => {
+  test('a store dir that cannot be made (/proc/self/…): the run goes on, with a warning', async () => {
+    const dir = pack(OK)
+    const r = await cli(['run', dir, '--audit-db', '/proc/self/nope/x.db'], { limitMs: 15_000 })
+    assert.equal(r.hung, false, 'run hung on the store')
+    assert.equal(r.code, 0)
+    assert.equal(r.stdout, '{"ok":true}\n')
+    assert.equal(
+      r.stderr,
+      'warning: audit store /proc/self/nope/x.db: mkdir /proc/self/nope: no such file or directory (run not recorded)\n',
+    )
+    const j = await cli(['run', dir, '--audit-db', '/proc/self/nope/x.db', '--json'], { limitMs: 15_000 })
+    assert.equal(j.code, 0)
+    assert.deepEqual(JSON.parse(j.stdout).audit, {
+      recorded: false,
+      path: '/proc/self/nope/x.db',
+      reason: 'mkdir /proc/self/nope: no such file or directory',
+    })
+    assert.equal(j.stderr, '')
+  })
+
+  test('a store locked by another process delays neither the timeout nor the exit for long', async () => {
+    const store = join(R, `locked${++n}.db`)
+    // Another process holds an exclusive lock on a rollback-journal store and keeps it.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+         d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
+         process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    )
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (c: Buffer) => c.toString().includes('locked') && resolve())
+        holder.on('exit', () => reject(new Error('the lock holder ended')))
+      })
+      const dir = pack({ exec: `${SH}exec /bin/sleep 30\n` })
+      const r = await cli(['run', dir, '--timeout', '200ms', '--audit-db', store, '--json'], {
+        limitMs: 20_000,
+      })
+      assert.equal(r.hung, false)
+      assert.equal(r.code, 3)
+      const doc = JSON.parse(r.stdout)
+      assert.equal(doc.timed_out, true)
+      // Blocked by SQLite's 5 s busy wait, the 200 ms timer could not fire before 5 s had passed.
+      assert.ok(doc.duration_ms < 4000, `the timeout fired after ${doc.duration_ms} ms`)
+      assert.deepEqual(doc.audit, { recorded: false, path: store, reason: 'locked by another process' })
+    } finally {
+      holder.stdin!.end()
+      holder.kill()
+    }
+  })
+
+  test('Ctrl-C while the ended run waits for a locked store: given up at once, exit 130', async () => {
+    const store = join(R, `locked${++n}.db`)
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+         d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
+         process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    )
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.on('data', (c: Buffer) => c.toString().includes('locked') && resolve())
+        holder.on('exit', () => reject(new Error('the lock holder ended')))
+      })
+      // The entry ends at once; the run then waits (up to 5 s) for the store, and is interrupted.
+      const dir = pack({ exec: `${SH}cat >/dev/null\necho up >&2\necho '{}'\n` })
+      const r = await cli(['run', dir, '--audit-db', store, '--json'], { limitMs: 20_000 })
+      assert.equal(r.hung, false)
+      assert.equal(r.code, 0)
+      assert.deepEqual(JSON.parse(r.stdout).audit, {
+        recorded: false,
+        path: store,
+        reason: 'locked by another process',
+      })
+      const child = spawn(process.execPath, [BIN, 'run', dir, '--audit-db', store], {
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let sentAt = 0
+      child.stderr.on('data', (c: Buffer) => {
+        if (sentAt === 0 && c.toString().includes('up')) {
+          sentAt = -1
+          setTimeout(() => {
+            sentAt = Date.now()
+            child.kill('SIGINT')
+          }, 300)
+        }
+      })
+      const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+        child.on('close', (code, signal) => resolve({ code, signal })),
+      )
+      assert.deepEqual(exit, { code: 130, signal: null })
+      // SQLite's own busy wait (5 s) would hold the Ctrl-C; the timers' wait gives up at once.
+      assert.ok(Date.now() - sentAt < 4000, `exited ${Date.now() - sentAt} ms after Ctrl-C`)
+    } finally {
+      holder.stdin!.end()
+      holder.kill()
+    }
+  })
+
+  test('the store is private: its dirs 0700, its file 0600', async () => {
+    const store = join(R, `private${++n}`, 'state', 'audit.db')
+    const r = await cli(['run', pack(OK), '--audit-db', store, '--json'], { limitMs: 15_000 })
+    assert.equal(r.code, 0)
+    assert.deepEqual(JSON.parse(r.stdout).audit, { recorded: true, path: store, id: 1 })
+    assert.equal(statSync(join(store, '..', '..')).mode & 0o777, 0o700)
+    assert.equal(statSync(join(store, '..')).mode & 0o777, 0o700)
+    assert.equal(statSync(store).mode & 0o777, 0o600)
+  })
+
+  test('--no-audit says so in --json', async () => {
+    const r = await cli(['run', pack(OK), '--no-audit', '--json'], { limitMs: 15_000 })
+    assert.equal(r.code, 0)
+    assert.deepEqual(JSON.parse(r.stdout).audit, { recorded: false, reason: 'disabled by --no-audit' })
+  })
+})
+
+describe('run: every stop signal kills the entry’s group and exits 128 + the signal', () => {
+  for (const [signal, code] of [
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    test(`${signal}: exit ${code}, nothing left running`, async () => {
+      const m = marker(signal.toLowerCase())
+      const dir = pack({
+        exec: `${SH}/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+      })
+      let sent = false
+      const r = await cli(['run', dir, '--no-audit'], {
+        limitMs: 15_000,
+        onStderr: (child, text) => {
+          if (!sent && text.includes('up\n')) {
+            sent = true
+            child.kill(signal)
+          }
+        },
+      })
+      try {
+        assert.equal(r.hung, false)
+        assert.equal(r.signal, null)
+        assert.equal(r.code, code)
+        assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
+      } finally {
+        killAll(aliveWithMarker(m))
+      }
+    })
+  }
+})
+
+describe('run: the terminal closes while the entry runs (SIGHUP for real)', () => {
+  test('the entry’s process group is killed, not left running', async () => {
+    const m = marker('hangup')
+    const dir = pack({
+      exec: `${SH}/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+    })
+    const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
+    const command = [process.execPath, BIN, 'run', dir, '--no-audit'].map(sq).join(' ')
+    // `script` holds the terminal's master side: killing it closes the terminal, and the kernel
+    // hangs up the session's foreground process group (the CLI's, not the entry's own group).
+    const term = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, CI: '1', NO_COLOR: '1' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
+    try {
+      let seen = ''
+      await new Promise<void>((resolve, reject) => {
+        const limit = setTimeout(() => reject(new Error(`no "up" from the entry: ${seen}`)), 15_000)
+        term.stdout!.on('data', (c: Buffer) => {
+          seen += c.toString('latin1')
+          if (seen.includes('up')) {
+            clearTimeout(limit)
+            resolve()
+          }
+        })
+      })
+      // The background child may still be between fork and exec: wait until it shows its marker.
+      const end = Date.now() + 5000
+      while (aliveWithMarker(m).length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 25))
+      assert.equal(aliveWithMarker(m).length, 1)
+      term.kill('SIGKILL')
+      assert.deepEqual(await settle(() => aliveWithMarker(m), 5000), [])
+    } finally {
+      term.kill('SIGKILL')
+      killAll(aliveWithMarker(m))
+    }
+  })
+})
+
+describe('files the CLI reads are read with a bound', () => {
+  for (const [flag, limit] of [
+    ['--args-file', '64 MiB'],
+    ['--env-from', '16 MiB'],
+  ] as const) {
+    for (const dev of ['/dev/zero', '/dev/urandom']) {
+      test(`run ${flag} ${dev}: a usage error, exit 2`, async () => {
+        const r = await cli(['run', pack(OK), '--no-audit', flag, dev], { limitMs: 30_000 })
+        assert.equal(r.hung, false)
+        assert.equal(r.code, 2)
+        assert.equal(r.stderr, `ongrid-skill: ${flag} ${dev}: larger than ${limit} (see --help)\n`)
+      })
+    }
+  }
+  test('lint: a config that is /dev/zero, a FIFO or over 1 MiB is a one-line error', async () => {
+    const dir = join(R, `cfg${++n}`)
+    makeTree(dir, {
+      'a/skill.json': JSON.stringify({ name: 'a', description: 'A test skill.', entry: 'run.sh' }),
+      'a/run.sh': OK,
+      '.ongrid-skill.yaml': { link: '/dev/zero' },
+    })
+    const zero = await cli(['lint', dir], { limitMs: 30_000 })
+    assert.equal(zero.hung, false)
+    assert.equal(zero.code, 2)
+    assert.match(zero.stderr, /\.ongrid-skill\.yaml: not a regular file/)
+    const bigDir = join(R, `cfg${++n}`)
+    makeTree(bigDir, {
+      'a/skill.json': JSON.stringify({ name: 'a', description: 'A test skill.', entry: 'run.sh' }),
+      'a/run.sh': OK,
+      '.ongrid-skill.yaml': `# ${'x'.repeat(1024 * 1024)}\n`,
+    })
+    const big = await cli(['lint', bigDir], { limitMs: 30_000 })
+    assert.equal(big.code, 2)
+    assert.match(big.stderr, /\.ongrid-skill\.yaml: larger than 1 MiB/)
+    const fifoDir = join(R, `cfg${++n}`)
+    makeTree(fifoDir, {
+      'a/skill.json': JSON.stringify({ name: 'a', description: 'A test skill.', entry: 'run.sh' }),
+      'a/run.sh': OK,
+    })
+    execFileSync('mkfifo', [join(fifoDir, '.ongrid-skill.yaml')])
+    const fifo = await cli(['lint', fifoDir], { limitMs: 30_000 })
+    assert.equal(fifo.hung, false)
+    assert.equal(fifo.code, 2)
+    assert.match(fifo.stderr, /\.ongrid-skill\.yaml: not a regular file/)
+  })
+})
+
+describe('audit tail: DSNs', () => {
+  test('a mysql:// URL with bad percent-encoding is a usage error (exit 2), its password hidden', async () => {
+    const r = await cli(['audit', 'tail', '--db', 'mysql://u:s3cret%@h/d'], { limitMs: 15_000 })
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr,
+      'ongrid-skill: invalid MySQL URL mysql://u:***@h/d: bad percent-encoding in the user or password (write % as %25) (see --help)\n',
+    )
+  })
+  test('a DSN that is not understood is echoed without its password', async () => {
+    const r = await cli(['audit', 'tail', '--db', 'user:s3cret@foo(h)/db'], { limitMs: 15_000 })
+    assert.equal(r.code, 2)
+    assert.doesNotMatch(r.stderr, /s3c/)
+    assert.match(r.stderr, /^ongrid-skill: --db user:\*\*\*@foo\(h\)\/db: expected /)
+  })
+  test('--db env:NAME keeps the DSN out of argv', async () => {
+    const store = join(R, `envdsn${++n}.db`)
+    const ran = await cli(['run', pack(OK), '--audit-db', store], { limitMs: 15_000 })
+    assert.equal(ran.code, 0)
+    const r = await cli(['audit', 'tail', '--db', 'env:MY_AUDIT_DB', '--json'], {
+      limitMs: 15_000,
+      env: { MY_AUDIT_DB: `sqlite:${store}` },
+    })
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout.trim().split('\n').length, 1)
+  })
+})
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`): what a user's terminal would get. */
+function onTty(args: string[], env: Record<string, string> = {}): Promise<Out> {
+  const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
+  const command = [process.execPath, BIN, ...args].map(sq).join(' ')
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+      cwd: R,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let hung = false
+    const limit = setTimeout(() => {
+      hung = true
+      child.kill('SIGKILL')
+    }, 20_000)
+    const out: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => out.push(c))
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(limit)
+      const text = Buffer.concat(out).toString('latin1').replaceAll('\r\n', '\n')
+      resolve({ code, signal, stdout: text, stderr: '', hung })
+    })
+  })
+}
+
+describe('terminal escapes from skills, entries and rows are shown, not obeyed', () => {
+  const OSC52 = '\x1b]52;c;aGk=\x07'
+  const CLEAR = '\x1b[2J'
+  const noisy = () =>
+    pack({
+      exec: `${SH}cat >/dev/null\nprintf '${OSC52.replace('\x1b', '\\033').replace('\x07', '\\007')} ${CLEAR.replace('\x1b', '\\033')}\\n' >&2\nprintf '{"a":"\\302\\233x"}\\n'\n`,
+    })
+  test('run: the entry’s stderr and stdout on a terminal; byte-exact when piped', async () => {
+    const dir = noisy()
+    const tty = await onTty(['run', dir, '--no-audit'])
+    assert.equal(tty.code, 0)
+    assert.equal(tty.stdout, '\\x1b]52;c;aGk=\\a \\x1b[2J\n{"a":"\\u009bx"}\n')
+    const piped = await cli(['run', dir, '--no-audit'])
+    assert.equal(piped.stderr, `${OSC52} ${CLEAR}\n`)
+    assert.equal(piped.stdout, '{"a":"\xc2\x9bx"}\n')
+  })
+  test('run: the error line quoting the stderr tail', async () => {
+    const dir = pack({ exec: `${SH}cat >/dev/null\nprintf '\\033]0;pwned\\007' >&2\nexit 1\n` })
+    const tty = await onTty(['run', dir, '--no-audit'])
+    assert.equal(tty.code, 1)
+    assert.match(tty.stdout, /\(stderr: \\x1b\]0;pwned\\a\)\n$/)
+    assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
+  })
+  test('load-dirs: a pack path holding an escape', async () => {
+    const root = join(R, `ld${++n}`)
+    makeTree(root, { 'x\x1b]0;pwned\x07/skill.json': '{' })
+    const tty = await onTty(['load-dirs', root])
+    assert.ok(tty.stdout.includes('x\\x1b]0;pwned\\a/skill.json'), JSON.stringify(tty.stdout))
+    assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
+    const piped = await cli(['load-dirs', root])
+    assert.ok(piped.stdout.includes('x\x1b]0;pwned\x07/skill.json'), JSON.stringify(piped.stdout))
+  })
+  test('audit tail: a row whose error holds escapes', async () => {
+    const store = join(R, `rows${++n}.db`)
+    const dir = pack({ exec: `${SH}cat >/dev/null\nprintf '\\033[2J\\033]52;c;aGk=\\007' >&2\nexit 1\n` })
+    assert.equal((await cli(['run', dir, '--audit-db', store])).code, 1)
+    const tty = await onTty(['audit', 'tail', '--db', `sqlite:${store}`, '-n', '1'])
+    assert.equal(tty.code, 0)
+    assert.match(tty.stdout, /\(stderr: \\x1b\[2J\\x1b\]52;c;aGk=\\a\)\n$/)
+    assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
+    const piped = await cli(['audit', 'tail', '--db', `sqlite:${store}`, '-n', '1'])
+    assert.ok(piped.stdout.includes(`(stderr: ${CLEAR}\x1b]52;c;aGk=\x07)`), JSON.stringify(piped.stdout))
+  })
+})
