@@ -36,6 +36,7 @@ const ACTIONS: Record<string, () => Promise<Action>> = {
   validate: async () => (await import('./actions/lint.js')).validateAction,
   lint: async () => (await import('./actions/lint.js')).lintAction,
   'audit:tail': async () => (await import('./actions/audit-tail.js')).auditTailAction,
+  mcp: async () => (await import('./actions/mcp.js')).mcpAction,
 }
 
 export async function tryFast(argv: string[], manifestPath: URL): Promise<boolean> {
