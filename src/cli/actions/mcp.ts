@@ -291,7 +291,7 @@ class McpHost {
     }
     for (const d of dirs) {
       try {
-        const w = watchFs(toBuffer(d), { recursive: true }, changed)
+        const w = watchFs(toText(d), { recursive: true }, changed)
         w.on('error', () => {})
         this.closers.push(() => w.close())
       } catch (e) {

@@ -1,0 +1,286 @@
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import Database from 'better-sqlite3'
+import { aliveInGroup, killAll, SH, settle } from '../fixtures/run/helpers.js'
+import { makeTree, manifest, type Node, tempRoot } from '../helpers/tree.js'
+
+const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+
+type Text = { type: 'text'; text: string }
+
+interface Served {
+  client: Client
+  stderr: () => string
+  close: () => Promise<void>
+}
+
+/** `ongrid-skill mcp ARGS…` with the SDK's own client over stdio. */
+async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: { ...(process.env as Record<string, string>), CI: '1', ...env },
+    stderr: 'pipe',
+  })
+  let err = ''
+  transport.stderr?.on('data', (c: Buffer) => {
+    err += c.toString('utf8')
+  })
+  const client = new Client({ name: 'ongrid-skill-test', version: '0' })
+  await client.connect(transport)
+  return { client, stderr: () => err, close: () => client.close() }
+}
+
+function text(r: unknown): string {
+  const c = (r as { content: Text[] }).content
+  assert.equal(c.length, 1)
+  assert.equal(c[0].type, 'text')
+  return c[0].text
+}
+
+const SLEEP = '/bin/sleep'
+
+let R: string
+let cleanup: () => void
+let STATE: string
+
+before(() => {
+  ;({ root: R, cleanup } = tempRoot('ongrid-mcp-'))
+  STATE = join(R, 'state')
+  const packs: Record<string, Node> = {
+    // Walk order (by dir) differs from key order: the tools come sorted by key.
+    'skills/a_pack/skill.json': manifest({
+      name: 'zeta_echo',
+      description: 'Echoes its params.',
+      entry: 'run.sh',
+      schema: { properties: { b: { type: 'integer' }, a: { type: 'string' } } },
+    }),
+    'skills/a_pack/run.sh': { exec: `${SH}cat\n` },
+    'skills/b_pack/skill.json': manifest({ name: 'alpha_list', entry: 'run.sh' }),
+    'skills/b_pack/run.sh': { exec: `${SH}echo '[1,2]'\n` },
+    'skills/c_fail/skill.json': manifest({ name: 'fails', entry: 'run.sh' }),
+    'skills/c_fail/run.sh': { exec: `${SH}echo boom >&2\nexit 3\n` },
+    'skills/d_slow/skill.json': manifest({ name: 'slow', entry: 'run.sh', timeout_seconds: 1 }),
+    'skills/d_slow/run.sh': { exec: `${SH}exec ${SLEEP} 30\n` },
+    'skills/e_mut/skill.json': manifest({ name: 'mutates', entry: 'run.sh', class: 'mutating' }),
+    'skills/e_mut/run.sh': { exec: `${SH}echo '{"done":true}'\n` },
+    'skills/f_str/skill.json': manifest({ name: 'str_schema', entry: 'run.sh', schema: 'x' }),
+    'skills/f_str/run.sh': { exec: `${SH}echo '{}'\n` },
+    'skills/g_clash/skill.json': manifest({ name: 'web_search', entry: 'run.sh' }),
+    'skills/g_clash/run.sh': { exec: `${SH}echo '{}'\n` },
+    // Writes its pid (its process group's id) and waits on a background child of the group.
+    'skills/h_hang/skill.json': manifest({ name: 'hangs', entry: 'run.sh', timeout_seconds: 60 }),
+    'skills/h_hang/run.sh': {
+      exec: `${SH}echo $$ > "${join(R, 'hang.pid')}"\n${SLEEP} 60 &\nwait\n`,
+    },
+    // Two calls meet: each waits (up to 20 s) until two have started, so it only succeeds when
+    // two run at once; the log shows how many ever ran together.
+    'skills/i_meet/skill.json': manifest({ name: 'meet', entry: 'run.sh', timeout_seconds: 30 }),
+    'skills/i_meet/run.sh': {
+      exec: `${SH}L="${join(R, 'meet.log')}"\necho start >> "$L"\ni=0\nwhile [ "$(grep -c start "$L")" -lt 2 ]; do i=$((i+1)); [ $i -gt 200 ] && exit 9; ${SLEEP} 0.1; done\n${SLEEP} 0.3\necho end >> "$L"\necho '{"met":true}'\n`,
+    },
+  }
+  makeTree(R, packs)
+})
+
+after(() => cleanup())
+
+describe('mcp over stdio, driven by the SDK client', { timeout: 120_000 }, () => {
+  let s: Served
+  before(async () => {
+    s = await serve([join(R, 'skills'), '--audit-db', join(STATE, 'audit.db')])
+  })
+  after(async () => {
+    await s.close()
+  })
+
+  test('tools/list: the safe skills the bridge offers, by key, with its definitions', async () => {
+    const { tools } = await s.client.listTools()
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['alpha_list', 'fails', 'hangs', 'meet', 'slow', 'zeta_echo'],
+    )
+    const echo = tools.find((t) => t.name === 'zeta_echo')!
+    assert.equal(echo.description, 'Echoes its params.\n\nReturns: {...} (subprocess skill output)')
+    assert.deepEqual(echo.inputSchema, {
+      properties: { a: { type: 'string' }, b: { type: 'integer' } },
+      type: 'object',
+    })
+    assert.deepEqual(echo.annotations, { readOnlyHint: true, destructiveHint: false })
+    const list = tools.find((t) => t.name === 'alpha_list')!
+    assert.deepEqual(list.inputSchema, { properties: {}, type: 'object' })
+  })
+
+  test('the loader’s lines and the skipped ones go to stderr', () => {
+    const err = s.stderr()
+    assert.match(err, /skill loader: registered subprocess skill "zeta_echo" from .*a_pack\/skill\.json\n/)
+    assert.match(
+      err,
+      /skill loader: skill "web_search" already registered, skipping .*g_clash\/skill\.json\n/,
+    )
+    assert.match(
+      err,
+      /WARN aiops\/tools: skill schema build failed skill=str_schema err=subprocess skill "str_schema": invalid manifest schema: json: cannot unmarshal string into Go value of type map\[string\]interface \{\}\n/,
+    )
+    assert.match(err, /mcp: "mutates" not served: class mutating/)
+    assert.match(err, /mcp: serving 6 tools \(8 skills registered\)\n/)
+  })
+
+  test('a call gets the params the bridge sends: keys sorted, edge_id dropped, HTML escaped', async () => {
+    const r = await s.client.callTool({ name: 'zeta_echo', arguments: { b: 2, a: '<x>&', edge_id: 9 } })
+    assert.equal(r.isError, undefined)
+    assert.equal(text(r), '{"a":"\\u003cx\\u003e\\u0026","b":2}')
+    assert.deepEqual(r.structuredContent, { a: '<x>&', b: 2 })
+  })
+
+  test('no arguments: the entry gets {}', async () => {
+    const r = await s.client.callTool({ name: 'zeta_echo' })
+    assert.equal(text(r), '{}')
+  })
+
+  test('stdout that is not an object: text only, verbatim', async () => {
+    const r = await s.client.callTool({ name: 'alpha_list', arguments: {} })
+    assert.equal(text(r), '[1,2]\n')
+    assert.equal(r.structuredContent, undefined)
+  })
+
+  test('a failing entry: an error result with the manager’s text', async () => {
+    const r = await s.client.callTool({ name: 'fails', arguments: {} })
+    assert.equal(r.isError, true)
+    assert.equal(text(r), 'subprocess skill fails: exit 3 (stderr: boom)')
+  })
+
+  test('a tool that is not served: the registry’s not-found text', async () => {
+    for (const name of ['nope', 'mutates', 'web_search']) {
+      const r = await s.client.callTool({ name, arguments: {} })
+      assert.equal(r.isError, true)
+      assert.equal(text(r), `not found: tool "${name}"`)
+    }
+  })
+
+  test('a timeout: the manager’s text', async () => {
+    const r = await s.client.callTool({ name: 'slow', arguments: {} })
+    assert.equal(r.isError, true)
+    assert.equal(text(r), 'subprocess skill slow: timed out after 1s')
+  })
+
+  test('a cancelled call kills the entry’s process group', async () => {
+    const pidFile = join(R, 'hang.pid')
+    const c = new AbortController()
+    const call = s.client.callTool({ name: 'hangs', arguments: {} }, undefined, { signal: c.signal })
+    call.catch(() => {})
+    const until = Date.now() + 20_000
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+      assert.ok(Date.now() < until, 'the entry never started')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const pgid = Number(readFileSync(pidFile, 'utf8'))
+    assert.ok(aliveInGroup(pgid).length >= 2, 'the entry and its child run')
+    c.abort()
+    await assert.rejects(call)
+    const left = await settle(() => aliveInGroup(pgid), 10_000)
+    killAll(left, pgid)
+    assert.deepEqual(left, [])
+    // The server goes on answering.
+    assert.equal(text(await s.client.callTool({ name: 'zeta_echo', arguments: { a: 'x' } })), '{"a":"x"}')
+  })
+
+  test('calls are recorded in the local audit store, caller_role mcp', () => {
+    const db = new Database(join(STATE, 'audit.db'), { readonly: true })
+    try {
+      const rows = db
+        .prepare(
+          "SELECT skill_key, caller_role, class, params_json, result_json, error FROM skill_executions WHERE skill_key IN ('zeta_echo', 'fails') ORDER BY id",
+        )
+        .all() as Record<string, string>[]
+      assert.deepEqual(rows[0], {
+        skill_key: 'zeta_echo',
+        caller_role: 'mcp',
+        class: 'safe',
+        params_json: '{"a":"\\u003cx\\u003e\\u0026","b":2}',
+        result_json: '{"a":"\\u003cx\\u003e\\u0026","b":2}',
+        error: '',
+      })
+      const fail = rows.find((r) => r.skill_key === 'fails')!
+      assert.equal(fail.error, 'subprocess skill fails: exit 3 (stderr: boom)')
+      assert.equal(fail.result_json, '')
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('mcp: bounds and options', { timeout: 120_000 }, () => {
+  test('--jobs 2: two calls run at once, never three', async () => {
+    const s = await serve([join(R, 'skills'), '--no-audit', '--jobs', '2'], {
+      XDG_STATE_HOME: join(R, 'none'),
+    })
+    try {
+      const calls = Array.from({ length: 4 }, () => s.client.callTool({ name: 'meet', arguments: {} }))
+      const results = await Promise.all(calls)
+      for (const r of results) assert.equal(text(r), '{"met":true}\n')
+      let running = 0
+      let most = 0
+      for (const line of readFileSync(join(R, 'meet.log'), 'utf8').trim().split('\n')) {
+        running += line === 'start' ? 1 : -1
+        most = Math.max(most, running)
+      }
+      assert.equal(most, 2)
+      assert.equal(existsSync(join(R, 'none')), false, '--no-audit opens no store')
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('--class widens the set; annotations follow the class', async () => {
+    const s = await serve([join(R, 'skills'), '--no-audit', '--class', 'safe,mutating'])
+    try {
+      const { tools } = await s.client.listTools()
+      const m = tools.find((t) => t.name === 'mutates')
+      assert.deepEqual(m?.annotations, { readOnlyHint: false, destructiveHint: false })
+      const r = await s.client.callTool({ name: 'mutates', arguments: {} })
+      assert.deepEqual(r.structuredContent, { done: true })
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('--watch: a new pack is served after tools/list_changed', async () => {
+    const { root, cleanup: done } = tempRoot('ongrid-mcp-watch-')
+    try {
+      makeTree(root, {
+        'one/skill.json': manifest({ name: 'one', entry: 'run.sh' }),
+        'one/run.sh': { exec: `${SH}echo '{}'\n` },
+      })
+      const s = await serve([root, '--no-audit', '--watch'])
+      try {
+        assert.deepEqual(
+          (await s.client.listTools()).tools.map((t) => t.name),
+          ['one'],
+        )
+        const changed = new Promise<void>((resolve) =>
+          s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+        )
+        makeTree(root, {
+          'two/run.sh': { exec: `${SH}echo '{}'\n` },
+          'two/skill.json': manifest({ name: 'two', entry: 'run.sh' }),
+        })
+        await changed
+        assert.deepEqual(
+          (await s.client.listTools()).tools.map((t) => t.name),
+          ['one', 'two'],
+        )
+      } finally {
+        await s.close()
+      }
+    } finally {
+      done()
+    }
+  })
+})
