@@ -284,3 +284,54 @@ describe('mcp: bounds and options', { timeout: 120_000 }, () => {
     }
   })
 })
+
+describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
+  test('two clients, each its own session; 127.0.0.1 only; the server stops on SIGTERM', async () => {
+    const { spawn } = await import('node:child_process')
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    )
+    const child = spawn(process.execPath, [BIN, 'mcp', join(R, 'skills'), '--no-audit', '--http', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let err = ''
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => {
+      out += c
+    })
+    const url = await new Promise<URL>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        err += c
+        const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
+        if (m) resolve(new URL(m[1]))
+      })
+      child.once('exit', () => reject(new Error(`exited: ${err}`)))
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      const clients = await Promise.all(
+        [1, 2].map(async () => {
+          const c = new Client({ name: 'http-test', version: '0' })
+          await c.connect(new StreamableHTTPClientTransport(url))
+          return c
+        }),
+      )
+      for (const c of clients) {
+        assert.equal((await c.listTools()).tools.length, 6)
+        const r = await c.callTool({ name: 'zeta_echo', arguments: { a: 'h' } })
+        assert.equal(text(r), '{"a":"h"}')
+      }
+      const res = await fetch(url, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+      assert.equal(res.status, 400)
+      assert.equal(out, '', 'nothing on stdout')
+      for (const c of clients) await c.close()
+    } finally {
+      child.kill('SIGTERM')
+    }
+    assert.equal(await exited, 0)
+  })
+})
