@@ -321,6 +321,14 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
         const r = await c.callTool({ name: 'zeta_echo', arguments: { a: 'h' } })
         assert.equal(text(r), '{"a":"h"}')
       }
+      // Listening on loopback only: the kernel's socket table has 127.0.0.1 for this port, no other.
+      const port = Number(url.port).toString(16).toUpperCase().padStart(4, '0')
+      const listening = ['/proc/net/tcp', '/proc/net/tcp6']
+        .flatMap((f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').slice(1) : []))
+        .map((l) => l.trim().split(/\s+/))
+        .filter((f) => f[1]?.endsWith(`:${port}`) && f[3] === '0A')
+        .map((f) => f[1])
+      assert.deepEqual(listening, [`0100007F:${port}`])
       const res = await fetch(url, {
         method: 'POST',
         body: '{}',
