@@ -87,6 +87,11 @@ before(() => {
     },
   }
   makeTree(R, packs)
+  // Apart from the rest: a call that takes a while.
+  makeTree(R, {
+    'naps/nap/skill.json': manifest({ name: 'nap', entry: 'run.sh' }),
+    'naps/nap/run.sh': { exec: `${SH}${SLEEP} 0.5\ncat\n` },
+  })
 })
 
 after(() => cleanup())
@@ -341,5 +346,119 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
       child.kill('SIGTERM')
     }
     assert.equal(await exited, 0)
+  })
+})
+
+/** Runs `ongrid-skill mcp ARGS` with this stdin; stdout, stderr and the exit code. */
+function raw(
+  args: string[],
+  input: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    import('node:child_process')
+      .then(({ spawn }) => {
+        const child = spawn(process.execPath, [BIN, 'mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+        let stdout = ''
+        let stderr = ''
+        child.stdout.on('data', (c: Buffer) => {
+          stdout += c
+        })
+        child.stderr.on('data', (c: Buffer) => {
+          stderr += c
+        })
+        child.once('error', reject)
+        child.once('close', (code) => resolve({ code, stdout, stderr }))
+        child.stdin.end(input)
+      })
+      .catch(reject)
+  })
+}
+
+const rpc = (id: number | null, method: string, params: object = {}) =>
+  `${JSON.stringify({ jsonrpc: '2.0', ...(id === null ? {} : { id }), method, params })}\n`
+const INIT =
+  rpc(1, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  }) + rpc(null, 'notifications/initialized')
+
+describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
+  test('stdout holds only JSON-RPC; a call under way at the end of stdin still answers, then exit 0', async () => {
+    const r = await raw(
+      [join(R, 'naps'), '--no-audit'],
+      INIT + rpc(2, 'tools/list') + rpc(3, 'tools/call', { name: 'nap', arguments: { a: 1 } }),
+    )
+    assert.equal(r.code, 0, r.stderr)
+    const msgs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: Record<string, unknown> })
+    assert.deepEqual(
+      msgs.map((m) => m.id),
+      [1, 2, 3],
+    )
+    assert.equal((msgs[1].result.tools as unknown[]).length, 1)
+    assert.deepEqual(msgs[2].result.content, [{ type: 'text', text: '{"a":1}' }])
+  })
+
+  test('usage errors: one line, exit 2, nothing on stdout', async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /^ongrid-skill: no dirs: pass DIR arguments or set ONGRID_SKILLS_EXTERNAL_DIRS \(see --help\)\n$/],
+      [
+        [join(R, 'skills'), '--class', 'safe,risky'],
+        /^ongrid-skill: --class: unknown class "risky" \(expected safe, mutating, dangerous\) \(see --help\)\n$/,
+      ],
+      [
+        [join(R, 'skills'), '--jobs', '0'],
+        /^ongrid-skill: --jobs: 0: expected a positive integer \(see --help\)\n$/,
+      ],
+      [
+        [join(R, 'skills'), '--http', 'x'],
+        /^ongrid-skill: --http: x: expected a port number \(see --help\)\n$/,
+      ],
+    ]
+    for (const [args, want] of cases) {
+      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        import('node:child_process').then(({ spawn }) => {
+          const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
+            env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: '' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
+          let stdout = ''
+          let stderr = ''
+          child.stdout.on('data', (c: Buffer) => {
+            stdout += c
+          })
+          child.stderr.on('data', (c: Buffer) => {
+            stderr += c
+          })
+          child.once('close', (code) => resolve({ code, stdout, stderr }))
+        })
+      })
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
+      assert.equal(r.stdout, '')
+      assert.match(r.stderr, want)
+    }
+  })
+
+  test('--json: what would be served, then exit', async () => {
+    const r = await raw([join(R, 'skills'), '--json'], '')
+    assert.equal(r.code, 0)
+    const doc = JSON.parse(r.stdout) as {
+      tools: { name: string }[]
+      skipped: { name: string; reason: string }[]
+    }
+    assert.deepEqual(
+      doc.tools.map((t) => t.name),
+      ['alpha_list', 'fails', 'hangs', 'meet', 'slow', 'zeta_echo'],
+    )
+    assert.deepEqual(
+      doc.skipped.map((s) => [s.name, s.reason]),
+      [
+        ['mutates', 'class'],
+        ['str_schema', 'schema'],
+      ],
+    )
   })
 })

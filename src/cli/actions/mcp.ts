@@ -310,10 +310,11 @@ class McpHost {
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
     const server = await this.newSession()
     const done = this.until(() => {})
-    // The transport does not notice the end of stdin itself.
-    process.stdin.once('end', () => this.stop())
-    process.stdin.once('close', () => this.stop())
-    server.onclose = () => this.stop()
+    // The transport does not notice the end of stdin itself. The client has closed its side:
+    // calls under way still finish and answer (stdout is open), then the server exits.
+    process.stdin.once('end', () => this.stop(false))
+    process.stdin.once('close', () => this.stop(false))
+    server.onclose = () => this.stop(false)
     await server.connect(new StdioServerTransport())
     return await done
   }
@@ -382,32 +383,46 @@ class McpHost {
     return await done
   }
 
-  private stopping: (() => void) | null = null
+  private stopping: ((kill: boolean) => void) | null = null
+  private killing = false
 
-  /** A promise of the exit code, settled by stop(); SIGINT and SIGTERM stop too. */
+  /**
+   * A promise of the exit code, settled once stopped and every call has ended. SIGINT and
+   * SIGTERM stop with kill (running entries' process groups are killed, their calls end within
+   * the WaitDelay); stop(false) lets running calls finish (each within its timeout).
+   */
   private until(cleanup: () => void): Promise<number> {
     return new Promise<number>((resolve) => {
-      const onSignal = () => this.stop()
-      process.once('SIGINT', onSignal)
-      process.once('SIGTERM', onSignal)
+      const onSignal = () => this.stop(true)
+      process.on('SIGINT', onSignal)
+      process.on('SIGTERM', onSignal)
       this.stopping = () => {
-        process.off('SIGINT', onSignal)
-        process.off('SIGTERM', onSignal)
-        this.shutdown.abort()
         for (const c of this.closers) c()
         cleanup()
-        // The entries are being killed; their calls end (and are recorded) within the WaitDelay.
-        Promise.allSettled([...this.running])
+        const settle = (): Promise<void> => {
+          const now = [...this.running]
+          if (now.length === 0) return Promise.resolve()
+          return Promise.allSettled(now).then(settle)
+        }
+        settle()
           .then(() => this.opts.audit?.close())
-          .finally(() => resolve(EXIT.ok))
+          .finally(() => {
+            process.off('SIGINT', onSignal)
+            process.off('SIGTERM', onSignal)
+            resolve(EXIT.ok)
+          })
       }
     })
   }
 
-  stop(): void {
+  stop(kill: boolean): void {
+    if (kill && !this.killing) {
+      this.killing = true
+      this.shutdown.abort()
+    }
     const s = this.stopping
     this.stopping = null
-    s?.()
+    s?.(kill)
   }
 }
 
