@@ -462,3 +462,45 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     )
   })
 })
+
+describe('mcp: the SDK is loaded by mcp only', { timeout: 60_000 }, () => {
+  /** Logs every module specifier resolved through the ES module loader, on stderr. */
+  const HOOK = `data:text/javascript,${encodeURIComponent(
+    'import { register } from \'node:module\'; register(\'data:text/javascript,\' + encodeURIComponent(\'export async function resolve(s, c, n) { if (s.includes("modelcontextprotocol")) process.stderr.write("resolve: " + s + "\\\\n"); return n(s, c) }\'))',
+  )}`
+
+  async function probe(args: string[], input = ''): Promise<string> {
+    const { spawn } = await import('node:child_process')
+    return await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', HOOK, BIN, ...args], {
+        env: { ...process.env, ONGRID_SKILL_DEBUG_LOAD: '1', XDG_STATE_HOME: join(R, 'probe-state') },
+        stdio: ['pipe', 'ignore', 'pipe'],
+      })
+      let err = ''
+      child.stderr.on('data', (c: Buffer) => {
+        err += c
+      })
+      child.once('error', reject)
+      child.once('close', () => resolve(err))
+      child.stdin.end(input)
+    })
+  }
+
+  test('mcp loads the bundled SDK with a code cache V8 accepts', async () => {
+    const err = await probe(['mcp', join(R, 'naps'), '--no-audit'], INIT)
+    assert.match(err, /^ongrid-skill: MCP SDK from dist\/bundle\/mcp-sdk\.js, code cache accepted$/m)
+    assert.doesNotMatch(err, /^resolve: .*modelcontextprotocol/m)
+  })
+
+  test('other commands never load it', async () => {
+    for (const args of [
+      ['load-dirs', join(R, 'skills')],
+      ['run', join(R, 'skills', 'b_pack')],
+      ['validate', join(R, 'skills', 'b_pack')],
+    ]) {
+      const err = await probe(args)
+      assert.match(err, /fast path from dist\/bundle\/fast\.js/, 'the probe sees the launcher')
+      assert.doesNotMatch(err, /MCP SDK|modelcontextprotocol/, args.join(' '))
+    }
+  })
+})

@@ -1,4 +1,6 @@
-import { watch as watchFs } from 'node:fs'
+import { readFileSync, watch as watchFs } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import type { Database } from 'better-sqlite3'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
@@ -17,7 +19,7 @@ import {
   selectTools,
   unknownToolError,
 } from '../../core/mcp/tools.js'
-import { packageVersion } from '../../core/package-root.js'
+import { packageRoot, packageVersion } from '../../core/package-root.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 
@@ -177,6 +179,39 @@ interface HostOptions {
 }
 
 type SdkServer = import('@modelcontextprotocol/sdk/server/index.js').Server
+type Sdk = typeof import('../mcp-sdk.js')
+
+let sdkMemo: Promise<Sdk> | undefined
+
+/**
+ * The SDK surface (cli/mcp-sdk.ts): from dist/bundle/mcp-sdk.js with V8's code cache when the
+ * build made it (a rejected cache only costs the compile), else as ES modules.
+ */
+function loadSdk(): Promise<Sdk> {
+  sdkMemo ??= (async () => {
+    const file = join(packageRoot(), 'dist', 'bundle', 'mcp-sdk.js')
+    let source: string
+    try {
+      source = readFileSync(file, 'utf8')
+    } catch {
+      return await import('../mcp-sdk.js')
+    }
+    let cachedData: Buffer | undefined
+    try {
+      cachedData = readFileSync(join(dirname(file), 'mcp-sdk.cache'))
+    } catch {}
+    const { Script } = createRequire(import.meta.url)('node:vm') as typeof import('node:vm')
+    const script = new Script(source, { filename: file, cachedData })
+    if (process.env.ONGRID_SKILL_DEBUG_LOAD)
+      process.stderr.write(
+        `ongrid-skill: MCP SDK from dist/bundle/mcp-sdk.js, code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`,
+      )
+    const module = { exports: {} as Sdk }
+    script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+    return module.exports
+  })()
+  return sdkMemo
+}
 
 /**
  * The tools and their calls, behind one or more MCP sessions (stdio has one; Streamable HTTP one
@@ -199,10 +234,7 @@ class McpHost {
 
   /** A new SDK server (one session) answering from the shared state. */
   private async newSession(): Promise<SdkServer> {
-    const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ])
+    const { Server, CallToolRequestSchema, ListToolsRequestSchema } = await loadSdk()
     let version = '0.0.0'
     try {
       version = packageVersion()
@@ -279,7 +311,10 @@ class McpHost {
     const before = JSON.stringify(listTools(this.state))
     this.state = stateOf(tools)
     if (JSON.stringify(listTools(this.state)) === before) return
-    for (const s of this.sessions) s.sendToolListChanged().catch(() => {})
+    for (const s of this.sessions) {
+      // Only to sessions past initialize: nothing else may reach a client before that.
+      if (s.getClientCapabilities() !== undefined) s.sendToolListChanged().catch(() => {})
+    }
   }
 
   /** Reloads when anything under the dirs changes (debounced), through `reload`. */
@@ -307,7 +342,7 @@ class McpHost {
 
   /** Until the client closes stdin (or SIGINT/SIGTERM): entries still running are killed. */
   async serveStdio(): Promise<number> {
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
+    const { StdioServerTransport } = await loadSdk()
     const server = await this.newSession()
     const done = this.until(() => {})
     // The transport does not notice the end of stdin itself. The client has closed its side:
@@ -324,7 +359,7 @@ class McpHost {
     const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createServer }, { randomUUID }] =
       await Promise.all([
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-        import('@modelcontextprotocol/sdk/types.js'),
+        loadSdk(),
         import('node:http'),
         import('node:crypto'),
       ])
