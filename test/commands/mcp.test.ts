@@ -402,6 +402,44 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     assert.deepEqual(msgs[2].result.content, [{ type: 'text', text: '{"a":1}' }])
   })
 
+  test('300 calls piped at once (--jobs 2): every one answered, no listener warning', async () => {
+    const calls = Array.from({ length: 300 }, (_, i) =>
+      rpc(i + 2, 'tools/call', { name: 'zeta_echo', arguments: { b: i } }),
+    ).join('')
+    const r = await raw([join(R, 'skills'), '--no-audit', '--jobs', '2'], INIT + calls)
+    assert.equal(r.code, 0, r.stderr)
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: { content: Text[] } })
+    assert.equal(answers.length, 301)
+    for (const a of answers.slice(1)) assert.equal(a.result.content[0].text, `{"b":${a.id - 2}}`)
+    assert.doesNotMatch(r.stderr, /Warning/)
+  })
+
+  test('SIGTERM: running entries’ process groups are killed, exit 0', async () => {
+    const { spawn } = await import('node:child_process')
+    const { rmSync } = await import('node:fs')
+    const pidFile = join(R, 'hang.pid')
+    rmSync(pidFile, { force: true })
+    const child = spawn(process.execPath, [BIN, 'mcp', join(R, 'skills'), '--no-audit'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    child.stdin.write(INIT + rpc(2, 'tools/call', { name: 'hangs', arguments: {} }))
+    const until = Date.now() + 20_000
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+      assert.ok(Date.now() < until, 'the entry never started')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const pgid = Number(readFileSync(pidFile, 'utf8'))
+    child.kill('SIGTERM')
+    assert.equal(await exited, 0)
+    const left = await settle(() => aliveInGroup(pgid), 5000)
+    killAll(left, pgid)
+    assert.deepEqual(left, [])
+  })
+
   test('usage errors: one line, exit 2, nothing on stdout', async () => {
     const cases: [string[], RegExp][] = [
       [[], /^ongrid-skill: no dirs: pass DIR arguments or set ONGRID_SKILLS_EXTERNAL_DIRS \(see --help\)\n$/],

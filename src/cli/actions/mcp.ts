@@ -220,9 +220,12 @@ function loadSdk(): Promise<Sdk> {
 class McpHost {
   private readonly slots: Slots
   private readonly sessions = new Set<SdkServer>()
-  /** Aborted when the server shuts down: every running entry's process group is killed. */
-  private readonly shutdown = new AbortController()
+  /** Each call's abort: a shutdown aborts them all (each running entry's process group is killed). */
+  private readonly aborts = new Set<AbortController>()
+  private killed = false
   private readonly running = new Set<Promise<unknown>>()
+  /** Called whenever the number of calls admitted (running or waiting for a slot) changes. */
+  private onLoad: (() => void) | null = null
   private closers: (() => void)[] = []
 
   constructor(
@@ -251,10 +254,12 @@ class McpHost {
     server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
       const call = this.call(req.params.name, req.params.arguments, extra.signal)
       this.running.add(call)
+      this.onLoad?.()
       try {
         return await call
       } finally {
         this.running.delete(call)
+        this.onLoad?.()
       }
     })
     this.sessions.add(server)
@@ -272,7 +277,8 @@ class McpHost {
     const abort = new AbortController()
     const onAbort = () => abort.abort()
     signal.addEventListener('abort', onAbort, { once: true })
-    this.shutdown.signal.addEventListener('abort', onAbort, { once: true })
+    if (this.killed) abort.abort()
+    this.aborts.add(abort)
     try {
       await this.slots.acquire(abort.signal)
       try {
@@ -302,7 +308,7 @@ class McpHost {
       }
     } finally {
       signal.removeEventListener('abort', onAbort)
-      this.shutdown.signal.removeEventListener('abort', onAbort)
+      this.aborts.delete(abort)
     }
   }
 
@@ -350,8 +356,27 @@ class McpHost {
     process.stdin.once('end', () => this.stop(false))
     process.stdin.once('close', () => this.stop(false))
     server.onclose = () => this.stop(false)
+    // Requests piped in faster than calls end would pile up: past a bound, stdin is read no more
+    // until the backlog is halved (a cancellation sent meanwhile waits behind it).
+    const high = Math.max(64, this.opts.jobs * 4)
+    let paused = false
+    this.onLoad = () => {
+      if (!paused && this.running.size >= high) {
+        paused = true
+        process.stdin.pause()
+      } else if (paused && this.running.size <= high / 2) {
+        paused = false
+        process.stdin.resume()
+      }
+    }
     await server.connect(new StdioServerTransport())
-    return await done
+    const code = await done
+    // Answers to the last calls are sent once their handlers return; then stdin is let go
+    // (after a signal it is still open, and would keep the process alive).
+    await new Promise((r) => setImmediate(r))
+    await server.close()
+    process.stdin.destroy()
+    return code
   }
 
   /** Streamable HTTP on 127.0.0.1 only, at /mcp, one SDK server per session. */
@@ -419,7 +444,6 @@ class McpHost {
   }
 
   private stopping: ((kill: boolean) => void) | null = null
-  private killing = false
 
   /**
    * A promise of the exit code, settled once stopped and every call has ended. SIGINT and
@@ -451,9 +475,9 @@ class McpHost {
   }
 
   stop(kill: boolean): void {
-    if (kill && !this.killing) {
-      this.killing = true
-      this.shutdown.abort()
+    if (kill && !this.killed) {
+      this.killed = true
+      for (const a of this.aborts) a.abort()
     }
     const s = this.stopping
     this.stopping = null
