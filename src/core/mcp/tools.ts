@@ -145,11 +145,15 @@ function lastKey(parsed: ParsedManifest | undefined, field: string) {
  * sends (a number written as `1.0` or `1e3` in the request arrives as `1` or `1000`).
  */
 export function bridgeParams(args: Record<string, unknown> | undefined): GoString {
-  const keyed: [GoString, unknown][] = []
+  // Keys as Go decodes them: a lone surrogate becomes U+FFFD, so distinct JS keys can be one Go
+  // key, and then the last one in the document wins.
+  const byKey = new Map<GoString, unknown>()
   for (const [k, v] of Object.entries(args ?? {})) {
-    if (k === 'edge_id' || k === 'device_id' || v === undefined) continue
-    keyed.push([fromText(k), v])
+    if (v !== undefined) byKey.set(fromText(k), v)
   }
+  byKey.delete('edge_id')
+  byKey.delete('device_id')
+  const keyed = [...byKey]
   keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
   return `{${keyed.map(([k, v]) => `${marshalString(k)}:${compactHTML(fromText(JSON.stringify(v) ?? 'null'))}`).join(',')}}`
 }

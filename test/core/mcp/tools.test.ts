@@ -177,3 +177,8 @@ describe('callOutcome', () => {
     assert.equal(unknownToolError('nope'), 'not found: tool "nope"')
   })
 })
+
+test('bridgeParams: keys Go decodes alike (lone surrogates, U+FFFD) are one key, the last wins', () => {
+  const out = bridgeParams({ '\uD800': 1, a: 2, '\uFFFD': 3 })
+  assert.equal(Buffer.from(out, 'latin1').toString('utf8'), '{"a":2,"\uFFFD":3}')
+})
