@@ -340,6 +340,26 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
         headers: { 'content-type': 'application/json' },
       })
       assert.equal(res.status, 400)
+      // DNS rebinding: another name for 127.0.0.1 in Host is refused.
+      const { request } = await import('node:http')
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const r = request(
+          {
+            host: '127.0.0.1',
+            port: url.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { host: `evil.example:${url.port}` },
+          },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode)
+          },
+        )
+        r.once('error', reject)
+        r.end('{}')
+      })
+      assert.equal(status, 403)
       assert.equal(out, '', 'nothing on stdout')
       for (const c of clients) await c.close()
     } finally {

@@ -390,6 +390,7 @@ class McpHost {
       ])
     type Transport = InstanceType<typeof StreamableHTTPServerTransport>
     const transports = new Map<string, Transport>()
+    let bound = port
     const http = createServer(async (req, res) => {
       const fail = (status: number, message: string) => {
         res
@@ -397,6 +398,10 @@ class McpHost {
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
       }
       try {
+        // A page that rebinds its own name to 127.0.0.1 sends its name as Host: refused.
+        const host = req.headers.host ?? ''
+        if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`)
+          return fail(403, `forbidden: Host ${JSON.stringify(host)} (use 127.0.0.1:${bound})`)
         const url = new URL(req.url ?? '/', 'http://127.0.0.1')
         if (url.pathname !== '/mcp') return fail(404, 'not found: the endpoint is /mcp')
         const sid = req.headers['mcp-session-id']
@@ -438,7 +443,7 @@ class McpHost {
       http.listen(port, '127.0.0.1', () => resolve())
     })
     const address = http.address()
-    const bound = typeof address === 'object' && address !== null ? address.port : port
+    bound = typeof address === 'object' && address !== null ? address.port : port
     process.stderr.write(`mcp: Streamable HTTP on http://127.0.0.1:${bound}/mcp\n`)
     return await done
   }
