@@ -373,11 +373,15 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
 function raw(
   args: string[],
   input: string,
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     import('node:child_process')
       .then(({ spawn }) => {
-        const child = spawn(process.execPath, [BIN, 'mcp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+        const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
+          env: { ...process.env, ...env },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
         let stdout = ''
         let stderr = ''
         child.stdout.on('data', (c: Buffer) => {
@@ -498,6 +502,18 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
       assert.equal(r.stdout, '')
       assert.match(r.stderr, want)
     }
+  })
+
+  test('without DIR: the dirs of ONGRID_SKILLS_EXTERNAL_DIRS, split as the manager splits it', async () => {
+    const r = await raw(['--json'], '', { ONGRID_SKILLS_EXTERNAL_DIRS: ` ${join(R, 'naps')};relative ,` })
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout) as { dirs: string[]; lines: string[]; tools: { name: string }[] }
+    assert.deepEqual(doc.dirs, [join(R, 'naps'), 'relative'])
+    assert.equal(doc.lines.at(-1), 'skill loader: skip non-absolute dir "relative"')
+    assert.deepEqual(
+      doc.tools.map((t) => t.name),
+      ['nap'],
+    )
   })
 
   test('--json: what would be served, then exit', async () => {
