@@ -54,7 +54,9 @@ const MB = 1e6
  *               | { metric: 'wall', minus: figure, max: seconds }   (median − that figure's median)
  *               | { metric: 'wall', minus: figure, per: n, lessEach?: figure, max: seconds }
  *                    ((median − that figure's median) / n, less lessEach's median: a cost per item)
- *               | { metric: 'rss', max: bytes }]                   (largest peak over the runs)
+ *               | { metric: 'rss', max: bytes }                    (largest peak over the runs)
+ *               | { metric: 'rss', ratioTo: figure, max: ratio }]  (largest peak / that figure's)
+ *   runs       measure this figure in only the first N rounds, no warm-up (figures taking minutes)
  */
 const FIGURES = [
   {
@@ -205,6 +207,68 @@ const FIGURES = [
     ],
   },
   {
+    name: 'load-dirs-100',
+    title: './bin/run.js load-dirs <tree of 100 packs>: the CLI’s cold start over 100 packs',
+    requires: 'load-dirs',
+    prepare: (ctx) => {
+      const tree = ctx.tree({ packs: 100, groups: 10, seed: 1 })
+      return { argv: [BIN, 'load-dirs', tree.root], check: (out) => checkLoaderLines(out, tree.expect) }
+    },
+  },
+  {
+    name: 'mcp-list-100',
+    title: './bin/run.js mcp <tree of 100 packs>: start, initialize, the first tools/list answer, exit',
+    requires: 'mcp',
+    prepare: (ctx) => {
+      const tree = ctx.tree({ packs: 100, groups: 10, seed: 1 })
+      return {
+        argv: [BIN, 'mcp', tree.root, '--no-audit'],
+        input: mcpInput(0, true),
+        check: (out, err) => checkMcpList(out, err),
+      }
+    },
+    budgets: [{ metric: 'wall', ratioTo: 'load-dirs-100', max: 2 }],
+  },
+  {
+    name: 'mcp-calls-0',
+    title: './bin/run.js mcp <echo pack>: start, initialize, exit (the base of mcp-call-overhead)',
+    requires: 'mcp',
+    prepare: () => ({
+      argv: [...mcpEcho(), '--jobs', '1'],
+      input: mcpInput(0),
+      check: (out) => checkMcpCalls(out, 0),
+    }),
+  },
+  {
+    name: 'mcp-calls-1k',
+    title: './bin/run.js mcp <echo pack> --jobs 1: 1,000 tools/call one after another (audit rows included)',
+    requires: 'mcp',
+    rss: true,
+    prepare: () => ({
+      argv: [...mcpEcho(), '--jobs', '1'],
+      input: mcpInput(1000),
+      check: (out) => checkMcpCalls(out, 1000),
+    }),
+    budgets: [
+      // Per call, over running the entry: (1k calls − none) / 1000 − entry-direct.
+      { metric: 'wall', minus: 'mcp-calls-0', per: 1000, lessEach: 'entry-direct', max: 0.01 },
+    ],
+  },
+  {
+    name: 'mcp-calls-10k',
+    title: './bin/run.js mcp <echo pack> --jobs 4: 10,000 tools/call (2 runs: minutes each under load)',
+    requires: 'mcp',
+    rss: true,
+    runs: 2,
+    prepare: () => ({
+      argv: [...mcpEcho(), '--jobs', '4'],
+      input: mcpInput(10_000),
+      check: (out) => checkMcpCalls(out, 10_000),
+    }),
+    // Memory stays flat: ten times the calls, about the peak of a thousand.
+    budgets: [{ metric: 'rss', ratioTo: 'mcp-calls-1k', max: 1.25 }],
+  },
+  {
     name: 'audit-tail-1m',
     title: './bin/run.js audit tail -n 1000 --json --db sqlite:<1,000,000 audit rows>',
     requires: 'audit tail',
@@ -297,6 +361,49 @@ function casePack(name, n) {
   mkdirSync(join(dir, 'tests'), { recursive: true })
   writeFileSync(join(dir, 'tests', 'cases.json'), JSON.stringify(cases))
   return dir
+/** `mcp` over the echo pack (the pack dir as its allow-list dir), audit rows to the bench's store. */
+function mcpEcho() {
+  return [BIN, 'mcp', benchPack('echo', '#!/bin/sh\ncat\n'), '--audit-db', join(BENCH_DIR, 'audit-mcp.db')]
+}
+
+/** JSON-RPC lines on stdin: initialize, initialized, then a tools/list or `calls` tools/call. */
+function mcpInput(calls, list = false) {
+  const rpc = (id, method, params) =>
+    `${JSON.stringify({ jsonrpc: '2.0', ...(id === null ? {} : { id }), method, params })}\n`
+  let s =
+    rpc(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '0' },
+    }) + rpc(null, 'notifications/initialized', {})
+  if (list) s += rpc(2, 'tools/list', {})
+  for (let i = 0; i < calls; i++) {
+    s += rpc(i + 2, 'tools/call', { name: 'bench_echo', arguments: { path: '/', n: i } })
+  }
+  return s
+}
+
+/** The tools/list answer names every tool the summary on stderr counts. */
+function checkMcpList(stdoutPath, stderrPath) {
+  const lines = readFileSync(stdoutPath, 'utf8').trim().split('\n')
+  const list = lines.map((l) => JSON.parse(l)).find((m) => m.id === 2)
+  const served = /mcp: serving (\d+) tools? /.exec(readFileSync(stderrPath, 'utf8'))
+  if (!list?.result?.tools) return 'no tools/list answer'
+  if (!served || Number(served[1]) !== list.result.tools.length || list.result.tools.length === 0)
+    return `tools/list has ${list.result.tools.length} tools, stderr says ${served?.[1]}`
+  return null
+}
+
+/** Every call answered with its own args echoed. */
+function checkMcpCalls(stdoutPath, calls) {
+  const answers = readFileSync(stdoutPath, 'utf8').trim().split('\n')
+  if (answers.length !== calls + 1) return `${answers.length - 1} answers to ${calls} calls`
+  for (const line of answers.slice(1)) {
+    const m = JSON.parse(line)
+    if (m.result?.content?.[0]?.text !== `{"n":${m.id - 2},"path":"/"}`)
+      return `a wrong answer: ${line.slice(0, 200)}`
+  }
+  return null
 }
 
 /** load-dirs prints one line per manifest; compare the outcomes with what the generator planted. */
@@ -501,6 +608,9 @@ function main() {
       process.stderr.write(`\rbench: ${round < opts.warmup ? 'warm-up' : 'run'} ${round + 1}/${total} `)
     }
     for (const fig of active()) {
+      // A figure with `runs` (minutes per run) skips the warm-up and stops after that many.
+      const limit = fig.def.runs
+      if (limit !== undefined && (round < opts.warmup || round >= opts.warmup + limit)) continue
       const { argv, input, exitCodes = [0], check, unsetEnv = [] } = fig.plan
       const stdout = join(OUT_DIR, `${fig.def.name}.stdout`)
       const stderr = join(OUT_DIR, `${fig.def.name}.stderr`)
@@ -564,7 +674,14 @@ function main() {
         row.shown = `${b.ratioTo ?? b.minus}: ${other?.reason ?? 'not measured'}`
         continue
       }
-      if (b.metric === 'rss') {
+      if (b.metric === 'rss' && b.ratioTo) {
+        if (!fig.rss || !other.rss) {
+          row.shown = `not measured: ${fig.rssNote ?? other.rssNote ?? 'no RSS probe on one of the figures'}`
+          continue
+        }
+        row.measured = fig.rss.max / other.rss.max
+        row.shown = `${row.measured.toFixed(2)} × (${fmtMB(fig.rss.max)} / ${fmtMB(other.rss.max)})`
+      } else if (b.metric === 'rss') {
         if (!fig.rss) {
           row.shown = `not measured: ${fig.rssNote ?? 'no RSS probe on this figure'}`
           continue
@@ -675,6 +792,7 @@ function main() {
 }
 
 function budgetText(b) {
+  if (b.metric === 'rss' && b.ratioTo) return `peak RSS ≤ ${b.max} × ${b.ratioTo}’s`
   if (b.metric === 'rss') return `peak RSS ≤ ${b.max / MB} MB`
   if (b.ratioTo) return `median wall ≤ ${b.max} × ${b.ratioTo}`
   if (b.minus && b.per)

@@ -35,7 +35,7 @@ const PARAMS = 'exports, require, module, __filename, __dirname, __ongrid_import
  * Compiled modules left out of the bundle and imported from dist/ when needed: those that import
  * ESM-only packages statically (ink), which `require` cannot load on every Node 20.
  */
-const LEFT_OUT = new Set(['ui/run-view.js', 'ui/test/live.js'])
+const LEFT_OUT = new Set(['ui/run-view.js', 'ui/test/live.js', 'cli/mcp-sdk.js'])
 
 /** Imports of LEFT_OUT modules become imports relative to the bundle (dist/bundle/ → dist/). */
 const leaveOut = {
@@ -106,3 +106,26 @@ mkdirSync(OUT, { recursive: true })
 writeFileSync(BUNDLE, code)
 const script = new Script(readFileSync(BUNDLE, 'utf8'), { filename: BUNDLE })
 writeFileSync(CACHE, script.createCachedData())
+
+// The MCP SDK surface of `mcp` (dist/cli/mcp-sdk.js), packages and all, as a second function
+// expression `(exports, require, module, __filename, __dirname) => void` with its code cache
+// (made after a run, so the functions that run at load are in it). cli/actions/mcp.ts loads it;
+// without it, the same module is imported from dist/cli/ as ES modules.
+const SDK_BUNDLE = join(OUT, 'mcp-sdk.js')
+const sdk = await build({
+  entryPoints: [join(ROOT, 'dist', 'cli', 'mcp-sdk.js')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '})' },
+  write: false,
+  logLevel: 'warning',
+})
+writeFileSync(SDK_BUNDLE, sdk.outputFiles[0].text)
+const sdkScript = new Script(readFileSync(SDK_BUNDLE, 'utf8'), { filename: SDK_BUNDLE })
+const sdkModule = { exports: {} }
+sdkScript.runInThisContext()(sdkModule.exports, createRequire(SDK_BUNDLE), sdkModule, SDK_BUNDLE, OUT)
+if (typeof sdkModule.exports.Server !== 'function') throw new Error('bundle: mcp-sdk.js exports no Server')
+writeFileSync(join(OUT, 'mcp-sdk.cache'), sdkScript.createCachedData())

@@ -42,6 +42,7 @@ const ACTIONS: Record<string, () => Promise<Action>> = {
   'marketplace:keygen': async () => (await import('./actions/marketplace.js')).marketplaceKeygenAction,
   'marketplace:sign': async () => (await import('./actions/marketplace.js')).marketplaceSignAction,
   'marketplace:pack': async () => (await import('./actions/marketplace.js')).marketplacePackAction,
+  mcp: async () => (await import('./actions/mcp.js')).mcpAction,
 }
 
 /** Topics whose commands are `topic command` on the command line. */

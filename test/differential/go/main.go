@@ -19,6 +19,9 @@
 //	isprint       r              → print, unassigned (in none of unicode.Categories)
 //	printtable                   → print, unassigned as flat [lo, hi, ...] ranges
 //	encstring     s, html        → out (Encoder, SetEscapeHTML(html), no newline)
+//	bridgeparams  data           → out, err: the LLM bridge's params for tool-call args data
+//	                               (Unmarshal into map[string]json.RawMessage, edge_id and
+//	                               device_id deleted, json.Marshal)
 //	duration      ns (decimal)   → s
 //	parseduration s              → ns (decimal) or err
 //	clean/abs/base/dir/isabs path, join elems, rel base targ → out, err (isabs: abs)
@@ -144,6 +147,8 @@ func handle(r *request) object {
 		return printTable()
 	case "encstring":
 		return object{"out": b64(encodeString(string(r.S), r.HTML))}
+	case "bridgeparams":
+		return bridgeParams(r.Data)
 	case "duration":
 		n, err := strconv.ParseInt(r.Ns, 10, 64)
 		if err != nil {
@@ -275,4 +280,25 @@ func walk(root string, limit int) object {
 		return nil
 	})
 	return object{"events": events, "err": errText(err)}
+}
+
+// bridgeParams is what the manager's skill bridge does to a tool call's args before the skill
+// runs (a manager-scoped skill: edge_id and device_id are dropped, the rest re-marshalled).
+func bridgeParams(data []byte) object {
+	var envelope map[string]json.RawMessage
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &envelope); err != nil {
+			return object{"out": nil, "err": errText(err)}
+		}
+	}
+	if envelope == nil {
+		envelope = map[string]json.RawMessage{}
+	}
+	delete(envelope, "edge_id")
+	delete(envelope, "device_id")
+	out, err := json.Marshal(envelope)
+	if err != nil {
+		return object{"out": nil, "err": errText(err)}
+	}
+	return object{"out": b64(string(out)), "err": nil}
 }

@@ -1,0 +1,498 @@
+import { readFileSync, watch as watchFs } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import type { Database } from 'better-sqlite3'
+import type { SkillClass } from '../../core/build.js'
+import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
+import { execute } from '../../core/executor.js'
+import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
+import { nowNs } from '../../core/go/time/format.js'
+import { loadDirs } from '../../core/loader.js'
+import { Slots } from '../../core/mcp/slots.js'
+import {
+  bridgeParams,
+  callOutcome,
+  type McpTool,
+  type NotServed,
+  parseClasses,
+  type Registered,
+  selectTools,
+  unknownToolError,
+} from '../../core/mcp/tools.js'
+import { packageRoot, packageVersion } from '../../core/package-root.js'
+import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
+import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
+
+/** Calls running at once, unless --jobs says otherwise. */
+export const DEFAULT_JOBS = 8
+
+interface McpFlags {
+  json?: boolean
+  class?: string
+  jobs?: string
+  audit?: boolean
+  'audit-db'?: string
+  watch?: boolean
+  http?: string
+}
+
+/** What is served now: replaced whole on a reload. */
+interface ToolState {
+  tools: McpTool[]
+  byName: Map<string, McpTool>
+}
+
+/**
+ * The loader over the dirs (its lines on stderr: stdout is the protocol), then the tools the
+ * bridge would offer. A reload prints its lines again.
+ */
+function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
+  const registered: Registered[] = []
+  const lines: GoString[] = []
+  loadDirs(dirs, {
+    registry: new Registry(BUILTIN_SKILL_KEYS),
+    onEvent: (e) => {
+      lines.push(e.message)
+      if (e.kind === 'registered' && e.skill) registered.push({ skill: e.skill, parsed: e.parsed })
+    },
+  })
+  const { tools, skipped } = selectTools(registered, classes)
+  return { tools, skipped, lines, registered: registered.length }
+}
+
+function printLoad(r: {
+  lines: GoString[]
+  skipped: NotServed[]
+  tools: McpTool[]
+  registered: number
+}): void {
+  const all = [...r.lines, ...r.skipped.map((s) => s.line)]
+  const summary = `mcp: serving ${r.tools.length} tool${r.tools.length === 1 ? '' : 's'} (${r.registered} skill${r.registered === 1 ? '' : 's'} registered)`
+  process.stderr.write(toBuffer(`${all.map((l) => `${l}\n`).join('')}${summary}\n`))
+}
+
+function stateOf(tools: McpTool[]): ToolState {
+  return { tools, byName: new Map(tools.map((t) => [t.name, t])) }
+}
+
+/** `tools/list` entries for a state. */
+function listTools(state: ToolState) {
+  return state.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema as { type: 'object'; [k: string]: unknown },
+    annotations: t.annotations,
+  }))
+}
+
+/** The local audit store, opened on the first call; a store that cannot be opened is one warning. */
+class AuditSink {
+  private db: Promise<Database | null> | null = null
+  constructor(private readonly path: string | undefined) {}
+
+  private open(): Promise<Database | null> {
+    this.db ??= (async () => {
+      const { defaultAuditPath, openLocalStore } = await import('../../core/audit/local-store.js')
+      const path = this.path ?? defaultAuditPath()
+      try {
+        return await openLocalStore(path)
+      } catch (e) {
+        process.stderr.write(
+          `warning: audit store ${path}: ${(e as Error).message.split('\n')[0]} (calls not recorded)\n`,
+        )
+        return null
+      }
+    })()
+    return this.db
+  }
+
+  async record(row: import('../../core/audit/local-store.js').ExecutionRow): Promise<void> {
+    const db = await this.open()
+    if (db === null) return
+    const { insertExecution } = await import('../../core/audit/local-store.js')
+    try {
+      insertExecution(db, row)
+    } catch (e) {
+      process.stderr.write(
+        `warning: audit store: ${(e as Error).message.split('\n')[0]} (call not recorded)\n`,
+      )
+    }
+  }
+
+  async close(): Promise<void> {
+    const db = await this.db
+    db?.close()
+  }
+}
+
+/** `mcp [DIR...]`: serve the packs the manager would register, as its LLM bridge offers them. */
+export async function mcpAction({ argv, flags: f }: ActionInput): Promise<number> {
+  const flags = f as McpFlags
+  const dirArgs = argv.map(fromText)
+  const envValue = process.env[EXTERNAL_DIRS_ENV]
+  const dirs =
+    dirArgs.length > 0 ? dirArgs : splitExternalDirs(envValue === undefined ? undefined : fromText(envValue))
+  if (dirs.length === 0) throw new UserError(`no dirs: pass DIR arguments or set ${EXTERNAL_DIRS_ENV}`)
+  const classes = parseClasses(flags.class ?? 'safe')
+  if (typeof classes === 'string') throw new UserError(classes)
+  const jobs = flags.jobs === undefined ? DEFAULT_JOBS : Number(flags.jobs)
+  if (!Number.isInteger(jobs) || jobs < 1)
+    throw new UserError(`--jobs: ${flags.jobs}: expected a positive integer`)
+  let port: number | null = null
+  if (flags.http !== undefined) {
+    port = Number(flags.http)
+    if (!/^\d+$/.test(flags.http) || port > 65535)
+      throw new UserError(`--http: ${flags.http}: expected a port number`)
+  }
+
+  const first = loadTools(dirs, classes)
+  if (flags.json === true) {
+    printJson({
+      dirs: dirs.map(toText),
+      lines: first.lines.map(toText),
+      tools: listTools(stateOf(first.tools)),
+      skipped: first.skipped.map((s) => ({ name: toText(s.key), reason: s.reason, line: toText(s.line) })),
+    })
+    return EXIT.ok
+  }
+  printLoad(first)
+
+  const server = new McpHost(stateOf(first.tools), {
+    jobs,
+    audit: flags.audit === false ? null : new AuditSink(flags['audit-db']),
+    listChanged: flags.watch === true,
+  })
+  if (flags.watch === true) {
+    server.watch(dirs, () => {
+      const again = loadTools(dirs, classes)
+      printLoad(again)
+      return again.tools
+    })
+  }
+  return port === null ? await server.serveStdio() : await server.serveHttp(port)
+}
+
+interface HostOptions {
+  jobs: number
+  audit: AuditSink | null
+  listChanged: boolean
+}
+
+type SdkServer = import('@modelcontextprotocol/sdk/server/index.js').Server
+type Sdk = typeof import('../mcp-sdk.js')
+
+let sdkMemo: Promise<Sdk> | undefined
+
+/**
+ * The SDK surface (cli/mcp-sdk.ts): from dist/bundle/mcp-sdk.js with V8's code cache when the
+ * build made it (a rejected cache only costs the compile), else as ES modules.
+ */
+function loadSdk(): Promise<Sdk> {
+  sdkMemo ??= (async () => {
+    const file = join(packageRoot(), 'dist', 'bundle', 'mcp-sdk.js')
+    let source: string
+    try {
+      source = readFileSync(file, 'utf8')
+    } catch {
+      return await import('../mcp-sdk.js')
+    }
+    let cachedData: Buffer | undefined
+    try {
+      cachedData = readFileSync(join(dirname(file), 'mcp-sdk.cache'))
+    } catch {}
+    const { Script } = createRequire(import.meta.url)('node:vm') as typeof import('node:vm')
+    const script = new Script(source, { filename: file, cachedData })
+    if (process.env.ONGRID_SKILL_DEBUG_LOAD)
+      process.stderr.write(
+        `ongrid-skill: MCP SDK from dist/bundle/mcp-sdk.js, code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`,
+      )
+    const module = { exports: {} as Sdk }
+    script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+    return module.exports
+  })()
+  return sdkMemo
+}
+
+/**
+ * The tools and their calls, behind one or more MCP sessions (stdio has one; Streamable HTTP one
+ * per client). The SDK is imported here, when a server starts, never by other commands.
+ */
+class McpHost {
+  private readonly slots: Slots
+  private readonly sessions = new Set<SdkServer>()
+  /** Each call's abort: a shutdown aborts them all (each running entry's process group is killed). */
+  private readonly aborts = new Set<AbortController>()
+  private killed = false
+  private readonly running = new Set<Promise<unknown>>()
+  /** Called whenever the number of calls admitted (running or waiting for a slot) changes. */
+  private onLoad: (() => void) | null = null
+  private closers: (() => void)[] = []
+
+  constructor(
+    private state: ToolState,
+    private readonly opts: HostOptions,
+  ) {
+    this.slots = new Slots(opts.jobs)
+  }
+
+  /** A new SDK server (one session) answering from the shared state. */
+  private async newSession(): Promise<SdkServer> {
+    const { Server, CallToolRequestSchema, ListToolsRequestSchema } = await loadSdk()
+    let version = '0.0.0'
+    try {
+      version = packageVersion()
+    } catch {}
+    const server = new Server(
+      { name: 'ongrid-skill', version },
+      {
+        capabilities: { tools: { listChanged: this.opts.listChanged } },
+        instructions:
+          'Tools are ongrid skill packs, offered as the ongrid manager offers them to its LLM; each call runs the pack as the manager would.',
+      },
+    )
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(this.state) }))
+    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      const call = this.call(req.params.name, req.params.arguments, extra.signal)
+      this.running.add(call)
+      this.onLoad?.()
+      try {
+        return await call
+      } finally {
+        this.running.delete(call)
+        this.onLoad?.()
+      }
+    })
+    this.sessions.add(server)
+    server.onclose = () => this.sessions.delete(server)
+    return server
+  }
+
+  private async call(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) {
+    const tool = this.state.byName.get(name)
+    if (tool === undefined) {
+      return { content: [{ type: 'text' as const, text: toText(unknownToolError(name)) }], isError: true }
+    }
+    const params = bridgeParams(args)
+    // Cancelled by the client, or the server going away: either kills the process group.
+    const abort = new AbortController()
+    const onAbort = () => abort.abort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    if (this.killed) abort.abort()
+    this.aborts.add(abort)
+    try {
+      await this.slots.acquire(abort.signal)
+      try {
+        const startedNs = nowNs()
+        const result = await execute(tool.skill, params, { environ: process.env, signal: abort.signal })
+        const finishedNs = nowNs()
+        await this.opts.audit?.record({
+          skillKey: toText(tool.skill.key),
+          edgeId: 0,
+          callerId: 0,
+          callerRole: 'mcp',
+          class: tool.skill.class,
+          paramsJson: toText(params),
+          resultJson: result.ok ? result.stdout.toString('utf8') : '',
+          error: result.error === null ? '' : toText(result.error),
+          startedNs,
+          finishedNs,
+        })
+        const out = callOutcome(result)
+        return {
+          content: [{ type: 'text' as const, text: out.text }],
+          ...(out.structured !== undefined ? { structuredContent: out.structured } : {}),
+          ...(out.isError ? { isError: true } : {}),
+        }
+      } finally {
+        this.slots.release()
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort)
+      this.aborts.delete(abort)
+    }
+  }
+
+  /** Replaces the tools; sessions hear `notifications/tools/list_changed` when the list differs. */
+  replace(tools: McpTool[]): void {
+    const before = JSON.stringify(listTools(this.state))
+    this.state = stateOf(tools)
+    if (JSON.stringify(listTools(this.state)) === before) return
+    for (const s of this.sessions) {
+      // Only to sessions past initialize: nothing else may reach a client before that.
+      if (s.getClientCapabilities() !== undefined) s.sendToolListChanged().catch(() => {})
+    }
+  }
+
+  /** Reloads when anything under the dirs changes (debounced), through `reload`. */
+  watch(dirs: readonly GoString[], reload: () => McpTool[]): void {
+    let timer: NodeJS.Timeout | undefined
+    const changed = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => this.replace(reload()), 150)
+    }
+    for (const d of dirs) {
+      try {
+        const w = watchFs(toText(d), { recursive: true }, changed)
+        w.on('error', () => {})
+        this.closers.push(() => w.close())
+      } catch (e) {
+        process.stderr.write(
+          toBuffer(
+            `warning: --watch: ${d}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (not watched)\n`,
+          ),
+        )
+      }
+    }
+    this.closers.push(() => clearTimeout(timer))
+  }
+
+  /** Until the client closes stdin (or SIGINT/SIGTERM): entries still running are killed. */
+  async serveStdio(): Promise<number> {
+    const { StdioServerTransport } = await loadSdk()
+    const server = await this.newSession()
+    const done = this.until(() => {})
+    // The transport does not notice the end of stdin itself. The client has closed its side:
+    // calls under way still finish and answer (stdout is open), then the server exits.
+    process.stdin.once('end', () => this.stop(false))
+    process.stdin.once('close', () => this.stop(false))
+    server.onclose = () => this.stop(false)
+    // Requests piped in faster than calls end would pile up: past a bound, stdin is read no more
+    // until the backlog is halved (a cancellation sent meanwhile waits behind it).
+    const high = Math.max(64, this.opts.jobs * 4)
+    let paused = false
+    this.onLoad = () => {
+      if (!paused && this.running.size >= high) {
+        paused = true
+        process.stdin.pause()
+      } else if (paused && this.running.size <= high / 2) {
+        paused = false
+        process.stdin.resume()
+      }
+    }
+    await server.connect(new StdioServerTransport())
+    const code = await done
+    // Answers to the last calls are sent once their handlers return; then stdin is let go
+    // (after a signal it is still open, and would keep the process alive).
+    await new Promise((r) => setImmediate(r))
+    await server.close()
+    process.stdin.destroy()
+    return code
+  }
+
+  /** Streamable HTTP on 127.0.0.1 only, at /mcp, one SDK server per session. */
+  async serveHttp(port: number): Promise<number> {
+    const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createServer }, { randomUUID }] =
+      await Promise.all([
+        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        loadSdk(),
+        import('node:http'),
+        import('node:crypto'),
+      ])
+    type Transport = InstanceType<typeof StreamableHTTPServerTransport>
+    const transports = new Map<string, Transport>()
+    let bound = port
+    const http = createServer(async (req, res) => {
+      const fail = (status: number, message: string) => {
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+      }
+      try {
+        // A page that rebinds its own name to 127.0.0.1 sends its name as Host: refused.
+        const host = req.headers.host ?? ''
+        if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`)
+          return fail(403, `forbidden: Host ${JSON.stringify(host)} (use 127.0.0.1:${bound})`)
+        const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+        if (url.pathname !== '/mcp') return fail(404, 'not found: the endpoint is /mcp')
+        const sid = req.headers['mcp-session-id']
+        const id = Array.isArray(sid) ? sid[0] : sid
+        let transport = id !== undefined ? transports.get(id) : undefined
+        let body: unknown
+        if (req.method === 'POST') body = await readBody(req)
+        if (transport === undefined) {
+          if (id !== undefined) return fail(404, 'unknown session')
+          if (req.method !== 'POST' || !isInitializeRequest(body))
+            return fail(400, 'no session: send an initialize request first')
+          const t: Transport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (sessionId) => {
+              transports.set(sessionId, t)
+            },
+          })
+          t.onclose = () => {
+            if (t.sessionId !== undefined) transports.delete(t.sessionId)
+          }
+          transport = t
+          const server = await this.newSession()
+          await server.connect(t)
+        }
+        await transport.handleRequest(req, res, body)
+      } catch (e) {
+        if (!res.headersSent) fail(e instanceof SyntaxError ? 400 : 500, (e as Error).message)
+      }
+    })
+    const done = this.until(() => {
+      for (const t of transports.values()) t.close().catch(() => {})
+      http.close()
+      http.closeAllConnections()
+    })
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', (e: NodeJS.ErrnoException) =>
+        reject(new UserError(`--http: 127.0.0.1:${port}: ${e.code ?? e.message}`)),
+      )
+      http.listen(port, '127.0.0.1', () => resolve())
+    })
+    const address = http.address()
+    bound = typeof address === 'object' && address !== null ? address.port : port
+    process.stderr.write(`mcp: Streamable HTTP on http://127.0.0.1:${bound}/mcp\n`)
+    return await done
+  }
+
+  private stopping: ((kill: boolean) => void) | null = null
+
+  /**
+   * A promise of the exit code, settled once stopped and every call has ended. SIGINT and
+   * SIGTERM stop with kill (running entries' process groups are killed, their calls end within
+   * the WaitDelay); stop(false) lets running calls finish (each within its timeout).
+   */
+  private until(cleanup: () => void): Promise<number> {
+    return new Promise<number>((resolve) => {
+      const onSignal = () => this.stop(true)
+      process.on('SIGINT', onSignal)
+      process.on('SIGTERM', onSignal)
+      this.stopping = () => {
+        for (const c of this.closers) c()
+        cleanup()
+        const settle = (): Promise<void> => {
+          const now = [...this.running]
+          if (now.length === 0) return Promise.resolve()
+          return Promise.allSettled(now).then(settle)
+        }
+        settle()
+          .then(() => this.opts.audit?.close())
+          .finally(() => {
+            process.off('SIGINT', onSignal)
+            process.off('SIGTERM', onSignal)
+            resolve(EXIT.ok)
+          })
+      }
+    })
+  }
+
+  stop(kill: boolean): void {
+    if (kill && !this.killed) {
+      this.killed = true
+      for (const a of this.aborts) a.abort()
+    }
+    const s = this.stopping
+    this.stopping = null
+    s?.(kill)
+  }
+}
+
+async function readBody(req: import('node:http').IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  for await (const c of req) chunks.push(c as Buffer)
+  const text = Buffer.concat(chunks).toString('utf8')
+  return text === '' ? undefined : JSON.parse(text)
+}

@@ -1,0 +1,69 @@
+import { Args, Flags } from '@oclif/core'
+import { DEFAULT_JOBS, mcpAction } from '../cli/actions/mcp.js'
+import { BaseCommand } from '../cli/base.js'
+import { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
+
+export default class Mcp extends BaseCommand {
+  static override summary = 'Serve skill packs to MCP clients as the manager offers them to its LLM'
+
+  static override description =
+    `Loads each DIR as the manager's loader does (its lines go to stderr; stdout is the protocol) and serves, over MCP on stdio, the tools the manager's LLM bridge would offer: safe skills only, sorted by name, each with the bridge's exact name, description and parameters (what lint --show-tool prints). A call runs the entry as the manager's executor does, with the arguments the bridge would send (edge_id and device_id dropped, keys sorted); stdout comes back as text, and as structured content when it is a JSON object; a failure is an error result holding the manager's error text. A cancelled call kills the entry's process group. Each call is appended to the local audit store (caller_role "mcp").
+
+Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}. A pack dir works as a DIR too. With --json, prints what would be served and exits.
+
+Exit codes: 0 the client went away (or SIGINT/SIGTERM), 2 usage errors.`
+
+  static override examples = [
+    {
+      description: 'Serve the example packs on stdio',
+      command: '<%= config.bin %> <%= command.id %> "$PWD/examples/skills"',
+    },
+    {
+      description: 'Offer mutating skills too, and reload when packs change',
+      command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --class safe,mutating --watch',
+    },
+    {
+      description: 'Streamable HTTP on 127.0.0.1:8765/mcp',
+      command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --http 8765',
+    },
+    {
+      description: 'Try it under the MCP Inspector',
+      command: 'npx @modelcontextprotocol/inspector <%= config.bin %> <%= command.id %> "$PWD/skills"',
+    },
+    {
+      description: 'What would be served, as JSON',
+      command: '<%= config.bin %> <%= command.id %> "$PWD/skills" --json',
+    },
+  ]
+
+  static override strict = false
+  static override enableJsonFlag = true
+
+  static override args = {
+    dir: Args.string({
+      description: 'allow-list dir or pack dir (absolute, as the manager requires); repeatable',
+    }),
+  }
+
+  static override flags = {
+    class: Flags.string({
+      description: 'classes to serve, comma-separated: safe (what the manager offers), mutating, dangerous',
+      default: 'safe',
+    }),
+    jobs: Flags.string({ description: `calls running at once; more wait (default ${DEFAULT_JOBS})` }),
+    audit: Flags.boolean({
+      description: 'append each call to the local audit store',
+      default: true,
+      allowNo: true,
+    }),
+    'audit-db': Flags.string({
+      description: 'local audit store (default $XDG_STATE_HOME/ongrid-skill/audit.db)',
+    }),
+    watch: Flags.boolean({ description: 'reload when packs change and send tools/list_changed' }),
+    http: Flags.string({ description: 'serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio' }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(mcpAction, await this.parse(Mcp))
+  }
+}

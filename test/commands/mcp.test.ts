@@ -1,0 +1,580 @@
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import Database from 'better-sqlite3'
+import { aliveInGroup, killAll, SH, settle } from '../fixtures/run/helpers.js'
+import { makeTree, manifest, type Node, tempRoot } from '../helpers/tree.js'
+
+const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+
+type Text = { type: 'text'; text: string }
+
+interface Served {
+  client: Client
+  stderr: () => string
+  close: () => Promise<void>
+}
+
+/** `ongrid-skill mcp ARGS…` with the SDK's own client over stdio. */
+async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: { ...(process.env as Record<string, string>), CI: '1', ...env },
+    stderr: 'pipe',
+  })
+  let err = ''
+  transport.stderr?.on('data', (c: Buffer) => {
+    err += c.toString('utf8')
+  })
+  const client = new Client({ name: 'ongrid-skill-test', version: '0' })
+  await client.connect(transport)
+  return { client, stderr: () => err, close: () => client.close() }
+}
+
+function text(r: unknown): string {
+  const c = (r as { content: Text[] }).content
+  assert.equal(c.length, 1)
+  assert.equal(c[0].type, 'text')
+  return c[0].text
+}
+
+const SLEEP = '/bin/sleep'
+
+let R: string
+let cleanup: () => void
+let STATE: string
+
+before(() => {
+  ;({ root: R, cleanup } = tempRoot('ongrid-mcp-'))
+  STATE = join(R, 'state')
+  const packs: Record<string, Node> = {
+    // Walk order (by dir) differs from key order: the tools come sorted by key.
+    'skills/a_pack/skill.json': manifest({
+      name: 'zeta_echo',
+      description: 'Echoes its params.',
+      entry: 'run.sh',
+      schema: { properties: { b: { type: 'integer' }, a: { type: 'string' } } },
+    }),
+    'skills/a_pack/run.sh': { exec: `${SH}cat\n` },
+    'skills/b_pack/skill.json': manifest({ name: 'alpha_list', entry: 'run.sh' }),
+    'skills/b_pack/run.sh': { exec: `${SH}echo '[1,2]'\n` },
+    'skills/c_fail/skill.json': manifest({ name: 'fails', entry: 'run.sh' }),
+    'skills/c_fail/run.sh': { exec: `${SH}echo boom >&2\nexit 3\n` },
+    'skills/d_slow/skill.json': manifest({ name: 'slow', entry: 'run.sh', timeout_seconds: 1 }),
+    'skills/d_slow/run.sh': { exec: `${SH}exec ${SLEEP} 30\n` },
+    'skills/e_mut/skill.json': manifest({ name: 'mutates', entry: 'run.sh', class: 'mutating' }),
+    'skills/e_mut/run.sh': { exec: `${SH}echo '{"done":true}'\n` },
+    'skills/f_str/skill.json': manifest({ name: 'str_schema', entry: 'run.sh', schema: 'x' }),
+    'skills/f_str/run.sh': { exec: `${SH}echo '{}'\n` },
+    'skills/g_clash/skill.json': manifest({ name: 'web_search', entry: 'run.sh' }),
+    'skills/g_clash/run.sh': { exec: `${SH}echo '{}'\n` },
+    // Writes its pid (its process group's id) and waits on a background child of the group.
+    'skills/h_hang/skill.json': manifest({ name: 'hangs', entry: 'run.sh', timeout_seconds: 60 }),
+    'skills/h_hang/run.sh': {
+      exec: `${SH}echo $$ > "${join(R, 'hang.pid')}"\n${SLEEP} 60 &\nwait\n`,
+    },
+    // Two calls meet: each waits (up to 20 s) until two have started, so it only succeeds when
+    // two run at once; the log shows how many ever ran together.
+    'skills/i_meet/skill.json': manifest({ name: 'meet', entry: 'run.sh', timeout_seconds: 30 }),
+    'skills/i_meet/run.sh': {
+      exec: `${SH}L="${join(R, 'meet.log')}"\necho start >> "$L"\ni=0\nwhile [ "$(grep -c start "$L")" -lt 2 ]; do i=$((i+1)); [ $i -gt 200 ] && exit 9; ${SLEEP} 0.1; done\n${SLEEP} 0.3\necho end >> "$L"\necho '{"met":true}'\n`,
+    },
+  }
+  makeTree(R, packs)
+  // Apart from the rest: a call that takes a while.
+  makeTree(R, {
+    'naps/nap/skill.json': manifest({ name: 'nap', entry: 'run.sh' }),
+    'naps/nap/run.sh': { exec: `${SH}${SLEEP} 0.5\ncat\n` },
+  })
+})
+
+after(() => cleanup())
+
+describe('mcp over stdio, driven by the SDK client', { timeout: 120_000 }, () => {
+  let s: Served
+  before(async () => {
+    s = await serve([join(R, 'skills'), '--audit-db', join(STATE, 'audit.db')])
+  })
+  after(async () => {
+    await s.close()
+  })
+
+  test('tools/list: the safe skills the bridge offers, by key, with its definitions', async () => {
+    const { tools } = await s.client.listTools()
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['alpha_list', 'fails', 'hangs', 'meet', 'slow', 'zeta_echo'],
+    )
+    const echo = tools.find((t) => t.name === 'zeta_echo')!
+    assert.equal(echo.description, 'Echoes its params.\n\nReturns: {...} (subprocess skill output)')
+    assert.deepEqual(echo.inputSchema, {
+      properties: { a: { type: 'string' }, b: { type: 'integer' } },
+      type: 'object',
+    })
+    assert.deepEqual(echo.annotations, { readOnlyHint: true, destructiveHint: false })
+    const list = tools.find((t) => t.name === 'alpha_list')!
+    assert.deepEqual(list.inputSchema, { properties: {}, type: 'object' })
+  })
+
+  test('the loader’s lines and the skipped ones go to stderr', () => {
+    const err = s.stderr()
+    assert.match(err, /skill loader: registered subprocess skill "zeta_echo" from .*a_pack\/skill\.json\n/)
+    assert.match(
+      err,
+      /skill loader: skill "web_search" already registered, skipping .*g_clash\/skill\.json\n/,
+    )
+    assert.match(
+      err,
+      /WARN aiops\/tools: skill schema build failed skill=str_schema err=subprocess skill "str_schema": invalid manifest schema: json: cannot unmarshal string into Go value of type map\[string\]interface \{\}\n/,
+    )
+    assert.match(err, /mcp: "mutates" not served: class mutating/)
+    assert.match(err, /mcp: serving 6 tools \(8 skills registered\)\n/)
+  })
+
+  test('a call gets the params the bridge sends: keys sorted, edge_id dropped, HTML escaped', async () => {
+    const r = await s.client.callTool({ name: 'zeta_echo', arguments: { b: 2, a: '<x>&', edge_id: 9 } })
+    assert.equal(r.isError, undefined)
+    assert.equal(text(r), '{"a":"\\u003cx\\u003e\\u0026","b":2}')
+    assert.deepEqual(r.structuredContent, { a: '<x>&', b: 2 })
+  })
+
+  test('no arguments: the entry gets {}', async () => {
+    const r = await s.client.callTool({ name: 'zeta_echo' })
+    assert.equal(text(r), '{}')
+  })
+
+  test('stdout that is not an object: text only, verbatim', async () => {
+    const r = await s.client.callTool({ name: 'alpha_list', arguments: {} })
+    assert.equal(text(r), '[1,2]\n')
+    assert.equal(r.structuredContent, undefined)
+  })
+
+  test('a failing entry: an error result with the manager’s text', async () => {
+    const r = await s.client.callTool({ name: 'fails', arguments: {} })
+    assert.equal(r.isError, true)
+    assert.equal(text(r), 'subprocess skill fails: exit 3 (stderr: boom)')
+  })
+
+  test('a tool that is not served: the registry’s not-found text', async () => {
+    for (const name of ['nope', 'mutates', 'web_search']) {
+      const r = await s.client.callTool({ name, arguments: {} })
+      assert.equal(r.isError, true)
+      assert.equal(text(r), `not found: tool "${name}"`)
+    }
+  })
+
+  test('a timeout: the manager’s text', async () => {
+    const r = await s.client.callTool({ name: 'slow', arguments: {} })
+    assert.equal(r.isError, true)
+    assert.equal(text(r), 'subprocess skill slow: timed out after 1s')
+  })
+
+  test('a cancelled call kills the entry’s process group', async () => {
+    const pidFile = join(R, 'hang.pid')
+    const c = new AbortController()
+    const call = s.client.callTool({ name: 'hangs', arguments: {} }, undefined, { signal: c.signal })
+    call.catch(() => {})
+    const until = Date.now() + 20_000
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+      assert.ok(Date.now() < until, 'the entry never started')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const pgid = Number(readFileSync(pidFile, 'utf8'))
+    assert.ok(aliveInGroup(pgid).length >= 2, 'the entry and its child run')
+    c.abort()
+    await assert.rejects(call)
+    const left = await settle(() => aliveInGroup(pgid), 10_000)
+    killAll(left, pgid)
+    assert.deepEqual(left, [])
+    // The server goes on answering.
+    assert.equal(text(await s.client.callTool({ name: 'zeta_echo', arguments: { a: 'x' } })), '{"a":"x"}')
+  })
+
+  test('calls are recorded in the local audit store, caller_role mcp', () => {
+    const db = new Database(join(STATE, 'audit.db'), { readonly: true })
+    try {
+      const rows = db
+        .prepare(
+          "SELECT skill_key, caller_role, class, params_json, result_json, error FROM skill_executions WHERE skill_key IN ('zeta_echo', 'fails') ORDER BY id",
+        )
+        .all() as Record<string, string>[]
+      assert.deepEqual(rows[0], {
+        skill_key: 'zeta_echo',
+        caller_role: 'mcp',
+        class: 'safe',
+        params_json: '{"a":"\\u003cx\\u003e\\u0026","b":2}',
+        result_json: '{"a":"\\u003cx\\u003e\\u0026","b":2}',
+        error: '',
+      })
+      const fail = rows.find((r) => r.skill_key === 'fails')!
+      assert.equal(fail.error, 'subprocess skill fails: exit 3 (stderr: boom)')
+      assert.equal(fail.result_json, '')
+    } finally {
+      db.close()
+    }
+  })
+})
+
+describe('mcp: bounds and options', { timeout: 120_000 }, () => {
+  test('--jobs 2: two calls run at once, never three', async () => {
+    const s = await serve([join(R, 'skills'), '--no-audit', '--jobs', '2'], {
+      XDG_STATE_HOME: join(R, 'none'),
+    })
+    try {
+      const calls = Array.from({ length: 4 }, () => s.client.callTool({ name: 'meet', arguments: {} }))
+      const results = await Promise.all(calls)
+      for (const r of results) assert.equal(text(r), '{"met":true}\n')
+      let running = 0
+      let most = 0
+      for (const line of readFileSync(join(R, 'meet.log'), 'utf8').trim().split('\n')) {
+        running += line === 'start' ? 1 : -1
+        most = Math.max(most, running)
+      }
+      assert.equal(most, 2)
+      assert.equal(existsSync(join(R, 'none')), false, '--no-audit opens no store')
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('--class widens the set; annotations follow the class', async () => {
+    const s = await serve([join(R, 'skills'), '--no-audit', '--class', 'safe,mutating'])
+    try {
+      const { tools } = await s.client.listTools()
+      const m = tools.find((t) => t.name === 'mutates')
+      assert.deepEqual(m?.annotations, { readOnlyHint: false, destructiveHint: false })
+      const r = await s.client.callTool({ name: 'mutates', arguments: {} })
+      assert.deepEqual(r.structuredContent, { done: true })
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('--watch: a new pack is served after tools/list_changed', async () => {
+    const { root, cleanup: done } = tempRoot('ongrid-mcp-watch-')
+    try {
+      makeTree(root, {
+        'one/skill.json': manifest({ name: 'one', entry: 'run.sh' }),
+        'one/run.sh': { exec: `${SH}echo '{}'\n` },
+      })
+      const s = await serve([root, '--no-audit', '--watch'])
+      try {
+        assert.deepEqual(
+          (await s.client.listTools()).tools.map((t) => t.name),
+          ['one'],
+        )
+        const changed = new Promise<void>((resolve) =>
+          s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+        )
+        makeTree(root, {
+          'two/run.sh': { exec: `${SH}echo '{}'\n` },
+          'two/skill.json': manifest({ name: 'two', entry: 'run.sh' }),
+        })
+        await changed
+        assert.deepEqual(
+          (await s.client.listTools()).tools.map((t) => t.name),
+          ['one', 'two'],
+        )
+      } finally {
+        await s.close()
+      }
+    } finally {
+      done()
+    }
+  })
+})
+
+describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
+  test('two clients, each its own session; 127.0.0.1 only; the server stops on SIGTERM', async () => {
+    const { spawn } = await import('node:child_process')
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    )
+    const child = spawn(process.execPath, [BIN, 'mcp', join(R, 'skills'), '--no-audit', '--http', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let err = ''
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => {
+      out += c
+    })
+    const url = await new Promise<URL>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        err += c
+        const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
+        if (m) resolve(new URL(m[1]))
+      })
+      child.once('exit', () => reject(new Error(`exited: ${err}`)))
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      const clients = await Promise.all(
+        [1, 2].map(async () => {
+          const c = new Client({ name: 'http-test', version: '0' })
+          await c.connect(new StreamableHTTPClientTransport(url))
+          return c
+        }),
+      )
+      for (const c of clients) {
+        assert.equal((await c.listTools()).tools.length, 6)
+        const r = await c.callTool({ name: 'zeta_echo', arguments: { a: 'h' } })
+        assert.equal(text(r), '{"a":"h"}')
+      }
+      // Listening on loopback only: the kernel's socket table has 127.0.0.1 for this port, no other.
+      const port = Number(url.port).toString(16).toUpperCase().padStart(4, '0')
+      const listening = ['/proc/net/tcp', '/proc/net/tcp6']
+        .flatMap((f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').slice(1) : []))
+        .map((l) => l.trim().split(/\s+/))
+        .filter((f) => f[1]?.endsWith(`:${port}`) && f[3] === '0A')
+        .map((f) => f[1])
+      assert.deepEqual(listening, [`0100007F:${port}`])
+      const res = await fetch(url, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      })
+      assert.equal(res.status, 400)
+      // DNS rebinding: another name for 127.0.0.1 in Host is refused.
+      const { request } = await import('node:http')
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const r = request(
+          {
+            host: '127.0.0.1',
+            port: url.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { host: `evil.example:${url.port}` },
+          },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode)
+          },
+        )
+        r.once('error', reject)
+        r.end('{}')
+      })
+      assert.equal(status, 403)
+      assert.equal(out, '', 'nothing on stdout')
+      for (const c of clients) await c.close()
+    } finally {
+      child.kill('SIGTERM')
+    }
+    assert.equal(await exited, 0)
+  })
+})
+
+/** Runs `ongrid-skill mcp ARGS` with this stdin; stdout, stderr and the exit code. */
+function raw(
+  args: string[],
+  input: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    import('node:child_process')
+      .then(({ spawn }) => {
+        const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
+          env: { ...process.env, ...env },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
+        let stdout = ''
+        let stderr = ''
+        child.stdout.on('data', (c: Buffer) => {
+          stdout += c
+        })
+        child.stderr.on('data', (c: Buffer) => {
+          stderr += c
+        })
+        child.once('error', reject)
+        child.once('close', (code) => resolve({ code, stdout, stderr }))
+        child.stdin.end(input)
+      })
+      .catch(reject)
+  })
+}
+
+const rpc = (id: number | null, method: string, params: object = {}) =>
+  `${JSON.stringify({ jsonrpc: '2.0', ...(id === null ? {} : { id }), method, params })}\n`
+const INIT =
+  rpc(1, 'initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  }) + rpc(null, 'notifications/initialized')
+
+describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
+  test('stdout holds only JSON-RPC; a call under way at the end of stdin still answers, then exit 0', async () => {
+    const r = await raw(
+      [join(R, 'naps'), '--no-audit'],
+      INIT + rpc(2, 'tools/list') + rpc(3, 'tools/call', { name: 'nap', arguments: { a: 1 } }),
+    )
+    assert.equal(r.code, 0, r.stderr)
+    const msgs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: Record<string, unknown> })
+    assert.deepEqual(
+      msgs.map((m) => m.id),
+      [1, 2, 3],
+    )
+    assert.equal((msgs[1].result.tools as unknown[]).length, 1)
+    assert.deepEqual(msgs[2].result.content, [{ type: 'text', text: '{"a":1}' }])
+  })
+
+  test('300 calls piped at once (--jobs 2): every one answered, no listener warning', async () => {
+    const calls = Array.from({ length: 300 }, (_, i) =>
+      rpc(i + 2, 'tools/call', { name: 'zeta_echo', arguments: { b: i } }),
+    ).join('')
+    const r = await raw([join(R, 'skills'), '--no-audit', '--jobs', '2'], INIT + calls)
+    assert.equal(r.code, 0, r.stderr)
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: { content: Text[] } })
+    assert.equal(answers.length, 301)
+    for (const a of answers.slice(1)) assert.equal(a.result.content[0].text, `{"b":${a.id - 2}}`)
+    assert.doesNotMatch(r.stderr, /Warning/)
+  })
+
+  test('SIGTERM: running entries’ process groups are killed, exit 0', async () => {
+    const { spawn } = await import('node:child_process')
+    const { rmSync } = await import('node:fs')
+    const pidFile = join(R, 'hang.pid')
+    rmSync(pidFile, { force: true })
+    const child = spawn(process.execPath, [BIN, 'mcp', join(R, 'skills'), '--no-audit'], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    child.stdin.write(INIT + rpc(2, 'tools/call', { name: 'hangs', arguments: {} }))
+    const until = Date.now() + 20_000
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
+      assert.ok(Date.now() < until, 'the entry never started')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    const pgid = Number(readFileSync(pidFile, 'utf8'))
+    child.kill('SIGTERM')
+    assert.equal(await exited, 0)
+    const left = await settle(() => aliveInGroup(pgid), 5000)
+    killAll(left, pgid)
+    assert.deepEqual(left, [])
+  })
+
+  test('usage errors: one line, exit 2, nothing on stdout', async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /^ongrid-skill: no dirs: pass DIR arguments or set ONGRID_SKILLS_EXTERNAL_DIRS \(see --help\)\n$/],
+      [
+        [join(R, 'skills'), '--class', 'safe,risky'],
+        /^ongrid-skill: --class: unknown class "risky" \(expected safe, mutating, dangerous\) \(see --help\)\n$/,
+      ],
+      [
+        [join(R, 'skills'), '--jobs', '0'],
+        /^ongrid-skill: --jobs: 0: expected a positive integer \(see --help\)\n$/,
+      ],
+      [
+        [join(R, 'skills'), '--http', 'x'],
+        /^ongrid-skill: --http: x: expected a port number \(see --help\)\n$/,
+      ],
+    ]
+    for (const [args, want] of cases) {
+      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        import('node:child_process').then(({ spawn }) => {
+          const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
+            env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: '' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
+          let stdout = ''
+          let stderr = ''
+          child.stdout.on('data', (c: Buffer) => {
+            stdout += c
+          })
+          child.stderr.on('data', (c: Buffer) => {
+            stderr += c
+          })
+          child.once('close', (code) => resolve({ code, stdout, stderr }))
+        })
+      })
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
+      assert.equal(r.stdout, '')
+      assert.match(r.stderr, want)
+    }
+  })
+
+  test('without DIR: the dirs of ONGRID_SKILLS_EXTERNAL_DIRS, split as the manager splits it', async () => {
+    const r = await raw(['--json'], '', { ONGRID_SKILLS_EXTERNAL_DIRS: ` ${join(R, 'naps')};relative ,` })
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout) as { dirs: string[]; lines: string[]; tools: { name: string }[] }
+    assert.deepEqual(doc.dirs, [join(R, 'naps'), 'relative'])
+    assert.equal(doc.lines.at(-1), 'skill loader: skip non-absolute dir "relative"')
+    assert.deepEqual(
+      doc.tools.map((t) => t.name),
+      ['nap'],
+    )
+  })
+
+  test('--json: what would be served, then exit', async () => {
+    const r = await raw([join(R, 'skills'), '--json'], '')
+    assert.equal(r.code, 0)
+    const doc = JSON.parse(r.stdout) as {
+      tools: { name: string }[]
+      skipped: { name: string; reason: string }[]
+    }
+    assert.deepEqual(
+      doc.tools.map((t) => t.name),
+      ['alpha_list', 'fails', 'hangs', 'meet', 'slow', 'zeta_echo'],
+    )
+    assert.deepEqual(
+      doc.skipped.map((s) => [s.name, s.reason]),
+      [
+        ['mutates', 'class'],
+        ['str_schema', 'schema'],
+      ],
+    )
+  })
+})
+
+describe('mcp: the SDK is loaded by mcp only', { timeout: 60_000 }, () => {
+  /** Logs every module specifier resolved through the ES module loader, on stderr. */
+  const HOOK = `data:text/javascript,${encodeURIComponent(
+    'import { register } from \'node:module\'; register(\'data:text/javascript,\' + encodeURIComponent(\'export async function resolve(s, c, n) { if (s.includes("modelcontextprotocol")) process.stderr.write("resolve: " + s + "\\\\n"); return n(s, c) }\'))',
+  )}`
+
+  async function probe(args: string[], input = ''): Promise<string> {
+    const { spawn } = await import('node:child_process')
+    return await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', HOOK, BIN, ...args], {
+        env: { ...process.env, ONGRID_SKILL_DEBUG_LOAD: '1', XDG_STATE_HOME: join(R, 'probe-state') },
+        stdio: ['pipe', 'ignore', 'pipe'],
+      })
+      let err = ''
+      child.stderr.on('data', (c: Buffer) => {
+        err += c
+      })
+      child.once('error', reject)
+      child.once('close', () => resolve(err))
+      child.stdin.end(input)
+    })
+  }
+
+  test('mcp loads the bundled SDK with a code cache V8 accepts', async () => {
+    const err = await probe(['mcp', join(R, 'naps'), '--no-audit'], INIT)
+    assert.match(err, /^ongrid-skill: MCP SDK from dist\/bundle\/mcp-sdk\.js, code cache accepted$/m)
+    assert.doesNotMatch(err, /^resolve: .*modelcontextprotocol/m)
+  })
+
+  test('other commands never load it', async () => {
+    for (const args of [
+      ['load-dirs', join(R, 'skills')],
+      ['run', join(R, 'skills', 'b_pack')],
+      ['validate', join(R, 'skills', 'b_pack')],
+    ]) {
+      const err = await probe(args)
+      assert.match(err, /fast path from dist\/bundle\/fast\.js/, 'the probe sees the launcher')
+      assert.doesNotMatch(err, /MCP SDK|modelcontextprotocol/, args.join(' '))
+    }
+  })
+})
