@@ -361,6 +361,8 @@ function casePack(name, n) {
   mkdirSync(join(dir, 'tests'), { recursive: true })
   writeFileSync(join(dir, 'tests', 'cases.json'), JSON.stringify(cases))
   return dir
+}
+
 /** `mcp` over the echo pack (the pack dir as its allow-list dir), audit rows to the bench's store. */
 function mcpEcho() {
   return [BIN, 'mcp', benchPack('echo', '#!/bin/sh\ncat\n'), '--audit-db', join(BENCH_DIR, 'audit-mcp.db')]

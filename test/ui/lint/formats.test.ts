@@ -71,6 +71,7 @@ const OUT: LintOutput = {
   rules: RULE_METAS,
   ignored: 2,
   cwd: '/w',
+  repo: '/w',
   failSeverity: 'warn',
   files: [
     file('/w/a b/skill.json', 'manifest', [ERROR, WARN, INFO]),
