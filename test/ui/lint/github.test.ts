@@ -15,7 +15,15 @@ function output(file: string, findings: Omit<Finding, 'file'>[]): LintOutput {
     ignored: false,
     ctx: null,
   }
-  return { command: 'lint', files: [report], rules: [], ignored: 0, cwd: '/w', repo: '/w', failSeverity: 'error' }
+  return {
+    command: 'lint',
+    files: [report],
+    rules: [],
+    ignored: 0,
+    cwd: '/w',
+    repo: '/w',
+    failSeverity: 'error',
+  }
 }
 
 const at = { line: 3, column: 7, offset: 12 }
