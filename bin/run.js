@@ -56,8 +56,13 @@ async function main() {
   if (compileCache) Module.enableCompileCache()
   const fast = loadBundle() ?? (await import('../dist/cli/fast.js'))
   if (!(await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json'))))) {
-    const { execute } = await import('@oclif/core')
-    await execute({ dir: ROOT })
+    const oclif = await import('@oclif/core')
+    try {
+      await oclif.run(argv, ROOT)
+      await oclif.flush()
+    } catch (e) {
+      process.exitCode = fast.reportFailure(e)
+    }
   }
 }
 

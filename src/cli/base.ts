@@ -1,5 +1,6 @@
 import { Command, Errors } from '@oclif/core'
 import { type Action, EXIT, printJson, reportError } from './errors.js'
+import { fromParseError } from './parse-errors.js'
 
 export { EXIT, UserError } from './errors.js'
 
@@ -28,6 +29,8 @@ export abstract class BaseCommand extends Command {
 
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
-    return this.exit(reportError(err))
+    const ctor = this.constructor as typeof BaseCommand
+    const ours = fromParseError(err, { id: this.id, bin: this.config.bin, flags: ctor.flags ?? {} })
+    return this.exit(reportError(ours ?? err))
   }
 }

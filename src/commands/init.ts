@@ -109,7 +109,8 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       return await this.create()
     } catch (e) {
       // Refusals of a template or a target dir: usage errors, one line, nothing written.
-      if (e instanceof TemplateError || e instanceof TargetError) throw new UserError(e.message)
+      if (e instanceof TemplateError) throw new UserError(e.message, undefined, e.hint)
+      if (e instanceof TargetError) throw new UserError(e.message)
       throw e
     }
   }

@@ -5,10 +5,11 @@ import { abs, dir, join } from './go/path/filepath/path.js'
 import { loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
 import { Registry } from './registry.js'
+import { didYouMean, meanHint } from './suggest.js'
 
 export type Resolved =
   | { ok: true; skill: SubprocessSkill }
-  | { ok: false; line: GoString; kind: 'rejected' | 'not-found' }
+  | { ok: false; line: GoString; kind: 'rejected' | 'not-found'; hint?: string }
 
 /** Is this argument a path to a pack dir or a manifest file (rather than a skill name)? */
 export function isPackPath(target: string): boolean {
@@ -72,5 +73,12 @@ export function resolveByName(name: string, dirs: GoString[], builtins?: readonl
     ok: false,
     kind: 'not-found',
     line: `no skill ${key} is registered from ${dirs.join(', ') || '(no dirs)'}`,
+    // Registered names are lower_snake ASCII: the same as text.
+    hint: meanHint(
+      didYouMean(
+        key,
+        result.skills.map((s) => s.key),
+      ),
+    ),
   }
 }

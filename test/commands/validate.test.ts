@@ -44,7 +44,7 @@ describe('ongrid-skill validate', () => {
     let r = cli(['validate', 'nope'], {}, R)
     assert.deepEqual(
       [r.code, r.stdout, r.stderr],
-      [2, '', 'ongrid-skill: PATH does not exist: nope (see --help)\n'],
+      [2, '', 'ongrid-skill: PATH does not exist: nope\n'],
     )
     r = cli(['validate', `${R}/ok`, '--format', 'xml'])
     assert.equal(r.code, 2)

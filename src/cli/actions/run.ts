@@ -145,7 +145,7 @@ function resolveSkill(
     process.stderr.write(toBuffer(`error: ${r.line}\n`))
     throw new ExitWith(RUN_EXIT.usage)
   }
-  throw new UserError(toText(r.line), RUN_EXIT.usage)
+  throw new UserError(toText(r.line), RUN_EXIT.usage, r.hint)
 }
 
 function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<ArgsInput, 'json'> {

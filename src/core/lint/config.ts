@@ -12,7 +12,7 @@ import { fromBuffer, type GoString, toText } from '../go/gostring.js'
 import { readFile, stat } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
 import { globToRegExp, matchesAny } from './glob.js'
-import { SETTINGS, type Setting } from './types.js'
+import { SETTINGS, type Setting, settingOf } from './types.js'
 
 export const CONFIG_NAME = '.ongrid-skill.yaml'
 
@@ -26,6 +26,7 @@ export interface LintConfig {
   ignoreText: string[]
 }
 
+import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError } from './errors.js'
 
 export { ConfigError }
@@ -87,14 +88,17 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): 
       for (const [id, setting] of Object.entries(v as Record<string, unknown>)) {
         if (!ruleIds.has(id))
           throw new ConfigError(
-            `${where}: rules: unknown rule ${JSON.stringify(id)} (see ongrid-skill lint --list-rules)`,
+            `${where}: rules: unknown rule ${JSON.stringify(id)}`,
+            meanHint(didYouMean(id, ruleIds)) ?? 'see `ongrid-skill lint --list-rules`',
           )
-        if (typeof setting !== 'string' || !SETTINGS.includes(setting as Setting)) {
+        const s = typeof setting === 'string' ? settingOf(setting) : undefined
+        if (s === undefined) {
           throw new ConfigError(
             `${where}: rules: ${id}: expected off, info, warn or error, not ${JSON.stringify(setting)}`,
+            typeof setting === 'string' ? meanHint(didYouMean(setting, SETTINGS)) : undefined,
           )
         }
-        config.rules.set(id, setting as Setting)
+        config.rules.set(id, s)
       }
     } else if (k === 'ignore') {
       if (v === null || v === undefined) continue
