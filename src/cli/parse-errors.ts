@@ -36,6 +36,17 @@ export function fromParseError(
         meanHint(didYouMean(input, options)),
       )
     }
+    case 'ArgInvalidOptionError': {
+      const m = /^Expected ([\s\S]*) to be one of: (.*)\n/.exec(err.message)
+      if (!m) return undefined
+      const [, input, list] = m
+      const options = list.split(', ')
+      return new UserError(
+        `${JSON.stringify(input)} is not one of ${options.join(', ')}`,
+        undefined,
+        meanHint(didYouMean(input, options)) ?? seeHelp,
+      )
+    }
     case 'UnexpectedArgsError': {
       const args = (err.args ?? []) as string[]
       return new UserError(
