@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not JavaScript templates
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../cli/base.js'
 import { builtinTemplateNames } from '../core/init/templates.js'

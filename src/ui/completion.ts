@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not JavaScript templates
 /**
  * Shell completion scripts, generated from the commands' own definitions (oclif's), so they
  * never fall behind: commands and topics, each command's flags, the values of flags that take
@@ -41,9 +42,7 @@ function bash(bin: string, commands: CompletionCommand[]): string {
   const lines: string[] = []
   lines.push(`# bash completion for ${bin}: eval "$(${bin} completion bash)" in ~/.bashrc`)
   lines.push(`${fn(bin)}() {`)
-  lines.push(
-    '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}',
-  )
+  lines.push('  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}')
   lines.push('  COMPREPLY=()')
   lines.push('  if [ "$COMP_CWORD" -eq 1 ]; then')
   lines.push(`    COMPREPLY=($(compgen -W ${sq(top.join(' '))} -- "$cur")); return`)

@@ -76,6 +76,9 @@ complete -p ongrid-skill
   test('an unknown shell is a usage error with the choices', () => {
     const r = cli(['completion', 'fish'])
     assert.equal(r.code, 2)
-    assert.equal(r.stderr, 'ongrid-skill: "fish" is not one of bash, zsh\nhint: see `ongrid-skill completion --help`\n')
+    assert.equal(
+      r.stderr,
+      'ongrid-skill: "fish" is not one of bash, zsh\nhint: see `ongrid-skill completion --help`\n',
+    )
   })
 })
