@@ -50,9 +50,10 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
         '<%= config.bin %> <%= command.id %> check_port --no-input --description "Check whether a TCP port on a host accepts connections."',
     },
     {
-      description: 'A Go skill that needs a human to run it, with a 10 s timeout, in skills/restart-nginx',
+      description:
+        'A Go skill that needs a human to run it, with a 2-minute timeout, in skills/restart-nginx',
       command:
-        '<%= config.bin %> <%= command.id %> restart_nginx -y -d "Restart nginx on the manager host." --template go --class mutating --timeout 10 --dir skills/restart-nginx',
+        '<%= config.bin %> <%= command.id %> restart_nginx -y -d "Restart nginx on the manager host." --template go --class mutating --timeout 2m --dir skills/restart-nginx',
     },
     {
       description: 'Start from your team’s own template dir',
@@ -87,7 +88,7 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
     }),
     category: Flags.string({ description: `category shown in skill lists (default ${DEFAULT_CATEGORY})` }),
     timeout: Flags.string({
-      description: `timeout_seconds: whole seconds before the manager kills the entry (default ${defaultTimeoutSeconds('safe')} for safe skills, the LLM's per-call deadline; ${defaultTimeoutSeconds('mutating')} otherwise)`,
+      description: `timeout_seconds, as a Go duration (90s, 2m) or a number of seconds: how long before the manager kills the entry, whole seconds (default ${defaultTimeoutSeconds('safe')} for safe skills, the LLM's per-call deadline; ${defaultTimeoutSeconds('mutating')} otherwise)`,
     }),
     'env-allow': Flags.string({
       description:

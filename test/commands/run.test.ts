@@ -204,6 +204,9 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     const r = await cli([`${P}/ok`, '--no-audit', '--json', '--timeout', '1m30s'])
     assert.equal(r.code, 0)
     assert.equal(JSON.parse(r.stdout).skill.timeout_ms, 90_000)
+    // A bare number is seconds, as in init.
+    const secs = await cli([`${P}/ok`, '--no-audit', '--json', '--timeout', '2.5'])
+    assert.equal(JSON.parse(secs.stdout).skill.timeout_ms, 2500)
     const bad = await cli([`${P}/ok`, '--no-audit', '--timeout', 'soon'])
     assert.equal(bad.code, 2)
     assert.equal(bad.stderr, 'ongrid-skill: --timeout: time: invalid duration "soon"\n')

@@ -9,9 +9,9 @@ import { type ExecuteResult, execute } from '../../core/executor.js'
 import { authorize, llmCallable } from '../../core/gate.js'
 import { valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
-import { parseDuration } from '../../core/go/time/duration.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
+import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { type ActionInput, EXIT, ExitWith, printJson, UserError } from '../errors.js'
 
@@ -51,9 +51,9 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
 
   const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs)
   if (flags.timeout !== undefined) {
-    const d = parseDuration(fromText(flags.timeout))
-    if (!d.ok) throw new UserError(`--timeout: ${toText(d.err.error())}`)
-    if (d.value > 0n) skill.timeoutNs = d.value
+    const d = parseTimeoutText(flags.timeout)
+    if (!d.ok) throw new UserError(`--timeout: ${d.problem}`)
+    if (d.ns > 0n) skill.timeoutNs = d.ns
   }
 
   const schema = parseSchema(skill.schema)

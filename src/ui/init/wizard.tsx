@@ -157,7 +157,11 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
         const n = t.ok ? timeoutNote(t.value, klass) : null
         return n ? `warning: ${n}` : 'then the manager kills the whole process group'
       },
-      answer: (v) => ({ timeoutSeconds: Number(v.trim()) }),
+      answer: (v) => {
+        // A duration (2m) or seconds: checked by problem() before an answer is taken.
+        const t = parseTimeout(v)
+        return { timeoutSeconds: t.ok ? t.value : Number(v.trim()) }
+      },
     },
     template: {
       kind: 'select',

@@ -83,7 +83,7 @@ describe('init wizard', () => {
     await w.type('network', KEY.enter)
     assert.match(w.frame(), /\? timeout_seconds 30/) // mutating: the manager's 30 s
     await w.type('0')
-    assert.match(w.frame(), /✘ must be a whole number of seconds from 1 to 86400, not "0"/)
+    assert.match(w.frame(), /✘ must be whole seconds from 1 to 86400 \(1s to 24h\), not "0"/)
     await w.type(KEY.backspace, '20', KEY.enter)
 
     assert.match(w.frame(), /❯ python/) // the default template
