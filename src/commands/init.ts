@@ -103,6 +103,10 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
     yes: Flags.boolean({ char: 'y', description: 'never prompt: flags and defaults fill everything' }),
     'no-input': Flags.boolean({ description: 'never prompt (as when stdin is not a terminal)' }),
     'list-templates': Flags.boolean({ description: 'list the built-in templates and exit' }),
+    quiet: Flags.boolean({
+      char: 'q',
+      description: 'print nothing on success (warnings and errors still go to stderr)',
+    }),
   }
 
   async run(): Promise<unknown> {
@@ -176,7 +180,7 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       )
     }
     if (json) this.logJson(initJson(result, answers.name, template, next))
-    else process.stdout.write(initSummary(result, template, next))
+    else if (!flags.quiet) process.stdout.write(initSummary(result, template, next))
     if (failed) return this.exit(INIT_EXIT.buildFailed)
     return undefined
   }

@@ -59,7 +59,7 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
       default: 'error',
     }),
     'max-warnings': Flags.string({ description: 'also exit 1 when there are more than N warnings' }),
-    quiet: Flags.boolean({ description: 'report only findings at or above the fail severity' }),
+    quiet: Flags.boolean({ char: 'q', description: 'report only findings at or above the fail severity' }),
     rule: Flags.string({
       description: 'set a rule’s severity for this run: ID=off|info|warn|error (repeatable)',
       multiple: true,
