@@ -234,10 +234,7 @@ describe('init: refusals and usage errors', () => {
         ['ok_name', '-y', '-d', DESCRIPTION, '--timeout', '0'],
         '--timeout: must be whole seconds from 1 to 86400 (1s to 24h), not "0"',
       ],
-      [
-        ['ok_name', '-y', '-d', DESCRIPTION, '--timeout', '1.5'],
-        '--timeout: must be whole seconds',
-      ],
+      [['ok_name', '-y', '-d', DESCRIPTION, '--timeout', '1.5'], '--timeout: must be whole seconds'],
       [
         ['ok_name', '-y', '-d', DESCRIPTION, '--env-allow', 'PATH,A-B'],
         '--env-allow: "A-B" is not an environment variable name',

@@ -167,7 +167,8 @@ export async function lintAction({ argv, flags }: ActionInput): Promise<number> 
       rules: RULES,
       set: 'all',
       overrides,
-      useConfig: flags.config !== false,
+      useConfig: flags['no-config'] !== true && flags.config !== false,
+      configPath: typeof flags.config === 'string' ? flags.config : undefined,
     }),
   )
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)

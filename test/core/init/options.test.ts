@@ -52,8 +52,7 @@ describe('init options', () => {
     for (const bad of ['0', '1.5', '500ms', '86401', '9999999', '25h']) {
       const r = parseTimeout(bad)
       assert.equal(r.ok, false, bad)
-      if (!r.ok)
-        assert.match(r.problem, /^must be whole seconds from 1 to 86400 \(1s to 24h\), not /)
+      if (!r.ok) assert.match(r.problem, /^must be whole seconds from 1 to 86400 \(1s to 24h\), not /)
     }
     // What Go's time.ParseDuration rejects is reported in its words.
     assert.deepEqual(parseTimeout('abc'), { ok: false, problem: 'time: invalid duration "abc"' })
