@@ -118,7 +118,12 @@ describe('init, for every template', { concurrency: true }, () => {
             `\nNext:\n  ongrid-skill validate ${t}-check\n  ongrid-skill run ${t}-check --args-file ${t}-check/examples/args.json\n  sudo cp -r ${t}-check /etc/ongrid/skills/   # or any dir in ONGRID_SKILLS_EXTERNAL_DIRS; then restart the manager\n$`,
           ),
         )
-        if (t === 'go') assert.equal(m.entry, `bin/${name}`)
+        if (t === 'go') {
+          assert.equal(m.entry, `bin/${name}`)
+          // The built binary is kept out of git (the template ships it as `gitignore`: npm drops .gitignore files).
+          assert.equal(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n').at(-2), '/bin/')
+          assert.ok(!existsSync(join(dir, 'gitignore')))
+        } else assert.ok(!existsSync(join(dir, '.gitignore')))
       })
 
       test('validate reports nothing', async () => {

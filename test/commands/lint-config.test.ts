@@ -57,6 +57,11 @@ describe('lint config files: .yaml and .yml, --config, --no-config, YAML positio
     writeFileSync(bad, 'rules:\n  practice/class-unset: off\n ignore: [\n')
     const r = cli(['lint', pack, '--config', bad])
     assert.equal(r.code, 2)
-    assert.match(r.stderr, new RegExp(`^ongrid-skill: ${bad}:3:1: not valid YAML: All mapping items must start at the same column\\n$`))
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^ongrid-skill: ${bad}:3:1: not valid YAML: All mapping items must start at the same column\\n$`,
+      ),
+    )
   })
 })

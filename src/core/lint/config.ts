@@ -12,9 +12,9 @@
 import { fromBuffer, type GoString, toText } from '../go/gostring.js'
 import { readFile, stat } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
-import { globToRegExp, matchesAny } from './glob.js'
 import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError } from './errors.js'
+import { globToRegExp, matchesAny } from './glob.js'
 import { SETTINGS, type Setting, settingOf } from './types.js'
 
 export const CONFIG_NAME = '.ongrid-skill.yaml'
@@ -30,7 +30,6 @@ export interface LintConfig {
   /** The globs as written, for messages. */
   ignoreText: string[]
 }
-
 
 export { ConfigError }
 
