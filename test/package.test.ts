@@ -38,7 +38,9 @@ describe('the npm package', () => {
     // Every docs/, examples/skills and schemas/ path the README names is in the package
     // (examples/args.json there is a generated pack's own file).
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
-    for (const m of readme.matchAll(/\b(docs\/[\w./-]*\w|examples\/skills(?:\/[\w.-]*\w)*|schemas\/[\w./-]*\w)/g)) {
+    for (const m of readme.matchAll(
+      /\b(docs\/[\w./-]*\w|examples\/skills(?:\/[\w.-]*\w)*|schemas\/[\w./-]*\w)/g,
+    )) {
       const p = m[1]
       assert.ok(
         files.some((f) => f === p || f.startsWith(`${p}/`)),

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not JavaScript templates
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../cli/base.js'
+import { printJson } from '../cli/errors.js'
 import { builtinTemplateNames } from '../core/init/templates.js'
 import { type CompletionCommand, completionScript, SHELLS, type Shell } from '../ui/completion.js'
 
@@ -21,6 +22,8 @@ export default class Completion extends BaseCommand {
       command: 'eval "$(<%= config.bin %> completion zsh)"',
     },
   ]
+
+  static override enableJsonFlag = true
 
   static override args = {
     shell: Args.string({ description: 'the shell', options: [...SHELLS], required: true }),
@@ -48,6 +51,8 @@ export default class Completion extends BaseCommand {
           })),
       }))
       .sort((a, b) => a.words.join(' ').localeCompare(b.words.join(' ')))
-    process.stdout.write(completionScript(args.shell as Shell, this.config.bin, commands))
+    const script = completionScript(args.shell as Shell, this.config.bin, commands)
+    if (this.jsonEnabled()) printJson({ shell: args.shell, script })
+    else process.stdout.write(script)
   }
 }

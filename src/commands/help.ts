@@ -1,5 +1,6 @@
 import { Args, loadHelpClass } from '@oclif/core'
 import { BaseCommand } from '../cli/base.js'
+import { printJson } from '../cli/errors.js'
 import { unknownCommand } from '../cli/suggest.js'
 
 export default class Help extends BaseCommand {
@@ -14,6 +15,7 @@ export default class Help extends BaseCommand {
   ]
 
   static override strict = false
+  static override enableJsonFlag = true
 
   static override args = {
     command: Args.string({ description: 'the command (words of a topic command separated by spaces)' }),
@@ -30,6 +32,23 @@ export default class Help extends BaseCommand {
         this.config.topics.map((t) => t.name),
         this.config.bin,
       )
+    }
+    if (this.jsonEnabled()) {
+      // The command's definition as the manifest has it (flags, args, examples); the list without one.
+      const cmd = words.length > 0 ? this.config.findCommand(id) : undefined
+      if (cmd)
+        return printJson({
+          id: cmd.id.replaceAll(':', ' '),
+          summary: cmd.summary,
+          description: cmd.description,
+          args: cmd.args,
+          flags: cmd.flags,
+          examples: cmd.examples,
+        })
+      const ids = this.config.commands.filter(
+        (c) => !c.hidden && (words.length === 0 || c.id.startsWith(`${id}:`)),
+      )
+      return printJson({ commands: ids.map((c) => ({ id: c.id.replaceAll(':', ' '), summary: c.summary })) })
     }
     const HelpClass = await loadHelpClass(this.config)
     await new HelpClass(this.config, this.config.pjson.oclif.helpOptions).showHelp(words)

@@ -36,6 +36,12 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     assert.match(root.stdout, /^COMMANDS$/m)
     assert.match(root.stdout, /^ {2}help +Show help for a command$/m)
     expectError(['help', 'lnt'], 'unknown command "lnt"', 'did you mean "lint"?')
+    // --json: the command's definition, or the list.
+    const j = JSON.parse(cli(['help', 'lint', '--json']).stdout)
+    assert.equal(j.id, 'lint')
+    assert.deepEqual(j.flags.format.options, ['stylish', 'json', 'sarif', 'github', 'junit'])
+    const list = JSON.parse(cli(['help', '--json']).stdout)
+    assert.ok(list.commands.some((c: { id: string }) => c.id === 'audit tail'))
   })
 
   test('flags: unknown names, values not among the options, missing values and arguments', () => {

@@ -73,6 +73,12 @@ complete -p ongrid-skill
     assert.equal(z.stdout, '_ongrid_skill\n')
   })
 
+  test('--json: the script in a document', () => {
+    const r = cli(['completion', 'bash', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(JSON.parse(r.stdout), { shell: 'bash', script: cli(['completion', 'bash']).stdout })
+  })
+
   test('an unknown shell is a usage error with the choices', () => {
     const r = cli(['completion', 'fish'])
     assert.equal(r.code, 2)
