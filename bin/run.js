@@ -31,6 +31,13 @@ const { pathToFileURL } = require('node:url')
 const ROOT = join(__dirname, '..')
 const argv = process.argv.slice(2)
 
+// Node 22 and later keep compiled code on disk themselves, per Node version (their compile
+// cache; NODE_COMPILE_CACHE names the dir, NODE_DISABLE_COMPILE_CACHE turns it off): the bundle
+// and every module loaded after it (oclif, ink) compile once per machine, whichever Node built
+// the package. Node 20 has no such cache: there the bundle comes with the one the build made.
+const Module = require('node:module')
+const compileCache = typeof Module.enableCompileCache === 'function'
+
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
   process.stdout.write(
@@ -46,14 +53,21 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
 // Plain invocations of the commands people run in loops go through the fast path, without
 // oclif; everything else (help, malformed flags, init) is oclif's.
 async function main() {
+  if (compileCache) Module.enableCompileCache()
   const fast = loadBundle() ?? (await import('../dist/cli/fast.js'))
   if (!(await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json'))))) {
-    const { execute } = await import('@oclif/core')
-    await execute({ dir: ROOT })
+    const oclif = await import('@oclif/core')
+    try {
+      await oclif.run(argv, ROOT)
+      await oclif.flush()
+    } catch (e) {
+      process.exitCode = fast.reportFailure(e)
+    }
   }
 }
 
-// dist/bundle/fast.js with V8's code cache (scripts/bundle.mjs); null when the build made none.
+// dist/bundle/fast.js (scripts/bundle.mjs), compiled through Node's module loader and its compile
+// cache on Node 22 and later, else with the V8 code cache the build made; null without a bundle.
 function loadBundle() {
   const file = join(ROOT, 'dist', 'bundle', 'fast.js')
   let source
@@ -62,27 +76,29 @@ function loadBundle() {
   } catch {
     return null
   }
-  let cachedData
-  try {
-    cachedData = readFileSync(join(ROOT, 'dist', 'bundle', 'fast.cache'))
-  } catch {}
-  const { Script } = require('node:vm')
-  const script = new Script(source, { filename: file, cachedData })
+  let fn
+  let how
+  if (compileCache) {
+    const m = new Module(file)
+    m.filename = file
+    m._compile(`module.exports = ${source}`, file)
+    fn = m.exports
+    how = `Node's compile cache ${Module.getCompileCacheDir?.() ? 'on' : 'off'}`
+  } else {
+    let cachedData
+    try {
+      cachedData = readFileSync(join(ROOT, 'dist', 'bundle', 'fast.cache'))
+    } catch {}
+    const { Script } = require('node:vm')
+    const script = new Script(source, { filename: file, cachedData })
+    fn = script.runInThisContext()
+    how = `code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}`
+  }
   if (process.env.ONGRID_SKILL_DEBUG_LOAD)
-    process.stderr.write(
-      `ongrid-skill: fast path from dist/bundle/fast.js, code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`,
-    )
+    process.stderr.write(`ongrid-skill: fast path from dist/bundle/fast.js, ${how}\n`)
   const url = pathToFileURL(file)
   const load = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier)
   const module = { exports: {} }
-  script.runInThisContext()(
-    module.exports,
-    require,
-    module,
-    file,
-    join(ROOT, 'dist', 'bundle'),
-    load,
-    url.href,
-  )
+  fn(module.exports, require, module, file, join(ROOT, 'dist', 'bundle'), load, url.href)
   return module.exports
 }

@@ -1,5 +1,6 @@
 import { Command, Errors } from '@oclif/core'
 import { type Action, EXIT, printJson, reportError } from './errors.js'
+import { fromParseError } from './parse-errors.js'
 
 export { EXIT, UserError } from './errors.js'
 
@@ -28,7 +29,9 @@ export abstract class BaseCommand extends Command {
 
   protected override async catch(err: Error & { oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
-    return this.exit(reportError(err, this.jsonEnabled() || this.jsonFlagGiven()))
+    const ctor = this.constructor as typeof BaseCommand
+    const ours = fromParseError(err, { id: this.id, bin: this.config.bin, flags: ctor.flags ?? {} })
+    return this.exit(reportError(ours ?? err, this.jsonEnabled() || this.jsonFlagGiven()))
   }
 
   /** --json before any `--`: also for commands that define their own json flag (audit tail). */

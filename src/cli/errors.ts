@@ -9,11 +9,15 @@ export const EXIT = {
   internal: 70,
 } as const
 
-/** An error the user can act on: printed as one line, exits with `code`. */
+/**
+ * An error the user can act on: printed as one line, exits with `code`. `hint`, when given, is
+ * one more line that says what to do (`did you mean "lint"?`).
+ */
 export class UserError extends Error {
   constructor(
     message: string,
     readonly code: number = EXIT.usage,
+    readonly hint?: string,
   ) {
     super(message)
   }
@@ -58,10 +62,16 @@ export function reportError(err: Error & { oclif?: { exit?: number } }, json = f
     .map((l) => l.trim())
     .filter((l) => l !== '' && !/^See more help with/.test(l))
     .join('; ')
-  process.stderr.write(`ongrid-skill: ${message}${code === EXIT.usage ? ' (see --help)' : ''}\n`)
+  process.stderr.write(`ongrid-skill: ${message}\n${hintLine(err)}`)
   // One line, so that it is also one record for commands that print JSON lines (audit tail).
   if (json) process.stdout.write(`${JSON.stringify(failureDocument(message, code))}\n`)
   return code
+}
+
+/** The hint under the error line, one line (`hint: …`), or nothing. */
+function hintLine(err: Error): string {
+  const hint = err instanceof UserError ? err.hint : undefined
+  return hint ? `hint: ${hint.replace(/\s*\n\s*/g, ' ')}\n` : ''
 }
 
 /**

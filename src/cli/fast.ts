@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { type Action, type ActionInput, reportError } from './errors.js'
+import { type Action, type ActionInput, EXIT, reportError, UserError } from './errors.js'
 
 /**
  * The fast path. Loading oclif costs more than starting Node itself, which would eat the
@@ -136,4 +136,19 @@ export function parse(cmd: ManifestCommand, argv: string[]): ActionInput | null 
   if (argDefs.some((a, k) => a.required && positional[k] === undefined)) return null
   if (cmd.strict !== false && positional.length > argDefs.length) return null
   return { args, argv: positional, flags }
+}
+
+/**
+ * A failure that oclif lets through to the launcher (an unknown command, from the
+ * command_not_found hook): printed in the house style; returns the exit code. oclif's ExitError
+ * only carries the code of a command that has said what it had to.
+ */
+export function reportFailure(e: Error & { oclif?: { exit?: number }; code?: string }): number {
+  if (e?.code === 'EEXIT') return e.oclif?.exit ?? 0
+  // Thrown by a module of dist/ (a hook), whose UserError is not the bundle's class.
+  if (!(e instanceof UserError) && e?.constructor?.name === 'UserError') {
+    const u = e as Error & { code?: unknown; hint?: string }
+    return reportError(new UserError(e.message, typeof u.code === 'number' ? u.code : EXIT.usage, u.hint))
+  }
+  return reportError(e)
 }

@@ -51,9 +51,10 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
         '<%= config.bin %> <%= command.id %> check_port --no-input --description "Check whether a TCP port on a host accepts connections."',
     },
     {
-      description: 'A Go skill that needs a human to run it, with a 10 s timeout, in skills/restart-nginx',
+      description:
+        'A Go skill that needs a human to run it, with a 2-minute timeout, in skills/restart-nginx',
       command:
-        '<%= config.bin %> <%= command.id %> restart_nginx -y -d "Restart nginx on the manager host." --template go --class mutating --timeout 10 --dir skills/restart-nginx',
+        '<%= config.bin %> <%= command.id %> restart_nginx -y -d "Restart nginx on the manager host." --template go --class mutating --timeout 2m --dir skills/restart-nginx',
     },
     {
       description: 'Start from your team’s own template dir',
@@ -88,7 +89,7 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
     }),
     category: Flags.string({ description: `category shown in skill lists (default ${DEFAULT_CATEGORY})` }),
     timeout: Flags.string({
-      description: `timeout_seconds: whole seconds before the manager kills the entry (default ${defaultTimeoutSeconds('safe')} for safe skills, the LLM's per-call deadline; ${defaultTimeoutSeconds('mutating')} otherwise)`,
+      description: `timeout_seconds, as a Go duration (90s, 2m) or a number of seconds: how long before the manager kills the entry, whole seconds (default ${defaultTimeoutSeconds('safe')} for safe skills, the LLM's per-call deadline; ${defaultTimeoutSeconds('mutating')} otherwise)`,
     }),
     'env-allow': Flags.string({
       description:
@@ -103,6 +104,10 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
     yes: Flags.boolean({ char: 'y', description: 'never prompt: flags and defaults fill everything' }),
     'no-input': Flags.boolean({ description: 'never prompt (as when stdin is not a terminal)' }),
     'list-templates': Flags.boolean({ description: 'list the built-in templates and exit' }),
+    quiet: Flags.boolean({
+      char: 'q',
+      description: 'print nothing on success (warnings and errors still go to stderr)',
+    }),
   }
 
   async run(): Promise<unknown> {
@@ -110,7 +115,8 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       return await this.create()
     } catch (e) {
       // Refusals of a template or a target dir: usage errors, one line, nothing written.
-      if (e instanceof TemplateError || e instanceof TargetError) throw new UserError(e.message)
+      if (e instanceof TemplateError) throw new UserError(e.message, undefined, e.hint)
+      if (e instanceof TargetError) throw new UserError(e.message)
       throw e
     }
   }
@@ -176,7 +182,7 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       )
     }
     if (json) this.logJson(initJson(result, answers.name, template, next))
-    else process.stdout.write(initSummary(result, template, next))
+    else if (!flags.quiet) process.stdout.write(initSummary(result, template, next))
     if (failed) return this.exit(INIT_EXIT.buildFailed)
     return undefined
   }

@@ -8,7 +8,7 @@ export default class Lint extends BaseCommand {
   static override description =
     `Everything \`validate\` checks, plus best-practice rules: class left unset, skills the LLM never sees, descriptions too short or too long, schema properties without descriptions, required names not declared, no additionalProperties decision, timeouts unset or over 5 minutes, near-miss and case-folded keys, duplicate keys, a BOM, names of the manager's built-in agent tools, and SKILL.md tool classes and activation.
 
-Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml above each file (\`rules: {ID: off|info|warn|error}\`, \`ignore: [globs relative to that file]\`), then --rule. Findings at or above --fail-severity (default error) make the exit code 1; --max-warnings N also fails on more than N warnings.
+Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml (or .yml) above each file, or the one --config names (\`rules: {ID: off|info|warn|error}\`, \`warning\` being \`warn\`; \`ignore: [globs relative to that file]\`; a JSON Schema for editors ships in schemas/), then --rule. Findings at or above --fail-severity (default error) make the exit code 1; --max-warnings N also fails on more than N warnings.
 
 --show-tool prints, instead of findings, the function definition the manager's LLM bridge would send for each pack (name, description with its "Returns:" suffix, and the parameters after the bridge's transformation): pretty, or with --json one compact line per pack, byte for byte as the manager marshals it. Packs the LLM would not get are listed on stderr, with why (exit 1).
 
@@ -61,16 +61,17 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
       default: 'error',
     }),
     'max-warnings': Flags.string({ description: 'also exit 1 when there are more than N warnings' }),
-    quiet: Flags.boolean({ description: 'report only findings at or above the fail severity' }),
+    quiet: Flags.boolean({ char: 'q', description: 'report only findings at or above the fail severity' }),
     rule: Flags.string({
       description: 'set a rule’s severity for this run: ID=off|info|warn|error (repeatable)',
       multiple: true,
     }),
-    config: Flags.boolean({
-      description: 'read .ongrid-skill.yaml files (--no-config: ignore them)',
-      default: true,
-      allowNo: true,
+    config: Flags.string({
+      description:
+        'the config file for every PATH (default: the nearest .ongrid-skill.yaml or .ongrid-skill.yml above each file)',
+      exclusive: ['no-config'],
     }),
+    'no-config': Flags.boolean({ description: 'read no config file' }),
     'list-rules': Flags.boolean({ description: 'list every rule (id, default severity, category) and exit' }),
     'show-tool': Flags.boolean({
       description: 'print the function definition the LLM would receive, instead of findings',

@@ -68,7 +68,9 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
       description:
         'take env_allow values from this file (NAME=value lines, or NUL-separated like /proc/PID/environ) instead of this environment',
     }),
-    timeout: Flags.string({ description: 'override the timeout, as a Go duration (90s, 1m30s, 500ms)' }),
+    timeout: Flags.string({
+      description: 'override the timeout, as a Go duration (90s, 1m30s, 500ms) or a number of seconds',
+    }),
     role: Flags.string({
       description: "replay the manager's REST class gate for this caller role",
       options: [...ROLES],

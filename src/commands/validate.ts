@@ -54,7 +54,7 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
       options: [...FORMATS],
       default: 'stylish',
     }),
-    quiet: Flags.boolean({ description: 'report errors only' }),
+    quiet: Flags.boolean({ char: 'q', description: 'report errors only' }),
   }
 
   async run(): Promise<void> {

@@ -6,10 +6,11 @@ import { type LoaderEventKind, loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
 import { readManifest, whole } from './manifest-read.js'
 import { Registry } from './registry.js'
+import { didYouMean, meanHint } from './suggest.js'
 
 export type Resolved =
   | { ok: true; skill: SubprocessSkill }
-  | { ok: false; line: GoString; kind: 'rejected' | 'not-found' }
+  | { ok: false; line: GoString; kind: 'rejected' | 'not-found'; hint?: string }
 
 /** Is this argument a path to a pack dir or a manifest file (rather than a skill name)? */
 export function isPackPath(target: GoString): boolean {
@@ -98,5 +99,12 @@ export function resolveByName(name: string, dirs: GoString[], builtins?: readonl
     line:
       `no skill ${key} is registered from ${walked.join(', ') || '(no dirs)'}` +
       (skips.length > 0 ? `; skipped: ${skips.join(', ')}` : ''),
+    // Registered names are lower_snake ASCII: the same as text.
+    hint: meanHint(
+      didYouMean(
+        key,
+        result.skills.map((s) => s.key),
+      ),
+    ),
   }
 }

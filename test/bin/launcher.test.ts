@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
@@ -10,6 +10,7 @@ import { trustedCas } from '../../src/core/audit/db.js'
 // bin/run.js as users start it: as a program (through its #!/bin/sh line), and as `node bin/run.js`.
 const REPO = fileURLToPath(new URL('../../../', import.meta.url))
 const BIN = join(REPO, 'bin', 'run.js')
+const NODE_MAJOR = Number(process.versions.node.split('.')[0])
 const TMP = mkdtempSync(join(tmpdir(), 'ongrid-launcher-'))
 after(() => rmSync(TMP, { recursive: true, force: true }))
 
@@ -55,7 +56,9 @@ const baseEnv = (): NodeJS.ProcessEnv => {
 }
 
 describe('bin/run.js', () => {
-  test('runs the fast path from the bundle, with a code cache V8 accepts', () => {
+  test('runs the fast path from the bundle, with a code cache V8 accepts (Node 20)', {
+    skip: NODE_MAJOR >= 22 && 'Node 22 and later use their compile cache',
+  }, () => {
     for (const how of ['program', 'node'] as const) {
       const r = start(how, ['validate', join(REPO, 'examples/skills/disk_usage')], {
         ...baseEnv(),
@@ -67,6 +70,37 @@ describe('bin/run.js', () => {
     }
   })
 
+  test('runs the fast path from the bundle, kept in Node’s compile cache (Node 22 and later)', {
+    skip: NODE_MAJOR < 22 && 'Node 20 has no compile cache',
+  }, () => {
+    const cache = join(TMP, 'compile-cache')
+    for (const how of ['program', 'node'] as const) {
+      const r = start(how, ['validate', join(REPO, 'examples/skills/disk_usage')], {
+        ...baseEnv(),
+        ONGRID_SKILL_DEBUG_LOAD: '1',
+        NODE_COMPILE_CACHE: cache,
+      })
+      assert.equal(r.code, 0, r.stderr)
+      assert.match(
+        r.stderr,
+        /^ongrid-skill: fast path from dist\/bundle\/fast\.js, Node's compile cache on$/m,
+      )
+      assert.equal(r.stdout, '✔ 1 file checked: no problems\n')
+    }
+    // One dir per Node version, holding the bundle's compiled code (and its modules').
+    const [dir] = readdirSync(cache)
+    assert.match(dir ?? '', new RegExp(`^v${process.versions.node}-`))
+    assert.ok(readdirSync(join(cache, dir as string)).length > 0)
+    // Turned off, the bundle still runs.
+    const off = start('program', ['validate', join(REPO, 'examples/skills/disk_usage')], {
+      ...baseEnv(),
+      ONGRID_SKILL_DEBUG_LOAD: '1',
+      NODE_DISABLE_COMPILE_CACHE: '1',
+    })
+    assert.equal(off.code, 0, off.stderr)
+    assert.match(off.stderr, /Node's compile cache off$/m)
+  })
+
   test('NODE_EXTRA_CA_CERTS: kept from Node’s startup, given back unchanged to what runs', () => {
     const pack = caPack()
     const missing = join(TMP, 'no-such-ca.pem')
@@ -76,11 +110,13 @@ describe('bin/run.js', () => {
     assert.deepEqual(JSON.parse(program.stdout), { ca: missing, moved: 'unset' })
     // Node warns at startup when it cannot read the file; started as a program, it never sees it.
     assert.doesNotMatch(program.stderr, /extra certs/i)
-    // As `node bin/run.js`, Node has read it already (and warned): the variable passes as it is.
+    // As `node bin/run.js`, the variable passes as it is. Node 20 has read it already (and
+    // warned); Node 22 and later read it only when TLS first needs it.
     const node = start('node', ['run', pack, '--no-audit'], env)
     assert.equal(node.code, 0, node.stderr)
     assert.deepEqual(JSON.parse(node.stdout), { ca: missing, moved: 'unset' })
-    assert.match(node.stderr, /Ignoring extra certs/)
+    if (NODE_MAJOR < 22) assert.match(node.stderr, /Ignoring extra certs/)
+    else assert.doesNotMatch(node.stderr, /extra certs/i)
     // Set but empty, and unset, stay so.
     const empty = start('program', ['run', pack, '--no-audit'], { ...baseEnv(), NODE_EXTRA_CA_CERTS: '' })
     assert.deepEqual(JSON.parse(empty.stdout), { ca: '', moved: 'unset' })

@@ -298,7 +298,7 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(bad.code, 2)
     assert.equal(
       bad.stderr,
-      'ongrid-skill: ONGRID_DB_DIALECT=postgres: the manager accepts mysql or sqlite (exactly) (see --help)\n',
+      'ongrid-skill: ONGRID_DB_DIALECT=postgres: the manager accepts mysql or sqlite (exactly)\n',
     )
   })
 

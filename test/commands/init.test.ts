@@ -118,7 +118,12 @@ describe('init, for every template', { concurrency: true }, () => {
             `\nNext:\n  ongrid-skill validate ${t}-check\n  ongrid-skill run ${t}-check --args-file ${t}-check/examples/args.json\n  sudo cp -r ${t}-check /etc/ongrid/skills/   # or any dir in ONGRID_SKILLS_EXTERNAL_DIRS; then restart the manager\n$`,
           ),
         )
-        if (t === 'go') assert.equal(m.entry, `bin/${name}`)
+        if (t === 'go') {
+          assert.equal(m.entry, `bin/${name}`)
+          // The built binary is kept out of git (the template ships it as `gitignore`: npm drops .gitignore files).
+          assert.equal(readFileSync(join(dir, '.gitignore'), 'utf8').split('\n').at(-2), '/bin/')
+          assert.ok(!existsSync(join(dir, 'gitignore')))
+        } else assert.ok(!existsSync(join(dir, '.gitignore')))
       })
 
       test('validate reports nothing', async () => {
@@ -216,7 +221,7 @@ describe('init: refusals and usage errors', () => {
     assert.equal(r.code, 2)
     assert.equal(
       r.stderr,
-      `ongrid-skill: ${W}/taken exists and is not empty: nothing written (--force adds only the files it lacks) (see --help)\n`,
+      `ongrid-skill: ${W}/taken exists and is not empty: nothing written (--force adds only the files it lacks)\n`,
     )
     assert.deepEqual(snapshot(W), before)
   })
@@ -235,16 +240,13 @@ describe('init: refusals and usage errors', () => {
       [['ok_name', '-y', '-d', ' '], 'description required'],
       [
         ['ok_name', '-y', '-d', DESCRIPTION, '--class', 'harmless'],
-        'Expected --class=harmless to be one of: safe, mutating, dangerous',
+        '--class: "harmless" is not one of safe, mutating, dangerous',
       ],
       [
         ['ok_name', '-y', '-d', DESCRIPTION, '--timeout', '0'],
-        '--timeout: must be a whole number of seconds from 1 to 86400, not "0"',
+        '--timeout: must be whole seconds from 1 to 86400 (1s to 24h), not "0"',
       ],
-      [
-        ['ok_name', '-y', '-d', DESCRIPTION, '--timeout', '1.5'],
-        '--timeout: must be a whole number of seconds',
-      ],
+      [['ok_name', '-y', '-d', DESCRIPTION, '--timeout', '1.5'], '--timeout: must be whole seconds'],
       [
         ['ok_name', '-y', '-d', DESCRIPTION, '--env-allow', 'PATH,A-B'],
         '--env-allow: "A-B" is not an environment variable name',
@@ -267,7 +269,9 @@ describe('init: refusals and usage errors', () => {
       const r = runs[i]
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
       assert.ok(r.stderr.startsWith(`ongrid-skill: ${message}`), `${args.join(' ')}: ${r.stderr}`)
-      assert.equal(r.stderr.split('\n').length, 2, `one line: ${r.stderr}`)
+      // One line, and at most one hint line under it.
+      const lines = r.stderr.split('\n')
+      assert.ok(lines.length === 2 || (lines.length === 3 && lines[1].startsWith('hint: ')), r.stderr)
       assert.equal(r.stdout, '')
     })
     assert.deepEqual(snapshot(W), before)

@@ -263,11 +263,12 @@ describe('ongrid-skill load-dirs', () => {
     assert.match(r.stderr, /^ongrid-skill: no dirs: pass DIR arguments or set ONGRID_SKILLS_EXTERNAL_DIRS/)
   })
 
-  test('an unknown flag is a one-line usage error, exit 2', () => {
+  test('an unknown flag is a one-line usage error and a hint, exit 2', () => {
     const r = cli([`${R}/a`, '--bogus'])
     assert.equal(r.code, 2)
-    assert.equal(r.stderr.trimEnd().split('\n').length, 1)
-    assert.doesNotMatch(r.stderr, /\n\s+at /)
+    assert.equal(r.stderr, 'ongrid-skill: unknown flag --bogus\nhint: see `ongrid-skill load-dirs --help`\n')
+    const near = cli([`${R}/a`, '--builtin'])
+    assert.equal(near.stderr, 'ongrid-skill: unknown flag --builtin\nhint: did you mean --builtins?\n')
   })
 
   test('--version answers without loading commands', () => {

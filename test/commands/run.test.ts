@@ -238,9 +238,12 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     const r = await cli([`${P}/ok`, '--no-audit', '--json', '--timeout', '1m30s'])
     assert.equal(r.code, 0)
     assert.equal(JSON.parse(r.stdout).skill.timeout_ms, 90_000)
+    // A bare number is seconds, as in init.
+    const secs = await cli([`${P}/ok`, '--no-audit', '--json', '--timeout', '2.5'])
+    assert.equal(JSON.parse(secs.stdout).skill.timeout_ms, 2500)
     const bad = await cli([`${P}/ok`, '--no-audit', '--timeout', 'soon'])
     assert.equal(bad.code, 2)
-    assert.equal(bad.stderr, 'ongrid-skill: --timeout: time: invalid duration "soon" (see --help)\n')
+    assert.equal(bad.stderr, 'ongrid-skill: --timeout: time: invalid duration "soon"\n')
   })
 
   // ── the --json document ─────────────────────────────────────────────────
@@ -376,11 +379,11 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       cli(['web_search', '--no-audit', '--dirs', `${R}/d1`]),
     ])
     assert.equal(none.code, 2)
-    assert.equal(none.stderr, `ongrid-skill: no skill nope is registered from ${R}/d1 (see --help)\n`)
+    assert.equal(none.stderr, `ongrid-skill: no skill nope is registered from ${R}/d1\n`)
     assert.equal(builtin.code, 2)
     assert.equal(
       builtin.stderr,
-      'ongrid-skill: web_search is a builtin skill of the manager, not a subprocess pack: nothing to run locally (see --help)\n',
+      'ongrid-skill: web_search is a builtin skill of the manager, not a subprocess pack: nothing to run locally\n',
     )
   })
   test('NAME not found: dirs the manager skips are named as skipped, with why', async () => {
@@ -420,7 +423,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     ])
     assert.equal(m.stdout, '{"path":"/a","n":2}')
     assert.equal(bad.code, 2)
-    assert.equal(bad.stderr, 'ongrid-skill: --arg n: "x" is not a valid integer (see --help)\n')
+    assert.equal(bad.stderr, 'ongrid-skill: --arg n: "x" is not a valid integer\n')
   })
   test('args that break the schema: exit 4 with JSON pointers, nothing runs', async () => {
     const path = db()
@@ -514,7 +517,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.deepEqual([deaf.code, deaf.stdout], [0, '{"read":false}\n'])
     assert.deepEqual([piped.code, piped.stdout], [0, '{"from":"stdin"}\n'])
     assert.equal(missing.code, 2)
-    assert.equal(missing.stderr, `ongrid-skill: --args-file ${join(R, 'none.json')}: ENOENT (see --help)\n`)
+    assert.equal(missing.stderr, `ongrid-skill: --args-file ${join(R, 'none.json')}: ENOENT\n`)
   })
 
   // ── the REST class gate (--role) ───────────────────────────────────────
@@ -560,7 +563,10 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
   test('--role only takes the manager’s roles', async () => {
     const r = await cli([`${P}/safe`, '--role', 'Admin', '--no-audit'])
     assert.equal(r.code, 2)
-    assert.match(r.stderr, /^ongrid-skill: Expected --role=Admin to be one of: admin, user, viewer, system/)
+    assert.equal(
+      r.stderr,
+      'ongrid-skill: --role: "Admin" is not one of admin, user, viewer, system\nhint: did you mean "admin"?\n',
+    )
   })
   test('without --role, a mutating or dangerous skill runs, with a notice', async () => {
     const [m, d] = await Promise.all([
@@ -640,7 +646,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
   })
   test('--env-from that cannot be read: a usage error', async () => {
     const missing = await cli([`${P}/env`, '--no-audit', '--env-from', join(R, 'nope.env')])
-    assert.equal(missing.stderr, `ongrid-skill: --env-from ${join(R, 'nope.env')}: ENOENT (see --help)\n`)
+    assert.equal(missing.stderr, `ongrid-skill: --env-from ${join(R, 'nope.env')}: ENOENT\n`)
     assert.equal(missing.code, 2)
   })
 

@@ -43,10 +43,7 @@ describe('ongrid-skill validate', () => {
   })
   test('usage and tool errors: exit 2, one line on stderr', () => {
     let r = cli(['validate', 'nope'], {}, R)
-    assert.deepEqual(
-      [r.code, r.stdout, r.stderr],
-      [2, '', 'ongrid-skill: PATH does not exist: nope (see --help)\n'],
-    )
+    assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', 'ongrid-skill: PATH does not exist: nope\n'])
     r = cli(['validate', `${R}/ok`, '--format', 'xml'])
     assert.equal(r.code, 2)
     assert.equal(r.stderr.split('\n').filter(Boolean).length, 1)

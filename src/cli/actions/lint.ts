@@ -6,9 +6,10 @@ import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
 import { ConfigError, PathError } from '../../core/lint/errors.js'
-import { SETTINGS, SEVERITIES, type Setting, type Severity } from '../../core/lint/types.js'
+import { SETTINGS, SEVERITIES, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
 import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
+import { didYouMean, meanHint } from '../../core/suggest.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
@@ -42,7 +43,8 @@ async function runChecks(run: () => Promise<CheckResult>): Promise<CheckResult> 
   try {
     return await run()
   } catch (e) {
-    if (e instanceof PathError || e instanceof ConfigError) throw new UserError(e.message)
+    if (e instanceof ConfigError) throw new UserError(e.message, undefined, e.hint)
+    if (e instanceof PathError) throw new UserError(e.message)
     throw e
   }
 }
@@ -126,11 +128,20 @@ function parseRuleFlags(values: unknown, known: ReadonlySet<string>): Map<string
     const id = eq < 0 ? v : v.slice(0, eq)
     const setting = eq < 0 ? '' : v.slice(eq + 1)
     if (!known.has(id))
-      throw new UserError(`--rule ${v}: unknown rule ${JSON.stringify(id)} (see --list-rules)`)
-    if (!(SETTINGS as readonly string[]).includes(setting)) {
-      throw new UserError(`--rule ${v}: expected ${id}=off|info|warn|error`)
+      throw new UserError(
+        `--rule ${v}: unknown rule ${JSON.stringify(id)}`,
+        undefined,
+        meanHint(didYouMean(id, known)) ?? 'see `ongrid-skill lint --list-rules`',
+      )
+    const s = settingOf(setting)
+    if (s === undefined) {
+      throw new UserError(
+        `--rule ${v}: expected ${id}=off|info|warn|error`,
+        undefined,
+        meanHint(didYouMean(setting, SETTINGS)),
+      )
     }
-    out.set(id, setting as Setting)
+    out.set(id, s)
   }
   return out
 }
@@ -165,7 +176,8 @@ export async function lintAction({ argv, flags }: ActionInput): Promise<number> 
       rules: RULES,
       set: 'all',
       overrides,
-      useConfig: flags.config !== false,
+      useConfig: flags['no-config'] !== true && flags.config !== false,
+      configPath: typeof flags.config === 'string' ? flags.config : undefined,
     }),
   )
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)

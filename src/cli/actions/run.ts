@@ -13,12 +13,12 @@ import { parseEnvFile } from '../../core/env-file.js'
 import { buildSubprocessEnv, type ExecuteResult, execute } from '../../core/executor.js'
 import { authorize, llmCallable } from '../../core/gate.js'
 import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
-import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
-import { parseDuration } from '../../core/go/time/duration.js'
+import { fromBuffer, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { stringify } from '../../core/json-text.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
+import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { terminalBytes } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
@@ -62,9 +62,9 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
 
   const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs, json)
   if (flags.timeout !== undefined) {
-    const d = parseDuration(fromText(flags.timeout))
-    if (!d.ok) throw new UserError(`--timeout: ${toText(d.err.error())}`)
-    if (d.value > 0n) skill.timeoutNs = d.value
+    const d = parseTimeoutText(flags.timeout)
+    if (!d.ok) throw new UserError(`--timeout: ${d.problem}`)
+    if (d.ns > 0n) skill.timeoutNs = d.ns
   }
 
   const schema = parseSchema(skill.schema)
@@ -212,7 +212,7 @@ function resolveSkill(
     if (json) printJson(failureDocument(toText(r.line), RUN_EXIT.usage))
     throw new ExitWith(RUN_EXIT.usage)
   }
-  throw new UserError(toText(r.line), RUN_EXIT.usage)
+  throw new UserError(toText(r.line), RUN_EXIT.usage, r.hint)
 }
 
 /** The most of an --args-file read (`/dev/zero` is not an args file). */

@@ -5,6 +5,7 @@ import { MAX_DESCRIPTION, MIN_DESCRIPTION } from '../lint/rules/practice-descrip
 import { LLM_CALL_DEADLINE_NS } from '../lint/rules/practice-timeout-llm-deadline.js'
 import { MAX_TIMEOUT_NS } from '../lint/rules/practice-timeout-too-long.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
+import { parseTimeoutText } from '../timeout-flag.js'
 
 /** What `init` asks for: the wizard's answers, or the flags and defaults. */
 export interface InitAnswers {
@@ -100,17 +101,21 @@ export function categoryProblem(category: string): string | null {
   return null
 }
 
-/** A timeout as typed: whole seconds from 1 to a day. Problems name no field (callers do). */
+/**
+ * A timeout as typed (a Go duration, or a bare number of seconds, as --timeout everywhere), for
+ * timeout_seconds: whole seconds from 1 to a day. Problems name no field (callers do).
+ */
 export function parseTimeout(text: string): { ok: true; value: number } | { ok: false; problem: string } {
-  const t = text.trim()
-  const n = /^\d{1,6}$/.test(t) ? Number(t) : Number.NaN
-  if (!(n >= 1 && n <= MAX_TIMEOUT_SECONDS)) {
+  const d = parseTimeoutText(text)
+  if (!d.ok) return d
+  const ns = d.ns
+  if (ns % SECOND !== 0n || ns < SECOND || ns > BigInt(MAX_TIMEOUT_SECONDS) * SECOND) {
     return {
       ok: false,
-      problem: `must be a whole number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}, not ${JSON.stringify(text)}`,
+      problem: `must be whole seconds from 1 to ${MAX_TIMEOUT_SECONDS} (1s to 24h), not ${JSON.stringify(text)}`,
     }
   }
-  return { ok: true, value: n }
+  return { ok: true, value: Number(ns / SECOND) }
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/

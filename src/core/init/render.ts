@@ -103,7 +103,7 @@ export function renderPack(t: Template, a: InitAnswers): RenderedPack {
   vals.entry = entry
   const files: PackFile[] = [{ path: MANIFEST, content: Buffer.from(manifestText(t, a, entry)), mode: 0o644 }]
   for (const rel of walk(join(t.dir, 'files'), '', t)) {
-    const path = renderPath(rel, vals)
+    const path = dotGitignore(renderPath(rel, vals))
     if (path === MANIFEST || path === EXAMPLE_ARGS) {
       throw new TemplateError(
         `template ${t.name}: files/${rel}: init writes ${path} itself (from template.json); remove it`,
@@ -132,6 +132,14 @@ export function renderPack(t: Template, a: InitAnswers): RenderedPack {
   }
   if (!has('README.md')) throw new TemplateError(`template ${t.name}: files/README.md is missing`)
   return { files, entry }
+}
+
+/**
+ * A template's `gitignore` is written as `.gitignore`: npm leaves files named .gitignore out of
+ * a package, so the shipped templates cannot hold one under its own name.
+ */
+function dotGitignore(path: string): string {
+  return path.replace(/(^|\/)gitignore$/, '$1.gitignore')
 }
 
 /** What a template dir may hold that is never part of a pack. */

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { packageRoot } from '../package-root.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
+import { didYouMean, meanHint } from '../suggest.js'
 
 /** A build step: a script of the template, run in the pack by `init` when its tools are on PATH. */
 export interface BuildStep {
@@ -36,7 +37,15 @@ export interface Template {
 }
 
 /** A template that cannot be used; the message says what to fix. */
-export class TemplateError extends Error {}
+export class TemplateError extends Error {
+  /** `hint`: one line that says what to do (`did you mean "python"?`). */
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message)
+  }
+}
 
 /** The dir of the built-in templates, shipped in the package (`files` includes templates/). */
 export function builtinTemplatesDir(): string {
@@ -74,6 +83,7 @@ export function loadTemplate(spec: string, cwd = process.cwd(), dir = builtinTem
   if (!names.includes(spec)) {
     throw new TemplateError(
       `unknown template ${JSON.stringify(spec)}: the built-in ones are ${names.join(', ')} (or pass a template dir, e.g. ./my-template)`,
+      meanHint(didYouMean(spec, names)),
     )
   }
   return readTemplate(join(dir, spec), spec, true)

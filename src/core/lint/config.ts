@@ -1,5 +1,6 @@
 /**
- * `.ongrid-skill.yaml`, found upward from each checked file (the nearest one wins; no merging):
+ * `.ongrid-skill.yaml` (or `.yml`), found upward from each checked file (the nearest one wins; no
+ * merging), or the one file --config names, for every checked file:
  *
  *   rules:
  *     practice/class-unset: off      # off | info | warn | error
@@ -13,10 +14,14 @@ import { errnoFromNode } from '../go/os/errors.js'
 import { stat } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
+import { didYouMean, meanHint } from '../suggest.js'
+import { ConfigError } from './errors.js'
 import { globToRegExp, matchesAny } from './glob.js'
-import { SETTINGS, type Setting } from './types.js'
+import { SETTINGS, type Setting, settingOf } from './types.js'
 
 export const CONFIG_NAME = '.ongrid-skill.yaml'
+/** The names a config file may have, in the order they are looked for; one dir may hold only one. */
+export const CONFIG_NAMES = [CONFIG_NAME, '.ongrid-skill.yml'] as const
 
 export interface LintConfig {
   /** Absolute path of the config file (byte string). */
@@ -28,18 +33,28 @@ export interface LintConfig {
   ignoreText: string[]
 }
 
-import { ConfigError } from './errors.js'
-
 export { ConfigError }
 
 export class ConfigFinder {
   private byDir = new Map<GoString, LintConfig | null>()
 
-  /** `ruleIds`: the ids a config may name. */
-  constructor(private readonly ruleIds: ReadonlySet<string>) {}
+  private explicitConfig: Promise<LintConfig> | null = null
 
-  /** The nearest config at or above `start` (a dir), or null. */
+  /**
+   * `ruleIds`: the ids a config may name. `explicit`: a config file (--config) that applies to
+   * every file instead of the nearest one.
+   */
+  constructor(
+    private readonly ruleIds: ReadonlySet<string>,
+    private readonly explicit?: GoString,
+  ) {}
+
+  /** The nearest config at or above `start` (a dir), or null; the --config file when given. */
   async find(start: GoString): Promise<LintConfig | null> {
+    if (this.explicit !== undefined) {
+      this.explicitConfig ??= loadConfig(this.explicit, this.ruleIds)
+      return this.explicitConfig
+    }
     const visited: GoString[] = []
     let d = start
     let found: LintConfig | null = null
@@ -50,10 +65,17 @@ export class ConfigFinder {
         break
       }
       visited.push(d)
-      const candidate = join(d, CONFIG_NAME)
-      const s = stat(candidate)
-      if (s.ok && !s.value.isDir()) {
-        found = await loadConfig(candidate, this.ruleIds)
+      const present = CONFIG_NAMES.map((n) => join(d, n)).filter((c) => {
+        const s = stat(c)
+        return s.ok && !s.value.isDir()
+      })
+      if (present.length > 1) {
+        throw new ConfigError(
+          `${toText(d)}: both ${CONFIG_NAMES.join(' and ')}: keep one (only one config applies to a dir)`,
+        )
+      }
+      if (present.length === 1) {
+        found = await loadConfig(present[0], this.ruleIds)
         break
       }
       const up = dir(d)
@@ -89,9 +111,13 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): 
   const { parse } = await import('yaml')
   let doc: unknown
   try {
-    doc = parse(toText(fromBuffer(file.value)), { prettyErrors: false })
+    doc = parse(toText(fromBuffer(file.value)), { prettyErrors: true })
   } catch (e) {
-    throw new ConfigError(`${where}: not valid YAML: ${(e as Error).message.split('\n')[0]}`)
+    // The yaml package's errors carry the position: file:line:column, as editors read it.
+    const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0]
+    const at = pos ? `${where}:${pos.line}:${pos.col}` : where
+    const message = (e as Error).message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+    throw new ConfigError(`${at}: not valid YAML: ${message}`)
   }
   const config: LintConfig = { path, dir: dir(path), rules: new Map(), ignore: [], ignoreText: [] }
   if (doc === null || doc === undefined) return config
@@ -105,14 +131,17 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): 
       for (const [id, setting] of Object.entries(v as Record<string, unknown>)) {
         if (!ruleIds.has(id))
           throw new ConfigError(
-            `${where}: rules: unknown rule ${JSON.stringify(id)} (see ongrid-skill lint --list-rules)`,
+            `${where}: rules: unknown rule ${JSON.stringify(id)}`,
+            meanHint(didYouMean(id, ruleIds)) ?? 'see `ongrid-skill lint --list-rules`',
           )
-        if (typeof setting !== 'string' || !SETTINGS.includes(setting as Setting)) {
+        const s = typeof setting === 'string' ? settingOf(setting) : undefined
+        if (s === undefined) {
           throw new ConfigError(
             `${where}: rules: ${id}: expected off, info, warn or error, not ${JSON.stringify(setting)}`,
+            typeof setting === 'string' ? meanHint(didYouMean(setting, SETTINGS)) : undefined,
           )
         }
-        config.rules.set(id, setting as Setting)
+        config.rules.set(id, s)
       }
     } else if (k === 'ignore') {
       if (v === null || v === undefined) continue
@@ -123,8 +152,13 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): 
         config.ignoreText.push(g)
         config.ignore.push(globToRegExp(g))
       }
+    } else if (k === '$schema') {
+      // The JSON Schema an editor checks the file with (schemas/ongrid-skill.schema.json).
     } else {
-      throw new ConfigError(`${where}: unknown key ${JSON.stringify(k)} (expected rules, ignore)`)
+      throw new ConfigError(
+        `${where}: unknown key ${JSON.stringify(k)} (expected rules, ignore)`,
+        meanHint(didYouMean(k, ['rules', 'ignore'])),
+      )
     }
   }
   return config

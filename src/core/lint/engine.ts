@@ -1,7 +1,7 @@
 import { type BuildCache, newBuildCache } from '../build.js'
 import type { GoString } from '../go/gostring.js'
 import { fromText, toText } from '../go/gostring.js'
-import { dir } from '../go/path/filepath/path.js'
+import { abs, dir } from '../go/path/filepath/path.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
@@ -24,8 +24,10 @@ export interface CheckOptions {
   set: 'manager' | 'all'
   /** --rule ID=SETTING, over the config file and the defaults. */
   overrides?: ReadonlyMap<string, Setting>
-  /** Read `.ongrid-skill.yaml` files (lint). */
+  /** Read `.ongrid-skill.yaml` / `.yml` files (lint). */
   useConfig?: boolean
+  /** The config file for every checked file (--config), instead of the nearest one. */
+  configPath?: string
   /** Builtin skill keys taken before any pack (default: the manager's 11). */
   builtins?: readonly GoString[]
 }
@@ -56,6 +58,11 @@ const SCHEMA_VERDICT_RULES = ['schema/invalid', 'schema/default-invalid', 'schem
 type NativeModule = typeof import('../native/skill-md.js')
 let nativeModule: Promise<NativeModule> | null = null
 
+function absPath(p: string): GoString {
+  const a = abs(fromText(p))
+  return a.ok ? a.value : fromText(p)
+}
+
 /** Runs the checks over every file the PATHs name, in order, as one set (like one manager boot). */
 export async function check(opts: CheckOptions): Promise<CheckResult> {
   const RULES = opts.rules
@@ -68,7 +75,10 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   // The config module (and yaml, when a config file exists) is loaded only for lint.
   const configModule = opts.useConfig ? await import('./config.js') : null
   const finder: ConfigFinder | null = configModule
-    ? new configModule.ConfigFinder(new Set(RULES.map((r) => r.id)))
+    ? new configModule.ConfigFinder(
+        new Set(RULES.map((r) => r.id)),
+        opts.configPath === undefined ? undefined : absPath(opts.configPath),
+      )
     : null
   const isIgnored = (config: LintConfig | null, path: GoString) =>
     config && configModule ? configModule.isIgnored(config, path) : false

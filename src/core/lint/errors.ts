@@ -2,4 +2,12 @@
 export class PathError extends Error {}
 
 /** A config file that cannot be used: a tool error (exit 2), never a finding. */
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  /** `hint`: one line that says what to do (`did you mean "practice/class-unset"?`). */
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message)
+  }
+}

@@ -7,6 +7,12 @@ export type Setting = Severity | 'off'
 export const SEVERITIES: readonly Severity[] = ['error', 'warn', 'info']
 export const SETTINGS: readonly Setting[] = ['off', 'info', 'warn', 'error']
 
+/** A rule setting as written: off, info, warn (or `warning`, as other linters spell it), error. */
+export function settingOf(text: string): Setting | undefined {
+  const s = text === 'warning' ? 'warn' : text
+  return (SETTINGS as readonly string[]).includes(s) ? (s as Setting) : undefined
+}
+
 /** error > warn > info. */
 export function severityRank(s: Severity): number {
   return s === 'error' ? 3 : s === 'warn' ? 2 : 1

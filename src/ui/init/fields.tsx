@@ -1,6 +1,34 @@
 import { Box, type Key, Text } from 'ink'
 
 /**
+ * The keys of one input chunk, one by one. A terminal delivers what arrives together (a held
+ * Backspace, a paste, Ctrl-U and what follows it) as one chunk, which ink hands over as one
+ * `input` with no key flags: each character is made the key it is. Escape sequences (arrows)
+ * and single keys pass as they are.
+ */
+export function splitChunk(input: string, key: Key): [string, Key][] {
+  if ([...input].length <= 1 || input.startsWith('\x1b')) return [[input, key]]
+  const plain: Key = {
+    ...key,
+    return: false,
+    backspace: false,
+    delete: false,
+    ctrl: false,
+    meta: false,
+    tab: false,
+  }
+  return [...input].map((ch): [string, Key] => {
+    if (ch === '\r' || ch === '\n') return ['', { ...plain, return: true }]
+    if (ch === '\x7f' || ch === '\b') return ['', { ...plain, backspace: true }]
+    if (ch === '\t') return ['', { ...plain, tab: true }]
+    const code = ch.codePointAt(0) ?? 0
+    // Ctrl-A … Ctrl-Z arrive as 0x01 … 0x1a: ink names them by their letter, with ctrl set.
+    if (code >= 1 && code <= 26) return [String.fromCharCode(code + 96), { ...plain, ctrl: true }]
+    return [ch, plain]
+  })
+}
+
+/**
  * A one-line text field's keys: typing appends, Backspace deletes, Ctrl-U clears, Enter
  * submits. Returns the new value, 'submit', or null for keys it ignores.
  */

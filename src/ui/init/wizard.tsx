@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink'
+import { Box, type Key, Text, useInput } from 'ink'
 import { useRef, useState } from 'react'
 import {
   CLASS_CHOICES,
@@ -16,7 +16,7 @@ import {
   parseTimeout,
   timeoutNote,
 } from '../../core/init/options.js'
-import { editText, moveSelection, type SelectItem, SelectList, TextField } from './fields.js'
+import { editText, moveSelection, type SelectItem, SelectList, splitChunk, TextField } from './fields.js'
 
 /** A template as the wizard offers it. */
 export interface WizardTemplate {
@@ -157,7 +157,11 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
         const n = t.ok ? timeoutNote(t.value, klass) : null
         return n ? `warning: ${n}` : 'then the manager kills the whole process group'
       },
-      answer: (v) => ({ timeoutSeconds: Number(v.trim()) }),
+      answer: (v) => {
+        // A duration (2m) or seconds: checked by problem() before an answer is taken.
+        const t = parseTimeout(v)
+        return { timeoutSeconds: t.ok ? t.value : Number(v.trim()) }
+      },
     },
     template: {
       kind: 'select',
@@ -207,7 +211,11 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
     }
   }
 
-  useInput((input, key) => {
+  useInput((chunk, chunkKey) => {
+    for (const [input, key] of splitChunk(chunk, chunkKey)) onKey(input, key)
+  })
+
+  function onKey(input: string, key: Key): void {
     if (over.current) return
     const q = question(STEPS[step.current], answers.current)
     if (key.escape || (key.ctrl && input === 'c')) {
@@ -234,7 +242,7 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
       setRefused(false)
       rerender()
     }
-  })
+  }
 
   const a = answers.current
   const id: StepId | undefined = STEPS[step.current]

@@ -47,12 +47,16 @@ error at the byte where Go's decoder stopped.
 
 ## Configuration: \`.ongrid-skill.yaml\`
 
-\`lint\` reads the nearest \`.ongrid-skill.yaml\` at or above each checked file (no merging
-between files; \`--no-config\` ignores them; \`validate\` never reads them):
+\`lint\` reads the nearest \`.ongrid-skill.yaml\` (or \`.ongrid-skill.yml\`; not both in one dir)
+at or above each checked file (no merging between files), or the one file \`--config PATH\` names;
+\`--no-config\` reads none; \`validate\` never reads them. Editors complete and check the file
+with the JSON Schema the package ships, \`schemas/ongrid-skill.schema.json\` (a \`$schema\` key
+may point at it; \`schemas/skill.schema.json\` does the same for skill.json):
 
 \`\`\`yaml
+# yaml-language-server: $schema=./node_modules/ongrid-skill/schemas/ongrid-skill.schema.json
 rules:
-  practice/class-unset: off     # off | info | warn | error
+  practice/class-unset: off     # off | info | warn (or warning) | error
   schema/additional-properties: error
 ignore:                         # globs relative to this file's dir
   - vendor/**                   # * and ? within a segment, ** across segments
@@ -60,7 +64,8 @@ ignore:                         # globs relative to this file's dir
 \`\`\`
 
 \`--rule ID=SEVERITY\` (repeatable) wins over the file. An unknown rule id, an unknown key or
-a bad severity is a tool error (exit 2). Ignored files are not reported, but their names
+a bad severity is a tool error (exit 2), with the nearest valid name as a hint; a YAML error
+gives the file's line and column. Ignored files are not reported, but their names
 still count for \`manager/duplicate-name\`, as the manager still loads them.
 
 ## Output and exit codes

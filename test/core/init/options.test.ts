@@ -40,13 +40,24 @@ describe('init options', () => {
     assert.equal(descriptionNote('Check whether a TCP port accepts connections.'), null)
   })
 
-  test('timeouts: whole seconds from 1 to a day; defaults within the LLM deadline for safe skills', () => {
+  test('timeouts: Go durations or bare seconds, whole seconds from 1 to a day; defaults within the LLM deadline for safe skills', () => {
     assert.deepEqual(parseTimeout(' 15 '), { ok: true, value: 15 })
-    for (const bad of ['0', '-1', '1.5', '1e2', 'abc', '', '86401', '9999999']) {
+    assert.deepEqual(parseTimeout('90s'), { ok: true, value: 90 })
+    assert.deepEqual(parseTimeout('1m30s'), { ok: true, value: 90 })
+    assert.deepEqual(parseTimeout('24h'), { ok: true, value: 86400 })
+    assert.deepEqual(parseTimeout('1500ms'), {
+      ok: false,
+      problem: 'must be whole seconds from 1 to 86400 (1s to 24h), not "1500ms"',
+    })
+    for (const bad of ['0', '1.5', '500ms', '86401', '9999999', '25h']) {
       const r = parseTimeout(bad)
       assert.equal(r.ok, false, bad)
-      if (!r.ok) assert.match(r.problem, /^must be a whole number of seconds from 1 to 86400, not /)
+      if (!r.ok) assert.match(r.problem, /^must be whole seconds from 1 to 86400 \(1s to 24h\), not /)
     }
+    // What Go's time.ParseDuration rejects is reported in its words.
+    assert.deepEqual(parseTimeout('abc'), { ok: false, problem: 'time: invalid duration "abc"' })
+    assert.deepEqual(parseTimeout('-1'), { ok: false, problem: 'time: missing unit in duration "-1"' })
+    for (const bad of ['1e2', '']) assert.equal(parseTimeout(bad).ok, false, bad)
     assert.equal(defaultTimeoutSeconds('safe'), 15)
     assert.equal(defaultTimeoutSeconds('mutating'), 30)
     assert.equal(timeoutNote(15, 'safe'), null)

@@ -52,6 +52,25 @@ function wizard(props: Partial<Parameters<typeof Wizard>[0]> = {}) {
 describe('init wizard', () => {
   afterEach(() => cleanup())
 
+  test('keys that arrive together are each handled: a held Backspace, Ctrl-U then text, a paste', async () => {
+    const w = wizard()
+    await settle()
+    await w.type('check_portXYZ') // one chunk, as a paste is
+    assert.match(w.frame(), /\? name {12}check_portXYZ/)
+    await w.type(KEY.backspace.repeat(3)) // three Backspaces in one chunk delete three
+    assert.match(w.frame(), /\? name {12}check_port\s/)
+    await w.type(KEY.backspace.repeat(10)) // ten, ten
+    assert.match(w.frame(), /\? name\s*\n/)
+    await w.type('wrong')
+    await w.type('\x15disk_usage') // Ctrl-U and the text after it, together
+    assert.match(w.frame(), /\? name {12}disk_usage\s/)
+    await w.type(`${KEY.backspace.repeat(5)}stats${KEY.enter}Shows disk usage per mount point.${KEY.enter}`)
+    assert.match(w.frame(), /✔ name {12}disk_stats/)
+    assert.match(w.frame(), /✔ description {5}Shows disk usage per mount point\./)
+    await w.type(`${KEY.down}${KEY.down}${KEY.enter}`) // a select's keys in one chunk too
+    assert.match(w.frame(), /✔ class {11}dangerous/)
+  })
+
   test('typed answers; a bad name is refused with the loader’s message, then corrected', async () => {
     const w = wizard()
     await settle()
@@ -83,7 +102,7 @@ describe('init wizard', () => {
     await w.type('network', KEY.enter)
     assert.match(w.frame(), /\? timeout_seconds 30/) // mutating: the manager's 30 s
     await w.type('0')
-    assert.match(w.frame(), /✘ must be a whole number of seconds from 1 to 86400, not "0"/)
+    assert.match(w.frame(), /✘ must be whole seconds from 1 to 86400 \(1s to 24h\), not "0"/)
     await w.type(KEY.backspace, '20', KEY.enter)
 
     assert.match(w.frame(), /❯ python/) // the default template

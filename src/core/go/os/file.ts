@@ -144,16 +144,32 @@ function fileStatFromNode(name: GoString, st: fs.Stats): FileStat {
   return new FileStat(name, st.size, fileModeFromSys(st.mode), st.dev, st.ino)
 }
 
+/**
+ * Whether `throwIfNoEntry: false` answers undefined for ENOENT only. Node 22 and later answer
+ * undefined for ENOTDIR too (`file/sub`), where Go says `not a directory`: there, stat throws
+ * and the error tells which. Asked once, of a path under the node binary (a file).
+ */
+let noEntryIsExact: boolean | undefined
+function quietNoEntry(): boolean {
+  if (noEntryIsExact === undefined) {
+    try {
+      fs.statSync(`${process.execPath}/x`, { throwIfNoEntry: false })
+      noEntryIsExact = false
+    } catch {
+      noEntryIsExact = true
+    }
+  }
+  return noEntryIsExact
+}
+
 function statAs(op: 'stat' | 'lstat', p: GoString): Result<FileStat> {
   const np = nodePath(p)
   if (np === null) return fail(new PathError(op, p, EINVAL))
   let st: fs.Stats | undefined
   try {
     // throwIfNoEntry: false spares building a JS exception for the commonest failure.
-    st =
-      op === 'lstat'
-        ? fs.lstatSync(np, { throwIfNoEntry: false })
-        : fs.statSync(np, { throwIfNoEntry: false })
+    const throwIfNoEntry = !quietNoEntry()
+    st = op === 'lstat' ? fs.lstatSync(np, { throwIfNoEntry }) : fs.statSync(np, { throwIfNoEntry })
   } catch (e) {
     return fail(fromNodeError(e, op, p))
   }

@@ -56,8 +56,13 @@ function normal(k: string): string {
   return k.toLowerCase().replace(/[^a-z0-9]/g, '')
 }
 
+/** The key a skill.json may carry for editors (schemas/skill.schema.json); the manager ignores it. */
+export const SCHEMA_KEY = '$schema'
+
 /** The field an unknown key probably meant, or null. */
 export function nearMiss(key: string): string | null {
+  // `$schema` is no slip of `schema`: it names the JSON Schema editors check skill.json with.
+  if (key === SCHEMA_KEY) return null
   const n = normal(key)
   if (n === '') return null
   if (ALIASES[n]) return ALIASES[n]

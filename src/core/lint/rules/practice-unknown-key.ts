@@ -1,4 +1,4 @@
-import { keyText, nearMiss } from './keys.js'
+import { keyText, nearMiss, SCHEMA_KEY } from './keys.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -6,11 +6,12 @@ const rule: ManifestRule = {
   severity: 'info',
   category: 'best-practice',
   kind: 'manifest',
-  docs: 'A key that is no manifest field (and no near miss of one): the manager ignores it.',
+  docs: 'A key that is no manifest field (and no near miss of one, nor `$schema`): the manager ignores it.',
   check(ctx, report) {
     if (!ctx.ok) return
     for (const k of ctx.parsed?.keys ?? []) {
-      if (k.field !== null || nearMiss(keyText(k))) continue
+      // `$schema` names the JSON Schema an editor checks the file with (schemas/skill.schema.json).
+      if (k.field !== null || nearMiss(keyText(k)) || keyText(k) === SCHEMA_KEY) continue
       report({ at: k.offset, message: `unknown key ${JSON.stringify(keyText(k))} is ignored by the manager` })
     }
   },

@@ -1,0 +1,56 @@
+import { Args, loadHelpClass } from '@oclif/core'
+import { BaseCommand } from '../cli/base.js'
+import { printJson } from '../cli/errors.js'
+import { unknownCommand } from '../cli/suggest.js'
+
+export default class Help extends BaseCommand {
+  static override summary = 'Show help for a command'
+
+  static override description = 'The same text as `COMMAND --help`; without a command, the list of commands.'
+
+  static override examples = [
+    { description: 'The commands', command: '<%= config.bin %> help' },
+    { description: 'One command', command: '<%= config.bin %> help lint' },
+    { description: 'A command of a topic', command: '<%= config.bin %> help audit tail' },
+  ]
+
+  static override strict = false
+  static override enableJsonFlag = true
+
+  static override args = {
+    command: Args.string({ description: 'the command (words of a topic command separated by spaces)' }),
+  }
+
+  async run(): Promise<void> {
+    const { argv } = await this.parse(Help)
+    const words = argv as string[]
+    const id = words.join(':')
+    if (words.length > 0 && !this.config.findCommand(id) && !this.config.findTopic(id)) {
+      throw unknownCommand(
+        words,
+        this.config.commandIDs,
+        this.config.topics.map((t) => t.name),
+        this.config.bin,
+      )
+    }
+    if (this.jsonEnabled()) {
+      // The command's definition as the manifest has it (flags, args, examples); the list without one.
+      const cmd = words.length > 0 ? this.config.findCommand(id) : undefined
+      if (cmd)
+        return printJson({
+          id: cmd.id.replaceAll(':', ' '),
+          summary: cmd.summary,
+          description: cmd.description,
+          args: cmd.args,
+          flags: cmd.flags,
+          examples: cmd.examples,
+        })
+      const ids = this.config.commands.filter(
+        (c) => !c.hidden && (words.length === 0 || c.id.startsWith(`${id}:`)),
+      )
+      return printJson({ commands: ids.map((c) => ({ id: c.id.replaceAll(':', ' '), summary: c.summary })) })
+    }
+    const HelpClass = await loadHelpClass(this.config)
+    await new HelpClass(this.config, this.config.pjson.oclif.helpOptions).showHelp(words)
+  }
+}

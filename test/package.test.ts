@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
+
+describe('the npm package', () => {
+  // What `npm pack` would put in the tarball (the build is not run: dist/ is the one built).
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  })
+  const files: string[] =
+    r.status === 0 ? JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path) : []
+
+  test('ships what README and --help point at, a LICENSE and the schemas; no dev-only files', () => {
+    assert.equal(r.status, 0, r.stderr)
+    for (const f of [
+      'LICENSE',
+      'bin/run.js',
+      'bin/package.json',
+      'docs/rules.md',
+      'schemas/skill.schema.json',
+      'schemas/ongrid-skill.schema.json',
+      'examples/skills/disk_usage/skill.json',
+      'templates/go/files/gitignore',
+      'oclif.manifest.json',
+      'dist/bundle/fast.js',
+    ]) {
+      assert.ok(files.includes(f), f)
+    }
+    assert.ok(!files.includes('bin/dev.js'))
+    assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('src/') || f.startsWith('build/')))
+    // Every docs/, examples/skills and schemas/ path the README names is in the package
+    // (examples/args.json there is a generated pack's own file).
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
+    for (const m of readme.matchAll(
+      /\b(docs\/[\w./-]*\w|examples\/skills(?:\/[\w.-]*\w)*|schemas\/[\w./-]*\w)/g,
+    )) {
+      const p = m[1]
+      assert.ok(
+        files.some((f) => f === p || f.startsWith(`${p}/`)),
+        `README names ${p}, which the package lacks`,
+      )
+    }
+  })
+
+  test('says where it runs', () => {
+    assert.match(pkg.engines.node, /^>=20/)
+    assert.deepEqual(pkg.os, ['linux'])
+    assert.equal(pkg.license, 'MIT')
+  })
+})
