@@ -110,7 +110,9 @@ for (const name of named.length > 0 ? named : Object.keys(MODULES)) {
     incrementalFile: join(OUT, `${name}.json`),
     force: force || testsChanged,
     concurrency,
-    timeoutMS: 30_000,
+    // On top of the dry run's time: a mutant that loops is cut off this much later. Suites that
+    // wait for real processes or threads get more.
+    timeoutMS: m.inProcess ? 8_000 : 30_000,
     reporters: ['clear-text', 'progress'],
     clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
     // Its own sandbox dir per run, so that runs of different modules can go side by side.
