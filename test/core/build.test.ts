@@ -11,8 +11,8 @@ import {
   validKey,
 } from '../../src/core/build.js'
 import { ErrorString } from '../../src/core/go/errors.js'
-import { DirentInfo } from '../../src/core/go/os/file.js'
 import { fromText } from '../../src/core/go/gostring.js'
+import { DirentInfo } from '../../src/core/go/os/file.js'
 import { parseManifest } from '../../src/core/manifest.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
