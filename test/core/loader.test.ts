@@ -218,13 +218,16 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     loadDirs(goDirs, { registry: new Registry(), onEvent: (e) => want.push(e) })
     for (const fault of ['crash', 'misorder'] as const) {
       const got: LoaderEvent[] = []
+      const fromWorker: number[] = []
       const t0 = Date.now()
       loadDirs(goDirs, {
         registry: new Registry(),
         onEvent: (e) => got.push(e),
-        parallel: { afterMs: 0, waitForWorker: true, fault },
+        parallel: { afterMs: 0, waitForWorker: true, fault, onShared: (n) => fromWorker.push(n) },
       })
       assert.deepEqual(got.map(text), want.map(text), fault)
+      // Nothing was taken from the worker: it died first, or its first read was not the one asked for.
+      assert.deepEqual(fromWorker, [0, 0, 0], fault)
       // A dead worker is noticed at once, not after the 30 s the main thread would wait for a live one.
       assert.ok(Date.now() - t0 < 10_000, `${fault}: ${Date.now() - t0} ms`)
     }
