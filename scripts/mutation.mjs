@@ -51,6 +51,7 @@ export const MODULES = {
       'test/core/go/encoding/json/scanner.test.ts',
       'test/core/go/encoding/json/decode.test.ts',
       'test/core/go/encoding/json/encode.test.ts',
+      'test/core/go/encoding/json/unquote.test.ts',
     ],
   },
   follow: {
