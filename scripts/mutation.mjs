@@ -38,7 +38,11 @@ export const MODULES = {
   },
   executor: {
     mutate: ['src/core/executor.ts'],
-    tests: ['test/core/executor.test.ts', 'test/core/executor-wait-delay.test.ts'],
+    tests: [
+      'test/core/executor.test.ts',
+      'test/core/executor-wait-delay.test.ts',
+      'test/core/executor-result.test.ts',
+    ],
   },
   json: {
     mutate: ['src/core/go/encoding/json/*.ts'],
@@ -47,6 +51,7 @@ export const MODULES = {
       'test/core/go/encoding/json/scanner.test.ts',
       'test/core/go/encoding/json/decode.test.ts',
       'test/core/go/encoding/json/encode.test.ts',
+      'test/core/go/encoding/json/unquote.test.ts',
     ],
   },
   follow: {
@@ -106,10 +111,13 @@ for (const name of named.length > 0 ? named : Object.keys(MODULES)) {
     incrementalFile: join(OUT, `${name}.json`),
     force: force || testsChanged,
     concurrency,
-    timeoutMS: 30_000,
+    // On top of the dry run's time: a mutant that loops is cut off this much later. Suites that
+    // wait for real processes or threads get more.
+    timeoutMS: m.inProcess ? 8_000 : 30_000,
     reporters: ['clear-text', 'progress'],
     clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
-    tempDirName: '.stryker-tmp',
+    // Its own sandbox dir per run, so that runs of different modules can go side by side.
+    tempDirName: `.stryker-tmp/${name}`,
     ignorePatterns: ['dist', 'build', 'reports', '.bench', '.stryker-tmp', 'oclif.manifest.json'],
     thresholds: { high: 95, low: 90, break: null },
     logLevel: 'warn',
@@ -130,6 +138,9 @@ for (const name of named.length > 0 ? named : Object.keys(MODULES)) {
     score: Math.round(score * 100) / 100,
   }
   writeFileSync(hashFile, hash)
+  // Re-read: another run (of other modules) may have written meanwhile.
+  const now = existsSync(scoresFile) ? JSON.parse(readFileSync(scoresFile, 'utf8')) : {}
+  Object.assign(scores, { ...now, [name]: scores[name] })
   writeFileSync(scoresFile, `${JSON.stringify(scores, null, 2)}\n`)
 }
 

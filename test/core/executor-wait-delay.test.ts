@@ -64,6 +64,7 @@ describe('execute: the WaitDelay is 1 s (mocked clock)', () => {
       assert.equal(done, true, 'still waiting once the WaitDelay was over')
       const r = await pending
       assert.equal(r.error, 'subprocess skill k: exec: WaitDelay expired before I/O complete (stderr: note)')
+      assert.equal(r.ok, false)
       assert.equal(r.exitCode, 0)
       assert.equal(r.stdout.toString(), '{}\n')
     } finally {

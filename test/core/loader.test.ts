@@ -128,6 +128,35 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     assert.equal(result.err, null)
   })
 
+  test('each line with its kind; the skills registered, in order', () => {
+    const { events, result } = run(dirs)
+    const K = {
+      a: 'skip-non-absolute',
+      n: 'dir-not-present',
+      d: 'not-a-directory',
+      s: 'stat-error',
+      r: 'registered',
+      b: 'build-error',
+      p: 'parse-error',
+      u: 'duplicate',
+    } as const
+    // One letter per golden line (see K).
+    const want = 'andsrbprpbrbrubbbrpbbbbbbbbpppuurr'
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      [...want].map((c) => K[c as keyof typeof K]),
+    )
+    assert.deepEqual(
+      result.skills.map((x) => x.key),
+      ['upper_first', 'case_keys', 'dir_named_inner', 'dup', 'huge_timeout', 'second_dir', 'third_dir'],
+    )
+    for (const e of events) {
+      if (e.kind === 'registered') assert.equal(e.skill?.key, e.name)
+      if (e.kind === 'build-error' || e.kind === 'parse-error') assert.ok(e.err !== null, e.message)
+      if (e.kind === 'duplicate') assert.equal(e.err, null)
+    }
+  })
+
   test('defaults and the int64 wrap of timeout_seconds', () => {
     const { result } = run([`${R}/skills`])
     const byName = new Map(result.skills.map((s) => [s.key, s]))
@@ -213,13 +242,16 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     loadDirs(goDirs, { registry: new Registry(), onEvent: (e) => want.push(e) })
     for (const fault of ['crash', 'misorder'] as const) {
       const got: LoaderEvent[] = []
+      const fromWorker: number[] = []
       const t0 = Date.now()
       loadDirs(goDirs, {
         registry: new Registry(),
         onEvent: (e) => got.push(e),
-        parallel: { afterMs: 0, waitForWorker: true, fault },
+        parallel: { afterMs: 0, waitForWorker: true, fault, onShared: (n) => fromWorker.push(n) },
       })
       assert.deepEqual(got.map(text), want.map(text), fault)
+      // Nothing was taken from the worker: it died first, or its first read was not the one asked for.
+      assert.deepEqual(fromWorker, [0, 0, 0], fault)
       // A dead worker is noticed at once, not after the 30 s the main thread would wait for a live one.
       assert.ok(Date.now() - t0 < 10_000, `${fault}: ${Date.now() - t0} ms`)
     }
