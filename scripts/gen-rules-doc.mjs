@@ -1,25 +1,43 @@
 #!/usr/bin/env node
-// Writes docs/rules.md from the rule registry (run after `npm run build`: it reads dist/).
-//   node scripts/gen-rules-doc.mjs           write docs/rules.md
-//   node scripts/gen-rules-doc.mjs --check   exit 1 when docs/rules.md is out of date
+// Writes docs/rules.md, and the rule ids of schemas/ongrid-skill.schema.json, from the rule registry
+// (run after `npm run build`: it reads dist/).
+//   node scripts/gen-rules-doc.mjs           write both
+//   node scripts/gen-rules-doc.mjs --check   exit 1 when either is out of date
 import { readFileSync, writeFileSync } from 'node:fs'
 
 const { RULES } = await import('../dist/core/lint/registry.js')
 const { rulesDoc } = await import('../dist/ui/lint/rules-doc.js')
-const target = new URL('../docs/rules.md', import.meta.url)
-const text = rulesDoc(RULES)
-if (process.argv.includes('--check')) {
-  let current = ''
+const docTarget = new URL('../docs/rules.md', import.meta.url)
+const schemaTarget = new URL('../schemas/ongrid-skill.schema.json', import.meta.url)
+
+const read = (url) => {
   try {
-    current = readFileSync(target, 'utf8')
-  } catch {}
-  if (current !== text) {
+    return readFileSync(url, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+/** The config schema with `rules`' property names set to the registry's ids, sorted. */
+function configSchema(current) {
+  const schema = JSON.parse(current)
+  schema.properties.rules.propertyNames.enum = RULES.map((r) => r.id).sort()
+  return `${JSON.stringify(schema, null, 2)}\n`
+}
+
+const outputs = [
+  { url: docTarget, name: 'docs/rules.md', text: rulesDoc(RULES) },
+  { url: schemaTarget, name: 'schemas/ongrid-skill.schema.json', text: configSchema(read(schemaTarget)) },
+]
+if (process.argv.includes('--check')) {
+  const stale = outputs.filter((o) => read(o.url) !== o.text).map((o) => o.name)
+  if (stale.length > 0) {
     process.stderr.write(
-      'docs/rules.md is out of date: run `npm run build && node scripts/gen-rules-doc.mjs`\n',
+      `${stale.join(', ')} out of date: run \`npm run build && node scripts/gen-rules-doc.mjs\`\n`,
     )
     process.exit(1)
   }
 } else {
-  writeFileSync(target, text)
-  process.stdout.write(`wrote docs/rules.md (${RULES.length} rules)\n`)
+  for (const o of outputs) writeFileSync(o.url, o.text)
+  process.stdout.write(`wrote docs/rules.md and schemas/ongrid-skill.schema.json (${RULES.length} rules)\n`)
 }

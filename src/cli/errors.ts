@@ -64,7 +64,13 @@ export function reportError(err: Error & { oclif?: { exit?: number } }, json = f
     .join('; ')
   process.stderr.write(`ongrid-skill: ${message}\n${hintLine(err)}`)
   // One line, so that it is also one record for commands that print JSON lines (audit tail).
-  if (json) process.stdout.write(`${JSON.stringify(failureDocument(message, code))}\n`)
+  if (json) {
+    try {
+      process.stdout.write(`${JSON.stringify(failureDocument(message, code))}\n`)
+    } catch {
+      // stdout itself failed (that may be the error being reported): the stderr line stands.
+    }
+  }
   return code
 }
 

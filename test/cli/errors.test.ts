@@ -32,10 +32,14 @@ describe('reportError: one line, one exit code per kind of failure', () => {
     })
   })
 
-  test('a UserError: its own code; usage errors point at --help', () => {
+  test('a UserError: its own code, and its hint as one more line', () => {
     assert.deepEqual(report(new UserError('no dirs')), {
       code: 2,
-      stderr: 'ongrid-skill: no dirs (see --help)\n',
+      stderr: 'ongrid-skill: no dirs\n',
+    })
+    assert.deepEqual(report(new UserError('unknown x', 2, 'did you mean "y"?\nor z')), {
+      code: 2,
+      stderr: 'ongrid-skill: unknown x\nhint: did you mean "y"? or z\n',
     })
     assert.deepEqual(report(new UserError('cannot read x', 3)), {
       code: 3,
@@ -47,7 +51,7 @@ describe('reportError: one line, one exit code per kind of failure', () => {
     const e = Object.assign(new Error('Unexpected argument: x\nSee more help with --help'), {
       oclif: { exit: 2 },
     })
-    assert.deepEqual(report(e), { code: 2, stderr: 'ongrid-skill: Unexpected argument: x (see --help)\n' })
+    assert.deepEqual(report(e), { code: 2, stderr: 'ongrid-skill: Unexpected argument: x\n' })
   })
 })
 

@@ -391,7 +391,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(r.code, 2)
     assert.equal(
       r.stderr,
-      `ongrid-skill: no skill d1skill is registered from ${R}/d1; skipped: rel/skills (relative dirs are skipped, as the manager skips them), ${R}/nope (not present) (see --help)\n`,
+      `ongrid-skill: no skill d1skill is registered from ${R}/d1; skipped: rel/skills (relative dirs are skipped, as the manager skips them), ${R}/nope (not present)\n`,
     )
   })
 
@@ -493,7 +493,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(inline.stdout, '')
     assert.equal(
       inline.stderr,
-      "ongrid-skill: --args: not valid JSON: invalid character '2' after object key at byte 14 (line 2, column 6); --no-validate sends it as it is (see --help)\n",
+      "ongrid-skill: --args: not valid JSON: invalid character '2' after object key at byte 14 (line 2, column 6); --no-validate sends it as it is\n",
     )
     assert.equal(json.code, 2)
     assert.deepEqual(JSON.parse(json.stdout), {

@@ -81,7 +81,7 @@ describe('ongrid-skill validate', () => {
       assert.equal(r.code, 2, args.join(' '))
       const doc = JSON.parse(r.stdout)
       assert.deepEqual([doc.ok, doc.error.exit_code], [false, 2], args.join(' '))
-      assert.equal(r.stderr, `ongrid-skill: ${doc.error.message} (see --help)\n`)
+      assert.equal(r.stderr, `ongrid-skill: ${doc.error.message}\n`)
     }
   })
   test('binary junk is a finding, not a crash', () => {

@@ -87,14 +87,18 @@ ${table(manager)}
 
 ${table(practice)}
 
-## Test cases (\`validate\` and \`lint\`)
+${
+  tests.length === 0
+    ? ''
+    : `## Test cases (\`validate\` and \`lint\`)
 
 A pack's own cases, \`tests/*.json\` beside its skill.json, which \`ongrid-skill test\` runs.
 Findings are reported in the case file, at the key.
 
 ${table(tests)}
 
-## Details
+`
+}## Details
 
 ${sections(rules)}`
 }
