@@ -471,14 +471,8 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
         [join(R, 'skills'), '--class', 'safe,risky'],
         /^ongrid-skill: --class: unknown class "risky" \(expected safe, mutating, dangerous\)\n$/,
       ],
-      [
-        [join(R, 'skills'), '--jobs', '0'],
-        /^ongrid-skill: --jobs: 0: expected a positive integer\n$/,
-      ],
-      [
-        [join(R, 'skills'), '--http', 'x'],
-        /^ongrid-skill: --http: x: expected a port number\n$/,
-      ],
+      [[join(R, 'skills'), '--jobs', '0'], /^ongrid-skill: --jobs: 0: expected a positive integer\n$/],
+      [[join(R, 'skills'), '--http', 'x'], /^ongrid-skill: --http: x: expected a port number\n$/],
     ]
     for (const [args, want] of cases) {
       const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
