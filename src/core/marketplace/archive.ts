@@ -195,10 +195,14 @@ export function tarEnding(d: Buffer, eofIsError: boolean): string | null {
     const size = tarSize(d, p + 124)
     const type = d[p + 156]
     const dataEnd = p + 512 + size
+    const regular = type === 0x30 || type === 0
     if (d.length < dataEnd) {
       // A regular file's data is copied by the endpoint (a bare io.ErrUnexpectedEOF); others are skipped by Next.
-      return type === 0x30 || type === 0 ? 'unexpected EOF' : 'tar: unexpected EOF'
+      return regular ? 'unexpected EOF' : 'tar: unexpected EOF'
     }
+    // A cut gzip whose data ends exactly with a regular file's: flate hands over its last bytes
+    // together with io.ErrUnexpectedEOF, so the endpoint's copy of that file fails, not Next.
+    if (eofIsError && regular && size > 0 && d.length === dataEnd) return 'unexpected EOF'
     const padEnd = dataEnd + ((512 - (size % 512)) % 512)
     if (d.length < padEnd) return clean
     p = padEnd
