@@ -18,6 +18,7 @@ import {
   parseEnvAllow,
   parseTimeout,
 } from '../core/init/options.js'
+import { PARAM_TYPES, parseParams } from '../core/init/params.js'
 import { listTemplates, loadTemplate, type Template, TemplateError } from '../core/init/templates.js'
 import { TargetError, targetProblem } from '../core/init/write.js'
 import { initJson, initSummary, templateList, templateListJson } from '../ui/init/summary.js'
@@ -98,6 +99,15 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
     template: Flags.string({
       char: 't',
       description: `built-in template (see --list-templates) or a template dir (default ${DEFAULT_TEMPLATE})`,
+    }),
+    param: Flags.string({
+      char: 'p',
+      multiple: true,
+      description: `a param of the skill, NAME:TYPE[:DESCRIPTION] (repeat it for each; TYPE: ${PARAM_TYPES.join(', ')}): the schema, the sample entry, examples/args.json and tests/cases.json are built from them (default: the template's example, a TCP port checker)`,
+    }),
+    required: Flags.string({
+      multiple: true,
+      description: 'a --param the caller must pass (repeat it, or NAME,NAME)',
     }),
     dir: Flags.string({ description: 'where to create the pack (default: NAME with _ turned into -)' }),
     force: Flags.boolean({ description: 'write into a non-empty dir, adding only the files it lacks' }),
@@ -197,6 +207,8 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       timeout?: string
       'env-allow'?: string
       template?: string
+      param?: string[]
+      required?: string[]
     },
   ): Partial<InitAnswers> {
     const given: Partial<InitAnswers> = {}
@@ -223,6 +235,11 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       given.envAllow = e.value
     }
     if (flags.template !== undefined) given.template = flags.template
+    if (flags.param !== undefined || flags.required !== undefined) {
+      const p = parseParams(flags.param ?? [], flags.required ?? [])
+      if (!p.ok) throw new UserError(`--param: ${p.problem}`, undefined, p.hint)
+      given.params = p.value
+    }
     return given
   }
 
@@ -247,6 +264,7 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       timeoutSeconds: given.timeoutSeconds ?? defaultTimeoutSeconds(c),
       template: given.template ?? DEFAULT_TEMPLATE,
       envAllow: given.envAllow ?? template.envAllow,
+      params: given.params ?? [],
     }
   }
 

@@ -36,7 +36,7 @@ export interface WizardProps {
   onAbort: () => void
 }
 
-type StepId = keyof InitAnswers
+type StepId = Exclude<keyof InitAnswers, 'params'>
 
 /** The questions in order: env_allow last, since its default comes from the template. */
 const STEPS: readonly StepId[] = [
