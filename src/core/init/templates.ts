@@ -39,6 +39,8 @@ export interface Template {
    * the skill's params are given (a sample entry for any params instead of the example's).
    */
   paramsDir?: string
+  /** The file the author edits to do the skill's work, when not the entry (e.g. main.go). */
+  source?: string
 }
 
 /** A template that cannot be used; the message says what to fix. */
@@ -155,6 +157,11 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
     }
     build = { script: doc.build.script, requires: strings(doc.build.requires ?? [], 'build.requires') }
   }
+  let source: string | undefined
+  if (doc.source !== undefined) {
+    source = str('source')
+    if (!isInsidePath(source)) throw bad(`template.json: "source" must be a relative path inside the pack`)
+  }
   if (!isObject(doc.schema)) throw bad('template.json: "schema" must be a JSON Schema object')
   if (!isObject(doc.example_args)) throw bad('template.json: "example_args" must be an object of args')
   return {
@@ -168,6 +175,7 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
     schema: doc.schema,
     exampleArgs: doc.example_args,
     ...(paramsDir ? { paramsDir } : {}),
+    ...(source ? { source } : {}),
   }
 }
 
