@@ -38,7 +38,9 @@ export default class Init extends BaseCommand {
   static override description =
     `On a terminal, a wizard asks for the name (checked with the manager's loader rule as you type), description, class, category, timeout, template and env_allow. With --yes, --no-input, or when stdin is not a terminal, nothing is asked: flags and defaults fill everything, and a missing NAME or --description is a usage error.
 
-The pack goes into DIR (default: NAME with _ turned into -): skill.json (the schema describes every param, class explicit), the entry (executable), README.md and examples/args.json (args that satisfy the schema). Templates: bash, python (default), node and go (built by build.sh when go is on PATH); --template PATH takes your own template dir (template.json + files/, like the built-in ones).
+The pack goes into DIR (default: NAME with _ turned into -): skill.json (the schema describes every param, class explicit), the entry (executable), README.md, examples/args.json (args that satisfy the schema) and tests/cases.json (its own cases, for ongrid-skill test).
+
+The skill's params: --param NAME:TYPE[:DESCRIPTION] for each (NAME an identifier, [A-Za-z_][A-Za-z0-9_]*; TYPE string, integer, number, boolean, array or object; the description may hold colons), --required NAME for those the caller must pass; the wizard asks for them when no --param is given. The schema, the args, the cases and a sample entry (it checks the args and answers with them; do the skill's work where it says so) are built from them. With no param, the sample is a TCP port checker. Templates: bash, python (default), node and go (built by build.sh when go is on PATH); --template PATH takes your own template dir (template.json + files/, like the built-in ones).
 
 Nothing is lost: a non-empty DIR is refused unless --force, which only adds the files DIR lacks. Files are written to a temp dir beside DIR and moved into place, so an interrupted init leaves nothing half written.
 
@@ -50,6 +52,11 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       description: 'No questions: a Python skill in ./check-port',
       command:
         '<%= config.bin %> <%= command.id %> check_port --no-input --description "Check whether a TCP port on a host accepts connections."',
+    },
+    {
+      description: 'A Node skill for the params it takes: path (required) and depth',
+      command:
+        "<%= config.bin %> <%= command.id %> list_files -y -d \"List the files under a path, with their sizes.\" -t node --param 'path:string:Directory to list, absolute' --param 'depth:integer:How deep to go' --required path",
     },
     {
       description:

@@ -130,7 +130,7 @@ describe('init --param, for every template', { concurrency: true }, () => {
         assert.match(
           init.stdout,
           new RegExp(
-            `\\$EDITOR list-${t}/${t === 'go' ? 'main\\.go' : m.entry} +# do the skill's work in work\\(\\)`,
+            `\\$EDITOR list-${t}/${t === 'go' ? 'main\\.go' : m.entry} +# do the skill's work where the sample says so`,
           ),
         )
         assert.match(init.stdout, new RegExp(`\n  ongrid-skill test list-${t} `))

@@ -143,7 +143,7 @@ export function nextCommands(r: InitResult, template: Template, cwd = process.cw
   const rebuild = template.build ? `, then (cd ${w} && ./${template.build.script})` : ''
   next.push(
     r.withParams
-      ? `$EDITOR ${shellWord(`${d}/${source}`)}   # do the skill's work in work(): it gets the args checked against the schema${rebuild}`
+      ? `$EDITOR ${shellWord(`${d}/${source}`)}   # do the skill's work where the sample says so: it gets the args checked against the schema${rebuild}`
       : `$EDITOR ${shellWord(`${d}/${source}`)} ${shellWord(`${d}/${MANIFEST}`)}   # replace the sample (a TCP port checker) with the skill's work, and the schema with its params${rebuild}`,
     `ongrid-skill validate ${w}`,
   )
