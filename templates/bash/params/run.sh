@@ -241,13 +241,13 @@ IFS= read -r -d '' input # all of stdin (read stops at EOF with status 1)
 parse_object "$input"
 
 unknown=''
-for field in "${!ARGS[@]}"; do # the first unknown one in byte order
+for field in ${ARGS[@]+"${!ARGS[@]}"}; do # the first unknown one in byte order
   if [[ -z ${PARAMS[$field]+set} ]] && [[ -z $unknown || $field < $unknown ]]; then
     unknown=$field
   fi
 done
 [[ -z $unknown ]] || die "invalid args: $unknown: unknown field"
-for field in "${REQUIRED[@]}"; do
+for field in ${REQUIRED[@]+"${REQUIRED[@]}"}; do # (bash < 4.4: an empty array is unset under set -u)
   [[ ${ARGS[$field]+set} ]] || die "invalid args: $field: required"
 done
 for field in "${NAMES[@]}"; do
