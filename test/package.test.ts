@@ -54,4 +54,13 @@ describe('the npm package', () => {
     assert.deepEqual(pkg.os, ['linux'])
     assert.equal(pkg.license, 'MIT')
   })
+
+  test('says where it comes from: repository, homepage and bugs', () => {
+    assert.deepEqual(pkg.repository, {
+      type: 'git',
+      url: 'git+https://github.com/ongridio/ongrid-skill.git',
+    })
+    assert.equal(pkg.homepage, 'https://github.com/ongridio/ongrid-skill#readme')
+    assert.deepEqual(pkg.bugs, { url: 'https://github.com/ongridio/ongrid-skill/issues' })
+  })
 })

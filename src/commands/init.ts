@@ -18,6 +18,7 @@ import {
   parseEnvAllow,
   parseTimeout,
 } from '../core/init/options.js'
+import { PARAM_TYPES, parseParams } from '../core/init/params.js'
 import { listTemplates, loadTemplate, type Template, TemplateError } from '../core/init/templates.js'
 import { TargetError, targetProblem } from '../core/init/write.js'
 import { initJson, initSummary, templateList, templateListJson } from '../ui/init/summary.js'
@@ -37,7 +38,9 @@ export default class Init extends BaseCommand {
   static override description =
     `On a terminal, a wizard asks for the name (checked with the manager's loader rule as you type), description, class, category, timeout, template and env_allow. With --yes, --no-input, or when stdin is not a terminal, nothing is asked: flags and defaults fill everything, and a missing NAME or --description is a usage error.
 
-The pack goes into DIR (default: NAME with _ turned into -): skill.json (the schema describes every param, class explicit), the entry (executable), README.md and examples/args.json (args that satisfy the schema). Templates: bash, python (default), node and go (built by build.sh when go is on PATH); --template PATH takes your own template dir (template.json + files/, like the built-in ones).
+The pack goes into DIR (default: NAME with _ turned into -): skill.json (the schema describes every param, class explicit), the entry (executable), README.md, examples/args.json (args that satisfy the schema) and tests/cases.json (its own cases, for ongrid-skill test).
+
+The skill's params: --param NAME:TYPE[:DESCRIPTION] for each (NAME an identifier, [A-Za-z_][A-Za-z0-9_]*; TYPE string, integer, number, boolean, array or object; the description may hold colons), --required NAME for those the caller must pass; the wizard asks for them when no --param is given. The schema, the args, the cases and a sample entry (it checks the args and answers with them; do the skill's work where it says so) are built from them. With no param, the sample is a TCP port checker. Templates: bash, python (default), node and go (built by build.sh when go is on PATH); --template PATH takes your own template dir (template.json + files/, like the built-in ones).
 
 Nothing is lost: a non-empty DIR is refused unless --force, which only adds the files DIR lacks. Files are written to a temp dir beside DIR and moved into place, so an interrupted init leaves nothing half written.
 
@@ -49,6 +52,11 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       description: 'No questions: a Python skill in ./check-port',
       command:
         '<%= config.bin %> <%= command.id %> check_port --no-input --description "Check whether a TCP port on a host accepts connections."',
+    },
+    {
+      description: 'A Node skill for the params it takes: path (required) and depth',
+      command:
+        "<%= config.bin %> <%= command.id %> list_files -y -d \"List the files under a path, with their sizes.\" -t node --param 'path:string:Directory to list, absolute' --param 'depth:integer:How deep to go' --required path",
     },
     {
       description:
@@ -98,6 +106,15 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
     template: Flags.string({
       char: 't',
       description: `built-in template (see --list-templates) or a template dir (default ${DEFAULT_TEMPLATE})`,
+    }),
+    param: Flags.string({
+      char: 'p',
+      multiple: true,
+      description: `a param of the skill, NAME:TYPE[:DESCRIPTION] (repeat it for each; TYPE: ${PARAM_TYPES.join(', ')}): the schema, the sample entry, examples/args.json and tests/cases.json are built from them (default: the template's example, a TCP port checker)`,
+    }),
+    required: Flags.string({
+      multiple: true,
+      description: 'a --param the caller must pass (repeat it, or NAME,NAME)',
     }),
     dir: Flags.string({ description: 'where to create the pack (default: NAME with _ turned into -)' }),
     force: Flags.boolean({ description: 'write into a non-empty dir, adding only the files it lacks' }),
@@ -197,6 +214,8 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       timeout?: string
       'env-allow'?: string
       template?: string
+      param?: string[]
+      required?: string[]
     },
   ): Partial<InitAnswers> {
     const given: Partial<InitAnswers> = {}
@@ -223,6 +242,11 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       given.envAllow = e.value
     }
     if (flags.template !== undefined) given.template = flags.template
+    if (flags.param !== undefined || flags.required !== undefined) {
+      const p = parseParams(flags.param ?? [], flags.required ?? [])
+      if (!p.ok) throw new UserError(`--param: ${p.problem}`, undefined, p.hint)
+      given.params = p.value
+    }
     return given
   }
 
@@ -247,6 +271,7 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
       timeoutSeconds: given.timeoutSeconds ?? defaultTimeoutSeconds(c),
       template: given.template ?? DEFAULT_TEMPLATE,
       envAllow: given.envAllow ?? template.envAllow,
+      params: given.params ?? [],
     }
   }
 

@@ -96,7 +96,7 @@ describe('init, for every template', { concurrency: true }, () => {
       })
       after(() => server.close())
 
-      test('init --no-input writes the pack and prints the next three commands', async () => {
+      test('init --no-input writes the pack and prints the next steps', async () => {
         const r = await cli(['init', name, '--no-input', '--description', DESCRIPTION, '--template', t], {
           cwd: parent,
         })
@@ -115,7 +115,7 @@ describe('init, for every template', { concurrency: true }, () => {
         assert.match(
           r.stdout,
           new RegExp(
-            `\nNext:\n  ongrid-skill validate ${t}-check\n  ongrid-skill run ${t}-check --args-file ${t}-check/examples/args.json\n  sudo cp -r ${t}-check /etc/ongrid/skills/   # or any dir in ONGRID_SKILLS_EXTERNAL_DIRS; then restart the manager\n$`,
+            `\nNext:\n  \\$EDITOR ${t}-check/${t === 'go' ? 'main.go' : m.entry} ${t}-check/skill.json   # replace the sample \\(a TCP port checker\\) with the skill's work, and the schema with its params${t === 'go' ? `, then \\(cd ${t}-check && \\./build\\.sh\\)` : ''}\n  ongrid-skill validate ${t}-check\n  ongrid-skill test ${t}-check   # the cases in tests/cases\\.json: keep them in step with the code\n  ongrid-skill run ${t}-check --args-file ${t}-check/examples/args.json\n  sudo cp -r ${t}-check /etc/ongrid/skills/   # or any dir in ONGRID_SKILLS_EXTERNAL_DIRS; then restart the manager\n$`,
           ),
         )
         if (t === 'go') {
@@ -340,7 +340,9 @@ describe('init: --force, --json, --dir, templates', () => {
       'examples/args.json',
     ])
     assert.deepEqual(doc.next, [
+      "$EDITOR sub/js/run.sh sub/js/skill.json   # replace the sample (a TCP port checker) with the skill's work, and the schema with its params",
       'ongrid-skill validate sub/js',
+      'ongrid-skill test sub/js   # the cases in tests/cases.json: keep them in step with the code',
       'ongrid-skill run sub/js --args-file sub/js/examples/args.json',
       'sudo cp -r sub/js /etc/ongrid/skills/   # or any dir in ONGRID_SKILLS_EXTERNAL_DIRS; then restart the manager',
     ])
@@ -428,6 +430,9 @@ describe('init: --force, --json, --dir, templates', () => {
     )
     assert.ok(statSync(join(W, 'gone/build.sh')).mode & 0o100)
     assert.ok(!existsSync(join(W, 'gone/bin')))
-    assert.match(r.stdout, /\nNext:\n {2}\(cd gone && \.\/build\.sh\)\n {2}ongrid-skill validate gone\n/)
+    assert.match(
+      r.stdout,
+      /\nNext:\n {2}\(cd gone && \.\/build\.sh\)\n {2}\$EDITOR gone\/main\.go gone\/skill\.json {3}# .*\n {2}ongrid-skill validate gone\n/,
+    )
   })
 })

@@ -3,7 +3,7 @@ import { isAbsolute, join, relative } from 'node:path'
 import { EXTERNAL_DIRS_ENV } from '../dirs.js'
 import { type BuildOutcome, runBuild } from './build-step.js'
 import { descriptionNote, type InitAnswers, timeoutNote } from './options.js'
-import { EXAMPLE_ARGS, renderPack } from './render.js'
+import { EXAMPLE_ARGS, MANIFEST, renderPack, TEST_CASES } from './render.js'
 import type { BuildStep, Template } from './templates.js'
 import { type InitFs, nodeFs, writePack } from './write.js'
 
@@ -32,6 +32,8 @@ export interface InitResult {
   /** Is the entry in the pack now? (false when the build could not run) */
   entryPresent: boolean
   warnings: string[]
+  /** Was the sample entry written for the skill's params (rather than the template's example)? */
+  withParams?: boolean
 }
 
 /**
@@ -62,6 +64,13 @@ export async function initPack(req: InitRequest): Promise<InitResult> {
       : undefined,
   })
   const warnings: string[] = []
+  for (const p of answers.params ?? []) {
+    if (p.description === '') {
+      warnings.push(
+        `param ${p.name} has no description: lint warns (schema/property-description); say in skill.json what the LLM should pass`,
+      )
+    }
+  }
   const description = descriptionNote(answers.description)
   if (description) warnings.push(`description: ${description}`)
   const timeout = timeoutNote(answers.timeoutSeconds, answers.class)
@@ -85,6 +94,7 @@ export async function initPack(req: InitRequest): Promise<InitResult> {
     build: built,
     entryPresent: await present(fs, join(dir, pack.entry)),
     warnings,
+    withParams: (answers.params ?? []).length > 0,
   }
 }
 
@@ -118,7 +128,10 @@ export function displayDir(dir: string, cwd = process.cwd()): string {
   return rel.startsWith('..') || isAbsolute(rel) ? dir : rel
 }
 
-/** The commands to type next: build (when it could not run), validate, run, install. */
+/**
+ * The steps to take next: what to edit (and build), then validate, test (when the pack has its
+ * cases), run and install. Each is a line for the shell; the edit names $EDITOR.
+ */
 export function nextCommands(r: InitResult, template: Template, cwd = process.cwd()): string[] {
   const d = displayDir(r.dir, cwd)
   const w = shellWord(d)
@@ -126,8 +139,18 @@ export function nextCommands(r: InitResult, template: Template, cwd = process.cw
   if (!r.entryPresent && template.build) {
     next.push(`(cd ${w} && ./${template.build.script})`)
   }
+  const source = template.source ?? r.entry
+  const rebuild = template.build ? `, then (cd ${w} && ./${template.build.script})` : ''
   next.push(
+    r.withParams
+      ? `$EDITOR ${shellWord(`${d}/${source}`)}   # do the skill's work where the sample says so: it gets the args checked against the schema${rebuild}`
+      : `$EDITOR ${shellWord(`${d}/${source}`)} ${shellWord(`${d}/${MANIFEST}`)}   # replace the sample (a TCP port checker) with the skill's work, and the schema with its params${rebuild}`,
     `ongrid-skill validate ${w}`,
+  )
+  if ([...r.written, ...r.kept].includes(TEST_CASES)) {
+    next.push(`ongrid-skill test ${w}   # the cases in ${TEST_CASES}: keep them in step with the code`)
+  }
+  next.push(
     `ongrid-skill run ${w} --args-file ${shellWord(`${d}/${EXAMPLE_ARGS}`)}`,
     // `cp -r . dest/` would spill the files into dest/: name the dir itself.
     `sudo cp -r ${d === '.' ? shellWord(r.dir) : w} /etc/ongrid/skills/   # or any dir in ${EXTERNAL_DIRS_ENV}; then restart the manager`,

@@ -6,6 +6,7 @@ import { LLM_CALL_DEADLINE_NS } from '../lint/rules/practice-timeout-llm-deadlin
 import { MAX_TIMEOUT_NS } from '../lint/rules/practice-timeout-too-long.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import { parseTimeoutText } from '../timeout-flag.js'
+import type { Param } from './params.js'
 
 /** What `init` asks for: the wizard's answers, or the flags and defaults. */
 export interface InitAnswers {
@@ -17,6 +18,8 @@ export interface InitAnswers {
   /** The template's name, or a path to a custom template dir. */
   template: string
   envAllow: string[]
+  /** The skill's params; none (or absent): the template's own example (a TCP port checker). */
+  params?: Param[]
 }
 
 export const DEFAULT_CLASS: SkillClass = 'safe'

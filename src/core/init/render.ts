@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { extname, join } from 'node:path'
 import { classNote, type InitAnswers } from './options.js'
+import { paramsCases, paramsCodeValues, paramsSchema, paramsTable, sampleArgs } from './params.js'
 import { type Template, TemplateError } from './templates.js'
 
 /** One file of the pack to write: a path relative to the pack (with `/`), its bytes and mode. */
@@ -25,8 +26,23 @@ export const EXAMPLE_ARGS = 'examples/args.json'
  * code included; text the user typed (description, category) only into Markdown and, escaped,
  * JSON, so that no description can break a script.
  */
-const CODE_KEYS = ['name', 'entry', 'class', 'timeout_seconds', 'template'] as const
-const TEXT_KEYS = ['description', 'category', 'class_note', 'env_allow'] as const
+const CODE_KEYS = [
+  'name',
+  'entry',
+  'class',
+  'timeout_seconds',
+  'template',
+  // The params' names (identifiers, checked) and types (a fixed list); never their descriptions.
+  'params_json',
+  'names_json',
+  'required_json',
+  'params_bash',
+  'names_bash',
+  'required_bash',
+  'params_names',
+] as const
+const TEXT_KEYS = ['description', 'category', 'class_note', 'env_allow', 'params_table'] as const
+export const TEST_CASES = 'tests/cases.json'
 const PLACEHOLDER = /\{\{([a-z_]+)\}\}/g
 
 function values(t: Template, a: InitAnswers, entry: string): Record<string, string> {
@@ -40,7 +56,21 @@ function values(t: Template, a: InitAnswers, entry: string): Record<string, stri
     category: a.category,
     class_note: classNote(a.class),
     env_allow: a.envAllow.length === 0 ? 'none' : a.envAllow.map((n) => `\`${n}\``).join(', '),
+    ...paramsCodeValues(a.params ?? []),
+    params_table: paramsTable(a.params ?? []),
   }
+}
+
+/** Does the pack get a sample entry for the given params (rather than the template's example)? */
+function withParams(t: Template, a: InitAnswers): boolean {
+  const params = a.params ?? []
+  if (params.length === 0) return false
+  if (!t.paramsDir) {
+    throw new TemplateError(
+      `template ${t.name} has no params/ dir: it cannot take params (the built-in templates can; or give none)`,
+    )
+  }
+  return true
 }
 
 /** Replaces placeholders in `text` as the file's kind allows; unknown `{{…}}` stay as they are. */
@@ -91,7 +121,7 @@ export function manifestText(t: Template, a: InitAnswers, entry: string): string
     category: a.category,
     timeout_seconds: a.timeoutSeconds,
     env_allow: a.envAllow,
-    schema: t.schema,
+    schema: withParams(t, a) ? paramsSchema(a.params ?? []) : t.schema,
   }
   return formatJson(manifest)
 }
@@ -101,24 +131,40 @@ export function renderPack(t: Template, a: InitAnswers): RenderedPack {
   const vals = values(t, a, '')
   const entry = renderPath(t.entry, vals)
   vals.entry = entry
+  const params = withParams(t, a) ? (a.params ?? []) : null
   const files: PackFile[] = [{ path: MANIFEST, content: Buffer.from(manifestText(t, a, entry)), mode: 0o644 }]
-  for (const rel of walk(join(t.dir, 'files'), '', t)) {
+  // With params, params/ replaces files/ file by file, and init writes the test cases itself.
+  const sources = new Map<string, string>()
+  for (const rel of walk(join(t.dir, 'files'), '', t)) sources.set(rel, join(t.dir, 'files', rel))
+  if (params && t.paramsDir) {
+    sources.delete(TEST_CASES)
+    for (const rel of walk(t.paramsDir, '', t)) sources.set(rel, join(t.paramsDir, rel))
+  }
+  for (const rel of [...sources.keys()].sort()) {
     const path = dotGitignore(renderPath(rel, vals))
-    if (path === MANIFEST || path === EXAMPLE_ARGS) {
+    const own = params ? [MANIFEST, EXAMPLE_ARGS, TEST_CASES] : [MANIFEST, EXAMPLE_ARGS]
+    if (own.includes(path)) {
       throw new TemplateError(
-        `template ${t.name}: files/${rel}: init writes ${path} itself (from template.json); remove it`,
+        `template ${t.name}: ${sources.get(rel)?.startsWith(t.paramsDir ?? '\0') ? 'params' : 'files'}/${rel}: init writes ${path} itself (from template.json${params ? ' and the params' : ''}); remove it`,
       )
     }
-    const src = join(t.dir, 'files', rel)
+    const src = sources.get(rel)!
     const raw = readFileSync(src)
     // Binary files (a NUL byte) are copied as they are.
     const content = raw.includes(0) ? raw : Buffer.from(renderText(raw.toString('utf8'), path, vals))
     const executable = path === entry || (statSync(src).mode & 0o111) !== 0
     files.push({ path, content, mode: executable ? 0o755 : 0o644 })
   }
+  if (params) {
+    files.push({
+      path: TEST_CASES,
+      content: Buffer.from(formatJson(paramsCases(a.name, params))),
+      mode: 0o644,
+    })
+  }
   files.push({
     path: EXAMPLE_ARGS,
-    content: Buffer.from(formatJson(t.exampleArgs)),
+    content: Buffer.from(formatJson(params ? sampleArgs(params) : t.exampleArgs)),
     mode: 0o644,
   })
   const has = (p: string) => files.some((f) => f.path === p)

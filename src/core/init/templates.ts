@@ -34,6 +34,13 @@ export interface Template {
   schema: Record<string, unknown>
   /** Args that satisfy the schema, written to examples/args.json. */
   exampleArgs: Record<string, unknown>
+  /**
+   * The template's `params/` dir, when it has one: the files that replace those of files/ when
+   * the skill's params are given (a sample entry for any params instead of the example's).
+   */
+  paramsDir?: string
+  /** The file the author edits to do the skill's work, when not the entry (e.g. main.go). */
+  source?: string
 }
 
 /** A template that cannot be used; the message says what to fix. */
@@ -117,6 +124,14 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
   // A link is not followed: what it points to is not the template's to copy.
   if (filesLink) throw bad('files/ is a symbolic link: a template holds its files/ dir itself')
   if (!filesDir) throw bad('no files/ dir (it holds what is copied into the pack)')
+  let paramsDir: string | undefined
+  try {
+    const st = lstatSync(join(dir, 'params'))
+    if (st.isSymbolicLink()) throw bad('params/ is a symbolic link: a template holds its params/ dir itself')
+    if (st.isDirectory()) paramsDir = join(dir, 'params')
+  } catch (e) {
+    if (e instanceof TemplateError) throw e
+  }
 
   const str = (key: string) => {
     const v = doc[key]
@@ -142,6 +157,11 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
     }
     build = { script: doc.build.script, requires: strings(doc.build.requires ?? [], 'build.requires') }
   }
+  let source: string | undefined
+  if (doc.source !== undefined) {
+    source = str('source')
+    if (!isInsidePath(source)) throw bad(`template.json: "source" must be a relative path inside the pack`)
+  }
   if (!isObject(doc.schema)) throw bad('template.json: "schema" must be a JSON Schema object')
   if (!isObject(doc.example_args)) throw bad('template.json: "example_args" must be an object of args')
   return {
@@ -154,6 +174,8 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
     build,
     schema: doc.schema,
     exampleArgs: doc.example_args,
+    ...(paramsDir ? { paramsDir } : {}),
+    ...(source ? { source } : {}),
   }
 }
 

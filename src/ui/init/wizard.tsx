@@ -16,6 +16,13 @@ import {
   parseTimeout,
   timeoutNote,
 } from '../../core/init/options.js'
+import {
+  PARAM_TYPES,
+  type Param,
+  type ParamType,
+  paramDescriptionProblem,
+  paramNameProblem,
+} from '../../core/init/params.js'
 import { editText, moveSelection, type SelectItem, SelectList, splitChunk, TextField } from './fields.js'
 
 /** A template as the wizard offers it. */
@@ -28,7 +35,10 @@ export interface WizardTemplate {
 
 export interface WizardProps {
   templates: WizardTemplate[]
-  /** Answers given already (NAME, flags): shown as the defaults. */
+  /**
+   * Answers given already (NAME, flags): shown as the defaults. With `params` given (--param),
+   * no param is asked for; else the wizard asks for them, one by one, after the rest.
+   */
   initial?: Partial<InitAnswers>
   /** Where the pack for a name would go, and why it cannot (e.g. a non-empty dir). */
   dirFor?: (name: string) => { dir: string; problem: string | null }
@@ -36,7 +46,7 @@ export interface WizardProps {
   onAbort: () => void
 }
 
-type StepId = keyof InitAnswers
+type StepId = Exclude<keyof InitAnswers, 'params'>
 
 /** The questions in order: env_allow last, since its default comes from the template. */
 const STEPS: readonly StepId[] = [
@@ -59,6 +69,24 @@ const LABELS: Record<StepId, string> = {
   envAllow: 'env_allow',
 }
 const LABEL_WIDTH = Math.max(...Object.values(LABELS).map((l) => l.length))
+
+/** The questions asked for each param, in order; an empty name ends the params. */
+type ParamStage = 'name' | 'type' | 'description' | 'required'
+const PARAM_LABELS: Record<ParamStage, string> = {
+  name: 'param',
+  type: '  type',
+  description: '  description',
+  required: '  required',
+}
+const TYPE_ITEMS = PARAM_TYPES.map((t) => ({ value: t, note: '' }))
+const REQUIRED_ITEMS = [
+  { value: 'yes', note: 'the caller must pass it' },
+  { value: 'no', note: 'the caller may leave it out' },
+]
+
+function shownParam(p: Param): string {
+  return `${p.name}: ${p.type}${p.required ? ', required' : ''}${p.description ? ` — ${p.description}` : ''}`
+}
 const INDENT = ' '.repeat(LABEL_WIDTH + 3)
 
 /** A question answered by typing. */
@@ -98,6 +126,9 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
   const picked = useRef(-1)
   const answers = useRef<Partial<InitAnswers>>({})
   const over = useRef(false)
+  const params = useRef<Param[]>([])
+  const stage = useRef<ParamStage>('name')
+  const draft = useRef<Partial<Param>>({})
   const [, render] = useState(0)
   const [refused, setRefused] = useState(false)
   const rerender = () => render((n) => n + 1)
@@ -205,10 +236,79 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
     picked.current = -1
     setRefused(false)
     rerender()
-    if (step.current === STEPS.length) {
-      over.current = true
-      onDone(answers.current as InitAnswers)
+    if (step.current === STEPS.length && initial.params !== undefined) finish(initial.params)
+  }
+
+  const finish = (given: Param[]) => {
+    over.current = true
+    onDone({ ...(answers.current as InitAnswers), params: given })
+  }
+
+  /** The question for the param being asked about (name, type, description, required). */
+  const paramQuestion = (): TextStep | SelectStep => {
+    const nothing = () => ({})
+    switch (stage.current) {
+      case 'name':
+        return {
+          kind: 'text',
+          default: '',
+          problem: (v) =>
+            v === ''
+              ? null
+              : (paramNameProblem(v) ??
+                (params.current.some((p) => p.name === v) ? `param "${v}" is given already` : null)),
+          note: (v) =>
+            v !== ''
+              ? 'a property of the args the skill takes'
+              : params.current.length === 0
+                ? 'a param the skill takes (an identifier); Enter with none: no params, the template’s example (a TCP port checker)'
+                : 'another param; Enter with none: that is all',
+          answer: nothing,
+        }
+      case 'type':
+        return { kind: 'select', items: TYPE_ITEMS, initial: 'string', answer: nothing }
+      case 'description':
+        return {
+          kind: 'text',
+          default: '',
+          problem: paramDescriptionProblem,
+          note: (v) =>
+            v === ''
+              ? 'warning: what the LLM reads about it: without one, lint warns'
+              : 'what the LLM reads about it',
+          answer: nothing,
+        }
+      default:
+        return { kind: 'select', items: REQUIRED_ITEMS, initial: 'yes', answer: nothing }
     }
+  }
+
+  /** Takes the answer to the param question, and moves on. */
+  const answerParam = (v: string) => {
+    typed.current = ''
+    picked.current = -1
+    setRefused(false)
+    const d = draft.current
+    switch (stage.current) {
+      case 'name':
+        if (v === '') return finish(params.current)
+        d.name = v
+        stage.current = 'type'
+        break
+      case 'type':
+        d.type = v as ParamType
+        stage.current = 'description'
+        break
+      case 'description':
+        d.description = v.trim()
+        stage.current = 'required'
+        break
+      default:
+        params.current = [...params.current, { ...(d as Param), required: v === 'yes' }]
+        draft.current = {}
+        stage.current = 'name'
+    }
+    rerender()
   }
 
   useInput((chunk, chunkKey) => {
@@ -217,7 +317,9 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
 
   function onKey(input: string, key: Key): void {
     if (over.current) return
-    const q = question(STEPS[step.current], answers.current)
+    const asking = step.current >= STEPS.length
+    const q = asking ? paramQuestion() : question(STEPS[step.current], answers.current)
+    const take = (v: string) => (asking ? answerParam(v) : advance(q.answer(v)))
     if (key.escape || (key.ctrl && input === 'c')) {
       over.current = true
       onAbort()
@@ -225,7 +327,7 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
     }
     if (q.kind === 'select') {
       const r = moveSelection(selected(q), q.items.length, input, key)
-      if (r === 'submit') advance(q.answer(q.items[selected(q)].value))
+      if (r === 'submit') take(q.items[selected(q)].value)
       else if (r !== null) {
         picked.current = r
         rerender()
@@ -235,7 +337,7 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
     const r = editText(typed.current, input, key)
     if (r === 'submit') {
       const value = typed.current === '' ? q.default : typed.current
-      if (q.problem(value) === null) advance(q.answer(value))
+      if (q.problem(value) === null) take(value)
       else setRefused(true)
     } else if (r !== null) {
       typed.current = r
@@ -246,7 +348,10 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
 
   const a = answers.current
   const id: StepId | undefined = STEPS[step.current]
-  const q = id === undefined ? undefined : question(id, a)
+  const asking = id === undefined && !over.current
+  const q = id === undefined ? (asking ? paramQuestion() : undefined) : question(id, a)
+  const label = id === undefined ? PARAM_LABELS[stage.current] : LABELS[id]
+  const d = draft.current
   const value = q?.kind === 'text' ? (typed.current === '' ? q.default : typed.current) : ''
   const problem = q?.kind === 'text' ? q.problem(value) : null
   // A problem shows once there is a value (typed, or a given default) or Enter was refused;
@@ -266,11 +371,25 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
           {LABELS[s].padEnd(LABEL_WIDTH)} {shown(s, a)}
         </Text>
       ))}
-      {id !== undefined && q !== undefined && (
+      {params.current.map((p) => (
+        <Text key={`param ${p.name}`}>
+          <Text color="green">✔ </Text>
+          {PARAM_LABELS.name.padEnd(LABEL_WIDTH)} {shownParam(p)}
+        </Text>
+      ))}
+      {asking && stage.current !== 'name' && (
+        <Text>
+          <Text color="cyan"> </Text>
+          {PARAM_LABELS.name.padEnd(LABEL_WIDTH)} {d.name}
+          {d.type ? `: ${d.type}` : ''}
+          {stage.current === 'required' && d.description ? ` — ${d.description}` : ''}
+        </Text>
+      )}
+      {q !== undefined && (
         <Box flexDirection="column">
           <Text>
             <Text color="cyan">? </Text>
-            {LABELS[id].padEnd(LABEL_WIDTH)}{' '}
+            {label.padEnd(LABEL_WIDTH)}{' '}
             {q.kind === 'text' && <TextField value={typed.current} placeholder={q.default} />}
           </Text>
           {q.kind === 'select' && <SelectList items={q.items} index={selected(q)} />}

@@ -125,10 +125,11 @@ describe('next commands', () => {
       warnings: [],
     }
     assert.deepEqual(nextCommands(r, t, '/w/pack'), [
+      "$EDITOR ./run.sh ./skill.json   # replace the sample (a TCP port checker) with the skill's work, and the schema with its params",
       'ongrid-skill validate .',
       'ongrid-skill run . --args-file ./examples/args.json',
       'sudo cp -r /w/pack /etc/ongrid/skills/   # or any dir in ONGRID_SKILLS_EXTERNAL_DIRS; then restart the manager',
     ])
-    assert.equal(nextCommands({ ...r, dir: '/w/my pack' }, t, '/w')[0], "ongrid-skill validate 'my pack'")
+    assert.equal(nextCommands({ ...r, dir: '/w/my pack' }, t, '/w')[1], "ongrid-skill validate 'my pack'")
   })
 })

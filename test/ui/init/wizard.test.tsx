@@ -111,6 +111,12 @@ describe('init wizard', () => {
     await w.type('HOME')
     assert.match(w.frame(), /warning: the node template needs PATH/)
     await w.type(...Array(4).fill(KEY.backspace), KEY.enter)
+    assert.match(
+      w.frame(),
+      /\? param\s*\n {18}a param the skill takes \(an identifier\); Enter with none: no params/,
+    )
+    assert.equal(w.result.answers, null)
+    await w.type(KEY.enter)
 
     assert.deepEqual(w.result.answers, {
       name: 'check_port',
@@ -120,6 +126,7 @@ describe('init wizard', () => {
       timeoutSeconds: 20,
       template: 'node',
       envAllow: ['PATH'],
+      params: [],
     })
     assert.match(w.frame(), /✔ env_allow {7}PATH/)
   })
@@ -129,7 +136,7 @@ describe('init wizard', () => {
       initial: { name: 'disk_usage', description: 'Report disk usage of a mounted filesystem.' },
     })
     await settle()
-    await w.type(...Array(7).fill(KEY.enter))
+    await w.type(...Array(8).fill(KEY.enter))
     assert.deepEqual(w.result.answers, {
       name: 'disk_usage',
       description: 'Report disk usage of a mounted filesystem.',
@@ -138,7 +145,53 @@ describe('init wizard', () => {
       timeoutSeconds: 15,
       template: 'python',
       envAllow: ['PATH'],
+      params: [],
     })
+  })
+
+  test('params: asked one by one (name, type, description, required) until an empty name', async () => {
+    const w = wizard({
+      initial: { name: 'list_files', description: 'List the files under a root path, with their sizes.' },
+    })
+    await settle()
+    await w.type(...Array(7).fill(KEY.enter))
+    assert.match(w.frame(), /\? param/)
+    await w.type('root-dir')
+    assert.match(w.frame(), /✘ param name "root-dir" must be an identifier/)
+    await w.type(KEY.enter) // refused
+    assert.match(w.frame(), /\? param {11}root-dir/)
+    await w.type(KEY.backspace.repeat(4), KEY.enter)
+    assert.match(w.frame(), /\? {3}type/)
+    assert.match(w.frame(), /❯ string/)
+    await w.type(KEY.enter, 'Where to start: an absolute path', KEY.enter)
+    assert.match(w.frame(), /param {11}root: string — Where to start: an absolute path/)
+    assert.match(w.frame(), /❯ yes/)
+    await w.type(KEY.enter)
+    assert.match(w.frame(), /✔ param {11}root: string, required — Where to start: an absolute path/)
+    assert.match(w.frame(), /another param; Enter with none: that is all/)
+    await w.type('root', KEY.enter) // given already
+    assert.match(w.frame(), /✘ param "root" is given already/)
+    await w.type(KEY.backspace.repeat(4), 'depth', KEY.enter, KEY.down, KEY.enter)
+    assert.match(w.frame(), /warning: what the LLM reads about it: without one, lint warns/)
+    await w.type(KEY.enter, KEY.down, KEY.enter) // no description; not required
+    assert.match(w.frame(), /✔ param {11}depth: integer\n/)
+    assert.equal(w.result.answers, null)
+    await w.type(KEY.enter)
+    assert.deepEqual((w.result.answers as InitAnswers | null)?.params, [
+      { name: 'root', type: 'string', description: 'Where to start: an absolute path', required: true },
+      { name: 'depth', type: 'integer', description: '', required: false },
+    ])
+  })
+
+  test('params given with --param: none is asked for', async () => {
+    const params = [{ name: 'path', type: 'string' as const, description: 'A path', required: true }]
+    const w = wizard({
+      initial: { name: 'disk_usage', description: 'Report disk usage of a mounted filesystem.', params },
+    })
+    await settle()
+    await w.type(...Array(7).fill(KEY.enter))
+    assert.deepEqual(w.result.answers?.params, params)
+    assert.doesNotMatch(w.frame(), /param/)
   })
 
   test('a bad NAME given as the default shows the loader’s message at once', async () => {
@@ -173,7 +226,7 @@ describe('init wizard', () => {
     await settle()
     // No pause between keys, as from a fast typist or a terminal that batches them.
     w.typeNow('fast_one', KEY.enter, 'Typed faster than ink renders it, all of it.', KEY.enter, KEY.down)
-    w.typeNow(KEY.down, KEY.enter, KEY.enter, '9', KEY.enter, KEY.enter, KEY.enter)
+    w.typeNow(KEY.down, KEY.enter, KEY.enter, '9', KEY.enter, KEY.enter, KEY.enter, KEY.enter)
     await settle()
     assert.deepEqual(w.result.answers, {
       name: 'fast_one',
@@ -183,6 +236,7 @@ describe('init wizard', () => {
       timeoutSeconds: 9, // typed over the default (30), not appended to it
       template: 'python',
       envAllow: ['PATH'],
+      params: [],
     })
   })
 
