@@ -10,7 +10,7 @@
 import { appendJSONString } from '../go/encoding/json/encode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
-import { type JNode, parseTree, TooDeepError } from '../lint/json-tree.js'
+import { type JNode, parseTree, TooDeepError } from '../json-tree.js'
 
 export type GoAny = null | boolean | number | GoString | GoAny[] | GoMap
 export type GoMap = Map<GoString, GoAny>

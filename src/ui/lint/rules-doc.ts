@@ -1,5 +1,5 @@
 import type { RuleMeta } from '../../core/lint/types.js'
-import { ruleAnchor } from './sarif.js'
+import { ruleAnchor } from './rule-link.js'
 
 const SEVERITY = { error: 'error', warn: 'warn', info: 'info' } as const
 
