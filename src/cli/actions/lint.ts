@@ -10,6 +10,7 @@ import { SETTINGS, SEVERITIES, type Setting, type Severity, settingOf } from '..
 import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
+import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
@@ -219,8 +220,7 @@ function showTools(files: FileReport[], compact: boolean): number {
     }
     if (!def.offered) {
       if (def.reason === 'class') why(`class "${ctx.skill.class}": only safe skills are offered`)
-      else
-        why(`the bridge skips it: WARN aiops/tools: skill schema build failed err=${def.err?.error() ?? ''}`)
+      else why(`the bridge skips it: WARN ${SCHEMA_WARN_MSG} err=${def.err?.error() ?? ''}`)
       continue
     }
     offered++
