@@ -5,7 +5,7 @@
 import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
-import { ConfigError, PathError } from '../../core/lint/errors.js'
+import { ConfigError, LIST_RULES_HINT, PathError } from '../../core/lint/errors.js'
 import { SETTINGS, SEVERITIES, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
 import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
@@ -132,7 +132,7 @@ function parseRuleFlags(values: unknown, known: ReadonlySet<string>): Map<string
       throw new UserError(
         `--rule ${v}: unknown rule ${JSON.stringify(id)}`,
         undefined,
-        meanHint(didYouMean(id, known)) ?? 'see `ongrid-skill lint --list-rules`',
+        meanHint(didYouMean(id, known)) ?? LIST_RULES_HINT,
       )
     const s = settingOf(setting)
     if (s === undefined) {

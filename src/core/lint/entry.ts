@@ -3,7 +3,7 @@ import { entryPreflight, startFailureMessage } from '../entry-preflight.js'
 import { execFormatError } from '../exec-format.js'
 import type { GoError } from '../go/errors.js'
 import { type GoString, toBuffer, trimSpace } from '../go/gostring.js'
-import { isNotExist } from '../go/os/errors.js'
+import { ENOENT, isNotExist } from '../go/os/errors.js'
 import { stat } from '../go/os/file.js'
 import { base, join } from '../go/path/filepath/path.js'
 
@@ -33,7 +33,7 @@ export function entryProblem(key: GoString, entry: GoString): EntryProblem | nul
       const missing = isNotExist(i.err)
       return {
         kind: 'interpreter',
-        message: start(missing ? 'no such file or directory' : i.err.error().replace(/^.*: /, '')),
+        message: start(missing ? ENOENT.error() : i.err.error().replace(/^.*: /, '')),
         interpreter: sb.interpreter,
         missing,
       }
