@@ -11,6 +11,7 @@ import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
 import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
+import { colorWanted } from '../../ui/color.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
@@ -28,16 +29,6 @@ function formatOf(flags: Record<string, unknown>): Format {
   if (!(FORMATS as readonly string[]).includes(f))
     throw new UserError(`--format: expected one of ${FORMATS.join(', ')}`)
   return f as Format
-}
-
-/** Colour for stylish: FORCE_COLOR wins, then NO_COLOR, then whether stdout is a terminal. */
-export function colorWanted(
-  env: NodeJS.ProcessEnv = process.env,
-  tty = process.stdout.isTTY === true,
-): boolean {
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
-  return tty && env.TERM !== 'dumb'
 }
 
 async function runChecks(run: () => Promise<CheckResult>): Promise<CheckResult> {

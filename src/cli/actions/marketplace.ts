@@ -26,6 +26,7 @@ import {
 } from '../../core/marketplace/rules.js'
 import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
 import { packageVersion } from '../../core/package-root.js'
+import { colorWanted } from '../../ui/color.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import {
   type CheckDocument,
@@ -34,7 +35,7 @@ import {
   summary,
 } from '../../ui/marketplace/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
-import { colorWanted, FORMATS, type Format } from './lint.js'
+import { FORMATS, type Format } from './lint.js'
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined
