@@ -2,7 +2,7 @@ import { Command, Errors } from '@oclif/core'
 import { type Action, EXIT, printJson, reportError } from './errors.js'
 import { fromParseError } from './parse-errors.js'
 
-export { EXIT, UserError } from './errors.js'
+export { UserError } from './errors.js'
 
 /**
  * Base for all commands: help, flags and the manifest come from oclif; the work is an

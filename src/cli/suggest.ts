@@ -1,8 +1,6 @@
 import { didYouMean, meanHint } from '../core/suggest.js'
 import { EXIT, UserError } from './errors.js'
 
-export { didYouMean, meanHint } from '../core/suggest.js'
-
 /**
  * The error for a command that does not exist, as typed (`lnt`, `audit tial`: oclif's ids join
  * words with `:`), with the nearest command as its hint. `ids` are oclif's command ids, `topics`

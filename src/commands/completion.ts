@@ -1,9 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not JavaScript templates
 import { Args } from '@oclif/core'
+import { type CompletionCommand, completion, SHELLS, type Shell } from '../cli/actions/completion.js'
 import { BaseCommand } from '../cli/base.js'
 import { printJson } from '../cli/errors.js'
-import { builtinTemplateNames } from '../core/init/templates.js'
-import { type CompletionCommand, completionScript, SHELLS, type Shell } from '../ui/completion.js'
 
 export default class Completion extends BaseCommand {
   static override summary = 'Print a shell completion script (bash or zsh)'
@@ -31,7 +30,6 @@ export default class Completion extends BaseCommand {
 
   async run(): Promise<void> {
     const { args } = await this.parse(Completion)
-    const templates = builtinTemplateNames()
     const commands: CompletionCommand[] = this.config.commands
       .filter((c) => !c.hidden)
       .map((c) => ({
@@ -44,14 +42,11 @@ export default class Completion extends BaseCommand {
             char: f.char,
             description: f.summary ?? f.description ?? '',
             takesValue: f.type === 'option',
-            options:
-              f.type === 'option'
-                ? (f.options ?? (f.name === 'template' ? templates : undefined))
-                : undefined,
+            options: f.type === 'option' ? f.options : undefined,
           })),
       }))
       .sort((a, b) => a.words.join(' ').localeCompare(b.words.join(' ')))
-    const script = completionScript(args.shell as Shell, this.config.bin, commands)
+    const script = completion(args.shell as Shell, this.config.bin, commands)
     if (this.jsonEnabled()) printJson({ shell: args.shell, script })
     else process.stdout.write(script)
   }

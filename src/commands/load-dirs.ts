@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { loadDirsAction } from '../cli/actions/load-dirs.js'
 import { BaseCommand } from '../cli/base.js'
-import { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
+import { EXTERNAL_DIRS_ENV } from '../cli/flag-sources.js'
 
 export default class LoadDirs extends BaseCommand {
   static override summary = "Replay the manager's boot-time skill loader over allow-list dirs"

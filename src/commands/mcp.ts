@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { DEFAULT_JOBS, mcpAction } from '../cli/actions/mcp.js'
 import { BaseCommand } from '../cli/base.js'
-import { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
+import { EXTERNAL_DIRS_ENV } from '../cli/flag-sources.js'
 
 export default class Mcp extends BaseCommand {
   static override summary = 'Serve skill packs to MCP clients as the manager offers them to its LLM'

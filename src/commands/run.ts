@@ -1,8 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { runAction } from '../cli/actions/run.js'
 import { BaseCommand } from '../cli/base.js'
-import { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
-import { ROLES } from '../core/gate.js'
+import { EXTERNAL_DIRS_ENV, ROLES } from '../cli/flag-sources.js'
 
 export default class Run extends BaseCommand {
   static override summary = "Run a skill pack's entry exactly as the manager's executor does"

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { entryPreflight, startFailureMessage } from './entry-preflight.js'
 import { execFormatError } from './exec-format.js'
 import { valid } from './go/encoding/json/scanner.js'
 import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from './go/gostring.js'
 import { errnoFromNode } from './go/os/errors.js'
-import { stat } from './go/os/file.js'
 import { isAbs } from './go/path/filepath/path.js'
 import { quote } from './go/strconv/quote.js'
 import { durationString } from './go/time/duration.js'
@@ -165,15 +165,13 @@ export async function execute(
   })
   if (skill.entry === '') return early('subprocess skill: entry path required')
   if (!isAbs(skill.entry)) return early(`subprocess skill: entry ${quote(skill.entry)} must be absolute`)
-  const info = stat(skill.entry)
-  if (!info.ok) return early(`subprocess skill: stat ${skill.entry}: ${info.err.error()}`)
-  if (info.value.isDir()) return early(`subprocess skill: entry ${skill.entry} is a directory`)
-  if ((info.value.mode & 0o111) === 0) return early(`subprocess skill: entry ${skill.entry} not executable`)
+  const pre = entryPreflight(skill.entry)
+  if (!pre.ok) return early(pre.message)
   if (trimSpace(params) === '') params = '{}'
   else if (!valid(params)) return early('subprocess skill: invalid params JSON')
 
   const startFailure = (errText: GoString): ExecuteResult => ({
-    ...early(`subprocess skill ${key}: start: fork/exec ${skill.entry}: ${errText} (stderr: )`),
+    ...early(startFailureMessage(key, skill.entry, errText)),
     params,
   })
   const noExec = execFormatError(skill.entry)

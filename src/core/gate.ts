@@ -1,7 +1,6 @@
 import type { SkillClass } from './build.js'
 
 export const ROLES = ['admin', 'user', 'viewer', 'system'] as const
-export type Role = (typeof ROLES)[number]
 
 /**
  * The manager's REST class gate for POST /api/v1/skills/{key}/execute (skill service

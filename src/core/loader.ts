@@ -10,7 +10,7 @@ import { quote } from './go/strconv/quote.js'
 import { readsManifest, type ShareOptions, walkShared } from './loader-shared.js'
 import { type Manifest, type ParsedManifest, parseManifest } from './manifest.js'
 import { probeManifest, readManifest, whole } from './manifest-read.js'
-import type { Registry } from './registry.js'
+import { alreadyRegisteredText, buildFailedText, type Registry } from './registry.js'
 
 export type LoaderEventKind =
   | 'skip-non-absolute'
@@ -157,12 +157,12 @@ function loadOneDir(root: GoString, opts: LoadOptions, result: LoadResult): GoEr
     }
     const built = buildSubprocessSkill(m, path, root, cache)
     if (!built.ok) {
-      const message = `skill loader: build ${m.name} (${path}): ${built.err.error()}`
+      const message = buildFailedText(m.name, path, built.err.error())
       emit({ kind: 'build-error', message, path, root, name: m.name, err: built.err, parsed })
       return null
     }
     if (opts.registry.has(m.name)) {
-      const message = `skill loader: skill ${quote(m.name)} already registered, skipping ${path}`
+      const message = `skill loader: ${alreadyRegisteredText(m.name, path)}`
       emit({ kind: 'duplicate', message, path, root, name: m.name, err: null, parsed })
       return null
     }

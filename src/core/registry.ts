@@ -1,4 +1,15 @@
 import type { GoString } from './go/gostring.js'
+import { quote } from './go/strconv/quote.js'
+
+/** The loader's line when a manifest parses but its skill does not build (loader.go). */
+export function buildFailedText(name: GoString, path: GoString, err: GoString): GoString {
+  return `skill loader: build ${name} (${path}): ${err}`
+}
+
+/** The registry's refusal of a taken key, as the loader logs it after `skill loader: `. */
+export function alreadyRegisteredText(name: GoString, path: GoString): GoString {
+  return `skill ${quote(name)} already registered, skipping ${path}`
+}
 
 /**
  * Keys the manager registers before its loader runs (the builtin skills of

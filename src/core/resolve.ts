@@ -5,7 +5,7 @@ import { abs, dir, join } from './go/path/filepath/path.js'
 import { type LoaderEventKind, loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
 import { readManifest, whole } from './manifest-read.js'
-import { Registry } from './registry.js'
+import { buildFailedText, Registry } from './registry.js'
 import { didYouMean, meanHint } from './suggest.js'
 
 export type Resolved =
@@ -53,7 +53,7 @@ export function resolvePack(target: GoString, root?: GoString): Resolved {
     return {
       ok: false,
       kind: 'rejected',
-      line: `skill loader: build ${parsed.manifest.name} (${manifestPath}): ${built.err.error()}`,
+      line: buildFailedText(parsed.manifest.name, manifestPath, built.err.error()),
     }
   }
   return { ok: true, skill: built.value }

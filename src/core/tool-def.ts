@@ -18,6 +18,11 @@ export const RESULT_PREVIEW = '{...} (subprocess skill output)'
 /** The WARN record the bridge logs when it skips a skill whose schema does not decode. */
 export const SCHEMA_WARN_MSG = 'aiops/tools: skill schema build failed'
 
+/** The bridge's error for a skill whose schema does not decode (the `err` of that WARN record). */
+export function invalidSchemaMessage(key: GoString, err: GoError): GoString {
+  return `subprocess skill ${quote(key)}: invalid manifest schema: ${err.error()}`
+}
+
 export type ToolDefinition =
   | {
       offered: true
@@ -58,7 +63,7 @@ export function toolDefinition(
         offered: false,
         reason: 'schema',
         err: {
-          error: () => `subprocess skill ${quote(skill.key)}: invalid manifest schema: ${d.err.error()}`,
+          error: () => invalidSchemaMessage(skill.key, d.err),
         },
         at: d.at,
       }

@@ -5,6 +5,7 @@
  */
 import type { AuditRow, Status } from '../core/audit/row.js'
 import { formatRFC3339Nano } from '../core/go/time/format.js'
+import { colorWanted, forcedLevel } from './color.js'
 
 /**
  * One JSON line. Keys, always all present and in this order: id, skill, class, caller_id,
@@ -90,26 +91,14 @@ export interface Painter {
 
 const PLAIN: Painter = { time: (s) => s, skill: (s) => s, status: (_, t) => t, error: (_, t) => t }
 
-/**
- * Colours for `stream`: none when NO_COLOR is set (and not empty), when FORCE_COLOR is 0/false,
- * or when the stream is not a colour terminal (and FORCE_COLOR does not say otherwise).
- */
+/** Colours for `stream`, as `ui/color.ts` decides; FORCE_COLOR's level, else the terminal's. */
 export async function painterFor(
   stream: NodeJS.WriteStream,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Painter> {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return PLAIN
-  const force = env.FORCE_COLOR
-  let level: 0 | 1 | 2 | 3 | null = null
-  if (force !== undefined) {
-    if (force === '0' || force === 'false') return PLAIN
-    level =
-      force === '' || force === 'true'
-        ? 1
-        : (Math.max(1, Math.min(Number.parseInt(force, 10) || 1, 3)) as 1 | 2 | 3)
-  } else if (!stream.isTTY || env.TERM === 'dumb') return PLAIN
+  if (!colorWanted(env, stream.isTTY === true)) return PLAIN
   const { Chalk, supportsColor } = await import('chalk')
-  level ??= supportsColor ? supportsColor.level : 0
+  const level = forcedLevel(env) ?? (supportsColor ? supportsColor.level : 0)
   if (level === 0) return PLAIN
   const c = new Chalk({ level })
   const byStatus: Record<Status, (s: string) => string> = {

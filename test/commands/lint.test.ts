@@ -191,6 +191,8 @@ describe('ongrid-skill lint', () => {
     assert.doesNotMatch(cli(['lint', FIX]).stdout, /\x1b\[/)
     assert.match(cli(['lint', FIX], { FORCE_COLOR: '1' }).stdout, /\x1b\[31m/)
     assert.doesNotMatch(cli(['lint', FIX], { NO_COLOR: '1' }).stdout, /\x1b\[/)
+    // One policy with audit tail: NO_COLOR wins over FORCE_COLOR.
+    assert.doesNotMatch(cli(['lint', FIX], { NO_COLOR: '1', FORCE_COLOR: '1' }).stdout, /\x1b\[/)
   })
 
   test('docs/rules.md is what the registry generates', () => {

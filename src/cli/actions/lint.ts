@@ -5,11 +5,13 @@
 import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
-import { ConfigError, PathError } from '../../core/lint/errors.js'
+import { ConfigError, LIST_RULES_HINT, PathError } from '../../core/lint/errors.js'
 import { SETTINGS, SEVERITIES, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
 import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
+import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
+import { colorWanted } from '../../ui/color.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
@@ -27,16 +29,6 @@ function formatOf(flags: Record<string, unknown>): Format {
   if (!(FORMATS as readonly string[]).includes(f))
     throw new UserError(`--format: expected one of ${FORMATS.join(', ')}`)
   return f as Format
-}
-
-/** Colour for stylish: FORCE_COLOR wins, then NO_COLOR, then whether stdout is a terminal. */
-export function colorWanted(
-  env: NodeJS.ProcessEnv = process.env,
-  tty = process.stdout.isTTY === true,
-): boolean {
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
-  return tty && env.TERM !== 'dumb'
 }
 
 async function runChecks(run: () => Promise<CheckResult>): Promise<CheckResult> {
@@ -131,7 +123,7 @@ function parseRuleFlags(values: unknown, known: ReadonlySet<string>): Map<string
       throw new UserError(
         `--rule ${v}: unknown rule ${JSON.stringify(id)}`,
         undefined,
-        meanHint(didYouMean(id, known)) ?? 'see `ongrid-skill lint --list-rules`',
+        meanHint(didYouMean(id, known)) ?? LIST_RULES_HINT,
       )
     const s = settingOf(setting)
     if (s === undefined) {
@@ -219,8 +211,7 @@ function showTools(files: FileReport[], compact: boolean): number {
     }
     if (!def.offered) {
       if (def.reason === 'class') why(`class "${ctx.skill.class}": only safe skills are offered`)
-      else
-        why(`the bridge skips it: WARN aiops/tools: skill schema build failed err=${def.err?.error() ?? ''}`)
+      else why(`the bridge skips it: WARN ${SCHEMA_WARN_MSG} err=${def.err?.error() ?? ''}`)
       continue
     }
     offered++

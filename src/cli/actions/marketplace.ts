@@ -7,6 +7,7 @@ import * as fsModule from 'node:fs'
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
+import { ENOENT } from '../../core/go/os/errors.js'
 import { base } from '../../core/go/path/filepath/path.js'
 import type { RuleMeta, Severity } from '../../core/lint/types.js'
 import {
@@ -17,9 +18,15 @@ import {
   stagingBasename,
   type TrustConfig,
 } from '../../core/marketplace/install.js'
-import { MARKETPLACE_RULES, WARNING_SEVERITY, warningRuleId } from '../../core/marketplace/rules.js'
+import {
+  MARKETPLACE_RULES,
+  UNSIGNED_MESSAGE,
+  WARNING_SEVERITY,
+  warningRuleId,
+} from '../../core/marketplace/rules.js'
 import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
 import { packageVersion } from '../../core/package-root.js'
+import { colorWanted } from '../../ui/color.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import {
   type CheckDocument,
@@ -28,7 +35,7 @@ import {
   summary,
 } from '../../ui/marketplace/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
-import { colorWanted, FORMATS, type Format } from './lint.js'
+import { FORMATS, type Format } from './lint.js'
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined
@@ -71,7 +78,7 @@ export async function openTarget(path: string): Promise<Target> {
     st = statSync(display)
   } catch (e) {
     const code = (e as { code?: string }).code
-    throw new UserError(`${path}: ${code === 'ENOENT' ? 'no such file or directory' : (e as Error).message}`)
+    throw new UserError(`${path}: ${code === 'ENOENT' ? ENOENT.error() : (e as Error).message}`)
   }
   if (st.isDirectory()) {
     const root = fromText(display)
@@ -250,7 +257,7 @@ export async function checkDocument(t: Target, trust: TrustConfig): Promise<Chec
         ruleId: 'marketplace/unsigned',
         severity: 'info',
         file: t.show(t.root),
-        message: 'no signature.json at the pack root',
+        message: UNSIGNED_MESSAGE,
       })
     }
   }

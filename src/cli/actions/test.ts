@@ -7,9 +7,9 @@ import {
   type RunSummary,
   runItems,
 } from '../../core/testcases/suite.js'
+import { colorWanted } from '../../ui/color.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
-import { colorWanted } from './lint.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]

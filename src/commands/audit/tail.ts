@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { auditTailAction } from '../../cli/actions/audit-tail.js'
 import { BaseCommand } from '../../cli/base.js'
-import { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../../core/audit/dsn.js'
+import { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../../cli/flag-sources.js'
 
 export default class AuditTail extends BaseCommand {
   static override summary = 'Show the last skill executions, and follow new ones as they are committed'

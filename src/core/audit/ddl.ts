@@ -156,6 +156,3 @@ CREATE INDEX IF NOT EXISTS \`idx_chat_tool_calls_message_id\` ON \`chat_tool_cal
 export function managerDdl(dialect: Dialect): readonly string[] {
   return dialect === 'mysql' ? MYSQL : SQLITE
 }
-
-/** The tables `audit tail` reads. */
-export const AUDIT_TABLES = ['skill_executions', 'chat_sessions', 'chat_messages', 'chat_tool_calls'] as const

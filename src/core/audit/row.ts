@@ -13,7 +13,6 @@ import { parseWallTime } from './zone.js'
  * else error. For chat_tool_calls it is the `status` column, with `success` said as ok.
  */
 export type Status = 'ok' | 'error' | 'timeout' | 'pending'
-export const STATUSES: readonly Status[] = ['ok', 'error', 'timeout', 'pending']
 
 /** The executor's timeout text: `subprocess skill <key>: timed out after <duration>`. */
 export const TIMEOUT_MARK = ': timed out after '
@@ -47,11 +46,6 @@ export function executionStatus(error: string | null): Status {
 
 export function toolCallStatus(status: string): Status {
   return status === 'success' ? 'ok' : status === 'error' || status === 'timeout' ? status : 'pending'
-}
-
-/** The `status` column's value for a --status filter value. */
-export function toolCallStatusValue(s: Status): string {
-  return s === 'ok' ? 'success' : s
 }
 
 export function big(v: unknown): bigint | null {

@@ -22,10 +22,6 @@ export function parseZone(name: string): Zone | null {
   return { iana: name }
 }
 
-export function zoneName(z: Zone): string {
-  return typeof z === 'string' ? z : z.iana
-}
-
 const formatters = new Map<string, Intl.DateTimeFormat>()
 
 /** The zone's offset from UTC, in minutes, at the instant `epochMs`. */

@@ -15,7 +15,7 @@ import { stat } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
-import { ConfigError } from './errors.js'
+import { ConfigError, LIST_RULES_HINT } from './errors.js'
 import { globToRegExp, matchesAny } from './glob.js'
 import { SETTINGS, type Setting, settingOf } from './types.js'
 
@@ -132,7 +132,7 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): 
         if (!ruleIds.has(id))
           throw new ConfigError(
             `${where}: rules: unknown rule ${JSON.stringify(id)}`,
-            meanHint(didYouMean(id, ruleIds)) ?? 'see `ongrid-skill lint --list-rules`',
+            meanHint(didYouMean(id, ruleIds)) ?? LIST_RULES_HINT,
           )
         const s = typeof setting === 'string' ? settingOf(setting) : undefined
         if (s === undefined) {

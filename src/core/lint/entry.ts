@@ -1,8 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs'
+import { entryPreflight, startFailureMessage } from '../entry-preflight.js'
 import { execFormatError } from '../exec-format.js'
 import type { GoError } from '../go/errors.js'
 import { type GoString, toBuffer, trimSpace } from '../go/gostring.js'
-import { isNotExist } from '../go/os/errors.js'
+import { ENOENT, isNotExist } from '../go/os/errors.js'
 import { stat } from '../go/os/file.js'
 import { base, join } from '../go/path/filepath/path.js'
 
@@ -12,22 +13,17 @@ export type EntryProblem =
   | { kind: 'interpreter'; message: GoString; interpreter: GoString; missing: boolean }
 
 /**
- * The executor's checks in its order, with its messages: os.Stat, directory, execute bits,
+ * The executor's checks in its order, with its messages (`entryPreflight`): os.Stat, directory, execute bits,
  * then what execve would answer (exec format error: no `#!` and not an ELF binary for this
  * machine; a `#!` interpreter that is missing or not executable here).
  */
 export function entryProblem(key: GoString, entry: GoString): EntryProblem | null {
-  const info = stat(entry)
-  if (!info.ok) return { kind: 'stat', message: `subprocess skill: stat ${entry}: ${info.err.error()}` }
-  if (info.value.isDir())
-    return { kind: 'directory', message: `subprocess skill: entry ${entry} is a directory` }
-  if ((info.value.mode & 0o111) === 0) {
-    return { kind: 'not-executable', message: `subprocess skill: entry ${entry} not executable` }
-  }
+  const pre = entryPreflight(entry)
+  if (!pre.ok) return { kind: pre.kind, message: pre.message }
   const start = (err: GoError | string) =>
-    `subprocess skill ${key}: start: fork/exec ${entry}: ${typeof err === 'string' ? err : err.error()} (stderr: )`
+    startFailureMessage(key, entry, typeof err === 'string' ? err : err.error())
   // execve refuses anything but a regular file (EACCES); reading a FIFO here would block.
-  if (!info.value.isRegular()) return { kind: 'exec-format', message: start('permission denied') }
+  if (!pre.info.isRegular()) return { kind: 'exec-format', message: start('permission denied') }
   const sb = shebang(entry)
   const noExec = formatVerdict(entry, sb)
   if (noExec) return { kind: 'exec-format', message: start(noExec) }
@@ -37,7 +33,7 @@ export function entryProblem(key: GoString, entry: GoString): EntryProblem | nul
       const missing = isNotExist(i.err)
       return {
         kind: 'interpreter',
-        message: start(missing ? 'no such file or directory' : i.err.error().replace(/^.*: /, '')),
+        message: start(missing ? ENOENT.error() : i.err.error().replace(/^.*: /, '')),
         interpreter: sb.interpreter,
         missing,
       }

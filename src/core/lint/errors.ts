@@ -1,3 +1,6 @@
+/** The hint for an unknown rule id when no known one is near. */
+export const LIST_RULES_HINT = 'see `ongrid-skill lint --list-rules`'
+
 /** A PATH that cannot be checked at all: a usage error (exit 2), never "0 files, all good". */
 export class PathError extends Error {}
 

@@ -11,7 +11,7 @@ import { base as baseName, ext } from '../go/path/filepath/path.js'
 import { quote } from '../go/strconv/quote.js'
 import { validString } from '../go/unicode/utf8.js'
 import type { Decoded } from '../native/fields.js'
-import { normalizeSnakeName } from '../native/skill-md.js'
+import { frontmatterError, normalizeSnakeName, unmarshalErrors } from '../native/skill-md.js'
 import { splitFrontmatter } from '../native/split.js'
 import { decodeDocument, type GoType, RAW_MAP_TYPE, SKILL_TYPE } from '../native/yaml-decode.js'
 import type { LoadWarning } from './types.js'
@@ -103,15 +103,12 @@ function parseFrontmatterFile(
     return l + 1
   }
   const typed = decodeDocument(doc, type, lineOf)
-  const terr =
-    typed.failure ??
-    (typed.terrors.length > 0 ? `yaml: unmarshal errors:\n  ${typed.terrors.join('\n  ')}` : null)
-  if (terr !== null) return fail(`chatruntime: parse ${path} frontmatter: ${terr}`)
+  const terr = typed.failure ?? (typed.terrors.length > 0 ? unmarshalErrors(typed.terrors) : null)
+  if (terr !== null) return fail(frontmatterError(path, terr, false))
   if (raw) {
     const m = decodeDocument(doc, RAW_MAP_TYPE, lineOf)
-    const rerr =
-      m.failure ?? (m.terrors.length > 0 ? `yaml: unmarshal errors:\n  ${m.terrors.join('\n  ')}` : null)
-    if (rerr !== null) return fail(`chatruntime: parse ${path} frontmatter (raw): ${rerr}`)
+    const rerr = m.failure ?? (m.terrors.length > 0 ? unmarshalErrors(m.terrors) : null)
+    if (rerr !== null) return fail(frontmatterError(path, rerr, true))
   }
   const fields = typed.value?.k === 'fields' ? typed.value.fields : new Map<string, Decoded>()
   return { error: null, exact: true, fields, body: split.body }

@@ -5,6 +5,9 @@
  */
 import type { RuleMeta, Severity } from '../lint/types.js'
 
+/** The finding of an unsigned pack (marketplace/unsigned), also that rule's docs line. */
+export const UNSIGNED_MESSAGE = 'no signature.json at the pack root'
+
 /** The loader's warning codes (chatruntime.LoadWarning.Code) and how much each matters here. */
 const WARNING_CODES: [string, Severity, string][] = [
   [
@@ -59,7 +62,7 @@ export const MARKETPLACE_RULES: RuleMeta[] = [
     severity: 'info',
     category: 'manager',
     kind: 'any',
-    docs: 'no signature.json at the pack root',
+    docs: UNSIGNED_MESSAGE,
   },
   ...WARNING_CODES.map(
     ([code, severity, docs]): RuleMeta => ({

@@ -133,7 +133,7 @@ export function parseSkillMd(path: GoString): NativeParse {
     if (typedErr !== null) {
       return fail(
         'yaml-type',
-        `chatruntime: parse ${path} frontmatter: ${typedErr}`,
+        frontmatterError(path, typedErr, false),
         firstLine(typed.terrors, result),
         true,
       )
@@ -141,12 +141,7 @@ export function parseSkillMd(path: GoString): NativeParse {
     const rawMap = decodeDocument(doc, RAW_MAP_TYPE, lineOf)
     const rawErr = rawMap.failure ?? (rawMap.terrors.length > 0 ? unmarshalErrors(rawMap.terrors) : null)
     if (rawErr !== null) {
-      return fail(
-        'yaml-type',
-        `chatruntime: parse ${path} frontmatter (raw): ${rawErr}`,
-        firstLine(rawMap.terrors, result),
-        true,
-      )
+      return fail('yaml-type', frontmatterError(path, rawErr, true), firstLine(rawMap.terrors, result), true)
     }
     skill = typed.value?.k === 'fields' ? typed.value.fields : new Map()
   }
@@ -192,8 +187,13 @@ export function parseSkillMd(path: GoString): NativeParse {
 }
 
 /** yaml.TypeError.Error() */
-function unmarshalErrors(terrors: string[]): string {
+export function unmarshalErrors(terrors: string[]): string {
   return `yaml: unmarshal errors:\n  ${terrors.join('\n  ')}`
+}
+
+/** chatruntime's error for frontmatter that does not decode (raw: the second, map-typed decode). */
+export function frontmatterError(path: GoString, err: string, raw: boolean): string {
+  return `chatruntime: parse ${path} frontmatter${raw ? ' (raw)' : ''}: ${err}`
 }
 
 function firstLine(terrors: string[], r: NativeParse): Where {

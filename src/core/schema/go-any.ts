@@ -7,10 +7,11 @@
  * strings; a nil map is `null` at the top level only).
  */
 
+import { UnmarshalTypeError } from '../go/encoding/json/decode.js'
 import { appendJSONString } from '../go/encoding/json/encode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
-import { type JNode, parseTree, TooDeepError } from '../lint/json-tree.js'
+import { type JNode, parseTree, TooDeepError } from '../json-tree.js'
 
 export type GoAny = null | boolean | number | GoString | GoAny[] | GoMap
 export type GoMap = Map<GoString, GoAny>
@@ -51,7 +52,8 @@ export function decodeBridgeSchema(file: GoString, start: number): BridgeDecode 
     return {
       ok: false,
       kind: 'not-object',
-      err: new ErrorString(`json: cannot unmarshal ${kind} into Go value of type ${MAP_TYPE}`),
+      // Offset is not part of the text; `at` is where the value starts.
+      err: new UnmarshalTypeError(kind, MAP_TYPE, at, '', ''),
       at,
       tree,
     }

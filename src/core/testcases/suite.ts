@@ -4,6 +4,7 @@ import { toText } from '../go/gostring.js'
 import { dir } from '../go/path/filepath/path.js'
 import { collectTargets } from '../lint/targets.js'
 import { parseManifest } from '../manifest.js'
+import { buildFailedText } from '../registry.js'
 import { type CaseFile, caseFiles, loadCaseFile, type TestCase } from './cases.js'
 import { type CaseOutcome, type Failure, runCase } from './run.js'
 import { writeSnapshots } from './snapshot.js'
@@ -57,8 +58,7 @@ export function findPacks(paths: readonly string[], root?: string): PackPlan[] {
     else {
       const built = buildSubprocessSkill(parsed.manifest, t.path, t.root)
       if (built.ok) skill = built.value
-      else
-        rejected = `skill loader: build ${toText(parsed.manifest.name)} (${toText(t.path)}): ${toText(built.err.error())}`
+      else rejected = toText(buildFailedText(parsed.manifest.name, t.path, built.err.error()))
     }
     out.push({
       dir: packDir,

@@ -1,5 +1,5 @@
 import type { RuleMeta } from '../../core/lint/types.js'
-import { ruleAnchor } from './sarif.js'
+import { ruleAnchor } from './rule-link.js'
 
 const SEVERITY = { error: 'error', warn: 'warn', info: 'info' } as const
 
@@ -70,8 +70,8 @@ still count for \`manager/duplicate-name\`, as the manager still loads them.
 
 ## Output and exit codes
 
-\`--format stylish\` (default; colour only on a terminal, never with \`NO_COLOR\`,
-always with \`FORCE_COLOR\`), \`json\` (also \`--json\`), \`sarif\` (2.1.0, paths relative
+\`--format stylish\` (default; colour on a terminal or with \`FORCE_COLOR\`, never with
+\`NO_COLOR\`), \`json\` (also \`--json\`), \`sarif\` (2.1.0, paths relative
 to the working dir), \`github\` (workflow commands: \`::error file=…,line=…,col=…,title=RULE::message\`)
 and \`junit\`. \`--quiet\` shows only findings at or above the fail severity.
 

@@ -8,8 +8,9 @@ import { json } from '../../../src/ui/lint/json.js'
 import { junit } from '../../../src/ui/lint/junit.js'
 import { listRules } from '../../../src/ui/lint/list-rules.js'
 import { counts, displayPath, fails, type LintOutput, plural } from '../../../src/ui/lint/model.js'
+import { RULES_DOC_URL, ruleAnchor } from '../../../src/ui/lint/rule-link.js'
 import { rulesDoc } from '../../../src/ui/lint/rules-doc.js'
-import { RULES_DOC_URL, ruleAnchor, sarif } from '../../../src/ui/lint/sarif.js'
+import { sarif } from '../../../src/ui/lint/sarif.js'
 import { chalkPaint, NO_PAINT, type Paint, stylish } from '../../../src/ui/lint/stylish.js'
 
 // Each output format, exactly, on one small report: a file with a finding of each severity

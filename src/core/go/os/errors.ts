@@ -145,11 +145,9 @@ const ERRNO_TEXT: readonly string[] = [
 ]
 
 // io/fs's sentinel errors (internal/oserror), and errors.ErrUnsupported (Go 1.21+).
-export const ERR_INVALID = new ErrorString('invalid argument')
 export const ERR_PERMISSION = new ErrorString('permission denied')
 export const ERR_EXIST = new ErrorString('file already exists')
 export const ERR_NOT_EXIST = new ErrorString('file does not exist')
-export const ERR_CLOSED = new ErrorString('file already closed')
 export const ERR_UNSUPPORTED = new ErrorString('unsupported operation')
 
 /** syscall.Errno. Compare by `errno` (or use `errnoValue`, which returns shared instances). */
@@ -186,35 +184,13 @@ export function errnoValue(n: number): Errno {
 
 export const EPERM = errnoValue(1)
 export const ENOENT = errnoValue(2)
-export const EINTR = errnoValue(4)
-export const EIO = errnoValue(5)
-export const ENXIO = errnoValue(6)
-export const EBADF = errnoValue(9)
-export const EAGAIN = errnoValue(11)
-export const ENOMEM = errnoValue(12)
 export const EACCES = errnoValue(13)
-export const EFAULT = errnoValue(14)
-export const EBUSY = errnoValue(16)
-export const EEXIST = errnoValue(17)
-export const EXDEV = errnoValue(18)
-export const ENODEV = errnoValue(19)
 export const ENOTDIR = errnoValue(20)
 export const EISDIR = errnoValue(21)
 export const EINVAL = errnoValue(22)
-export const ENFILE = errnoValue(23)
-export const EMFILE = errnoValue(24)
-export const ETXTBSY = errnoValue(26)
-export const EFBIG = errnoValue(27)
-export const ENOSPC = errnoValue(28)
-export const EROFS = errnoValue(30)
 export const ENAMETOOLONG = errnoValue(36)
-export const ENOSYS = errnoValue(38)
 export const ENOTEMPTY = errnoValue(39)
 export const ELOOP = errnoValue(40)
-export const EOVERFLOW = errnoValue(75)
-export const EOPNOTSUPP = errnoValue(95)
-export const ESTALE = errnoValue(116)
-export const EDQUOT = errnoValue(122)
 
 /** *fs.PathError (os.PathError): "op path: err". */
 export class PathError implements GoError {

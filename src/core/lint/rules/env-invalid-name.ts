@@ -1,6 +1,6 @@
 import { type GoString, toText, trimSpace } from '../../go/gostring.js'
+import { parseTree } from '../../json-tree.js'
 import type { ManifestContext } from '../context.js'
-import { parseTree } from '../json-tree.js'
 import type { ManifestRule } from './util.js'
 
 /** env_allow elements as Go keeps them (null → ""), each with the offset of its element. */

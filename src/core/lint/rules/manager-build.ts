@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { ENOENT } from '../../go/os/errors.js'
 import { rel } from '../../go/path/filepath/path.js'
 import { normalizeName } from './names.js'
 import type { ManifestRule } from './util.js'
@@ -26,7 +27,7 @@ const rule: ManifestRule = {
     let hint: string | undefined
     if (msg.startsWith('name "')) {
       hint = `names may only use a-z, 0-9 and _: e.g. "${toText(normalizeName(ctx.parsed?.manifest.name ?? ''))}".`
-    } else if (msg.startsWith('eval entry symlinks:') && msg.includes('no such file or directory')) {
+    } else if (msg.startsWith('eval entry symlinks:') && msg.includes(ENOENT.error())) {
       hint = 'a relative entry is resolved against the directory that holds skill.json.'
     } else if (msg.startsWith('eval allowlist root:')) {
       hint = 'the allow-list root does not resolve: pass --root with the dir the manager is configured with.'

@@ -1,5 +1,5 @@
 import { toText } from '../../go/gostring.js'
-import { quote } from '../../go/strconv/quote.js'
+import { alreadyRegisteredText } from '../../registry.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -14,7 +14,7 @@ const rule: ManifestRule = {
     const name = ctx.parsed?.manifest.name ?? ''
     report({
       at: ctx.keyAt('name'),
-      message: toText(`skill ${quote(name)} already registered, skipping ${ctx.path}`),
+      message: toText(alreadyRegisteredText(name, ctx.path)),
       hint: `first registered from ${toText(t.path)}; the manager keeps the first dir and the first path in walk order.`,
     })
   },

@@ -1,12 +1,12 @@
 import { UnmarshalTypeError } from '../../go/encoding/json/decode.js'
-import { SyntaxError as JsonSyntaxError } from '../../go/encoding/json/scanner.js'
+import { SyntaxError as JsonSyntaxError, UNEXPECTED_END } from '../../go/encoding/json/scanner.js'
 import { WrapError } from '../../go/errors.js'
 import { toText } from '../../go/gostring.js'
 import type { ManifestRule } from './util.js'
 
 /** Where Go stopped: the byte at SyntaxError.Offset-1 (the end, for unexpected end of input). */
 export function syntaxOffset(e: JsonSyntaxError): number {
-  return e.msg === 'unexpected end of JSON input' ? e.offset : Math.max(0, e.offset - 1)
+  return e.msg === UNEXPECTED_END ? e.offset : Math.max(0, e.offset - 1)
 }
 
 const rule: ManifestRule = {

@@ -1,6 +1,6 @@
 import { fromText } from '../../go/gostring.js'
+import { type JNode, nodeAt } from '../../json-tree.js'
 import type { ManifestContext } from '../context.js'
-import { type JNode, nodeAt } from '../json-tree.js'
 import { eachSchemaObject, type ManifestRule, member } from './util.js'
 
 /** Offset of the node at a pointer into the schema (its key when it has one). */

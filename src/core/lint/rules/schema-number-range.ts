@@ -1,5 +1,5 @@
 import { toText } from '../../go/gostring.js'
-import { quote } from '../../go/strconv/quote.js'
+import { invalidSchemaMessage, SCHEMA_WARN_MSG } from '../../tool-def.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -14,8 +14,8 @@ const rule: ManifestRule = {
     const key = ctx.parsed?.manifest.name ?? ''
     report({
       at: s.decode.at,
-      message: toText(`subprocess skill ${quote(key)}: invalid manifest schema: ${s.decode.err.error()}`),
-      hint: 'the manager logs this as WARN "aiops/tools: skill schema build failed" and leaves the skill out of the LLM’s tools.',
+      message: toText(invalidSchemaMessage(key, s.decode.err)),
+      hint: `the manager logs this as WARN "${SCHEMA_WARN_MSG}" and leaves the skill out of the LLM’s tools.`,
     })
   },
 }

@@ -1,4 +1,4 @@
-import { MAX_TREE_DEPTH } from '../json-tree.js'
+import { MAX_TREE_DEPTH } from '../../json-tree.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {

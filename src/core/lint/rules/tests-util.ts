@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { fromBuffer, toText } from '../../go/gostring.js'
 import { dir } from '../../go/path/filepath/path.js'
+import { nodeAt, parseTree } from '../../json-tree.js'
 import { type CaseFile, caseFiles, loadCaseFile } from '../../testcases/cases.js'
 import type { ManifestContext } from '../context.js'
-import { nodeAt, parseTree } from '../json-tree.js'
 import { LineIndex } from '../position.js'
 
 export interface LoadedCases {

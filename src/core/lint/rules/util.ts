@@ -1,6 +1,6 @@
+import { type JArray, type JMember, type JNode, type JObject, lastMember } from '../../json-tree.js'
 import { SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from '../../schema/keywords.js'
 import type { ManifestContext, NativeContext } from '../context.js'
-import { type JArray, type JMember, type JNode, type JObject, lastMember } from '../json-tree.js'
 import type { Rule } from '../types.js'
 
 export type ManifestRule = Rule<ManifestContext> & { kind: 'manifest' }

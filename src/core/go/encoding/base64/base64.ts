@@ -22,11 +22,6 @@ export class CorruptInputError implements GoError {
   }
 }
 
-/** StdEncoding.EncodeToString. */
-export function encodeToString(data: Uint8Array): string {
-  return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')
-}
-
 /**
  * StdEncoding.DecodeString(s) for a byte string `s` (one char code per byte). On error, Go
  * returns the bytes decoded so far too; callers here only need the error.

@@ -14,6 +14,9 @@ import { encodeRune } from '../../unicode/utf8.js'
 // Opcodes returned by the state functions and by Scanner.eof. Their order
 // matters: scanSkipSpace is the last "continue" result, scanEnd the first "stop".
 /** Uninteresting byte. */
+/** The message of the SyntaxError for input that ends inside a value. */
+export const UNEXPECTED_END = 'unexpected end of JSON input'
+
 export const scanContinue = 0
 /** End implied by next result !== scanContinue. */
 export const scanBeginLiteral = 1
@@ -95,7 +98,7 @@ export class Scanner {
     this.step(this, 0x20)
     if (this.endTop) return scanEnd
     if (this.err === null) {
-      this.err = new SyntaxError('unexpected end of JSON input', this.bytes)
+      this.err = new SyntaxError(UNEXPECTED_END, this.bytes)
     }
     return scanError
   }

@@ -7,7 +7,6 @@ import type { GoString } from '../../gostring.js'
 import { getwdResult } from '../../os/file.js'
 
 export const SEPARATOR = '/'
-export const LIST_SEPARATOR = ':'
 
 const SLASH = 0x2f
 const DOT = 0x2e

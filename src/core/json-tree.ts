@@ -1,5 +1,5 @@
-import { unquote } from '../go/encoding/json/decode.js'
-import { fromText, type GoString } from '../go/gostring.js'
+import { unquote } from './go/encoding/json/decode.js'
+import { fromText, type GoString } from './go/gostring.js'
 
 /**
  * A JSON value with the byte offsets of everything in it, read from text that Go's scanner

@@ -1,0 +1,7 @@
+/**
+ * What the commands' flags and help name from the core: environment variables and option lists.
+ * Commands import from cli only (ARCHITECTURE.md, Layers); this is their one door to these values.
+ */
+export { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../core/audit/dsn.js'
+export { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
+export { ROLES } from '../core/gate.js'

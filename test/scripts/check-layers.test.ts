@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { describe, test } from 'node:test'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url))
+
+type Crossings = (files?: string[], read?: (file: string) => string) => string[]
+
+async function load(): Promise<Crossings> {
+  const mod = await import(pathToFileURL(join(REPO, 'scripts/check-layers.mjs')).href)
+  return (mod as { crossings: Crossings }).crossings
+}
+
+/** The crossings found in a tree given as file → text. */
+async function check(tree: Record<string, string>): Promise<string[]> {
+  const crossings = await load()
+  return crossings(Object.keys(tree), (f) => tree[f]!)
+}
+
+describe('the layer check (scripts/check-layers.mjs)', () => {
+  test('the source tree crosses no layer', async () => {
+    assert.deepEqual((await load())(), [])
+  })
+
+  test('imports that follow the table pass', async () => {
+    assert.deepEqual(
+      await check({
+        'src/commands/x.ts': "import { Flags } from '@oclif/core'\nimport { a } from '../cli/actions/x.js'\n",
+        'src/cli/actions/x.ts': "import { b } from '../../core/y.js'\nimport { c } from '../../ui/z.js'\n",
+        'src/ui/z.ts': "import chalk from 'chalk'\nimport type { T } from '../core/go/gostring.js'\n",
+        'src/core/y.ts': "import { d } from './go/errors.js'\nimport { e } from './lint/types.js'\n",
+        'src/core/go/errors.ts':
+          "import { readFileSync } from 'node:fs'\nimport { f } from './gostring.js'\n",
+      }),
+      [],
+    )
+  })
+
+  test('each crossing is named with its file and line', async () => {
+    assert.deepEqual(
+      await check({
+        'src/commands/x.ts': "import { Flags } from '@oclif/core'\nimport { a } from '../core/dirs.js'\n",
+        'src/ui/z.ts': "const m = await import('../cli/fast.js')\n",
+        'src/core/y.ts': "import {\n  a,\n} from 'chalk'\nexport { b } from '../ui/z.js'\n",
+        'src/core/schema/s.ts': "import type { J } from '../lint/json-tree.js'\n",
+        'src/core/go/g.ts': "import { h } from '../json-text.js'\nimport yaml from 'yaml'\n",
+      }),
+      [
+        'src/commands/x.ts:2: commands imports src/core/dirs.ts (core)',
+        'src/ui/z.ts:1: ui imports src/cli/fast.ts (cli)',
+        'src/core/y.ts:1: core imports the package chalk',
+        'src/core/y.ts:4: core imports src/ui/z.ts (ui)',
+        'src/core/schema/s.ts:1: src/core/schema/ imports src/core/lint/json-tree.ts',
+        'src/core/go/g.ts:1: core/go imports src/core/json-text.ts (core)',
+        'src/core/go/g.ts:2: core/go imports the package yaml',
+      ],
+    )
+  })
+
+  test("init's command is the one allowance", async () => {
+    const tree = { 'src/commands/init.ts': "import { initPack } from '../core/init/init.js'\n" }
+    assert.deepEqual(await check(tree), [])
+    assert.equal((await check({ 'src/commands/other.ts': tree['src/commands/init.ts'] })).length, 1)
+  })
+})
