@@ -28,12 +28,7 @@ import { listPackFiles, type Verdict, verifySignature } from '../../core/marketp
 import { packageVersion } from '../../core/package-root.js'
 import { colorWanted } from '../../ui/color.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
-import {
-  type CheckDocument,
-  lintOutput,
-  type MarketplaceFinding,
-  summary,
-} from '../../ui/marketplace/report.js'
+import { type CheckDocument, lintOutput, summary } from '../../ui/marketplace/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 import { FORMATS, type Format } from './lint.js'
 
@@ -162,11 +157,14 @@ function signatureDoc(v: Verdict, root: GoString): NonNullable<CheckDocument['si
   }
 }
 
-/** The check document: the manager's verdict on the target, and our findings. */
-export async function checkDocument(t: Target, trust: TrustConfig): Promise<CheckDocument> {
-  const findings: MarketplaceFinding[] = []
-  const doc: CheckDocument = {
-    command: 'marketplace check',
+/** A check or verify document for the target with nothing found yet. */
+function emptyDocument(
+  command: CheckDocument['command'],
+  t: Target,
+  trust: CheckDocument['trust'],
+): CheckDocument {
+  return {
+    command,
     target: {
       path: t.display,
       archive: t.archive,
@@ -179,14 +177,20 @@ export async function checkDocument(t: Target, trust: TrustConfig): Promise<Chec
     warnings: [],
     install: null,
     signature: null,
-    trust: {
-      devMode: trust.devMode,
-      requireSigned: trust.requireSigned,
-      pinnedKey: trust.pinnedKey !== '',
-      source: trust.source,
-    },
-    findings,
+    trust,
+    findings: [],
   }
+}
+
+/** The check document: the manager's verdict on the target, and our findings. */
+export async function checkDocument(t: Target, trust: TrustConfig): Promise<CheckDocument> {
+  const doc = emptyDocument('marketplace check', t, {
+    devMode: trust.devMode,
+    requireSigned: trust.requireSigned,
+    pinnedKey: trust.pinnedKey !== '',
+    source: trust.source,
+  })
+  const findings = doc.findings
   if (t.uploadError || t.root === null) {
     const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
     doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
@@ -344,23 +348,7 @@ export async function marketplaceVerifyAction({ args, flags }: ActionInput): Pro
   const requireSigned = flags['require-signed'] === true
   const t = await openTarget(args.path ?? '.')
   try {
-    const doc: CheckDocument = {
-      command: 'marketplace verify',
-      target: {
-        path: t.display,
-        archive: t.archive,
-        root: t.root !== null && t.archive ? t.show(t.root) : null,
-      },
-      layout: null,
-      pack: null,
-      skills: [],
-      agents: [],
-      warnings: [],
-      install: null,
-      signature: null,
-      trust: null,
-      findings: [],
-    }
+    const doc = emptyDocument('marketplace verify', t, null)
     if (t.root === null) {
       const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
       doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }

@@ -1,14 +1,5 @@
+import { xml } from '../xml.js'
 import { displayPath, fails, type LintOutput } from './model.js'
-
-function xml(s: string): string {
-  // XML 1.0 cannot carry most control characters, even escaped: drop them.
-  return s
-    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-}
 
 /**
  * JUnit XML: one testsuite per file, one testcase per finding (a <failure> when it is at or

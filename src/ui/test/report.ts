@@ -2,6 +2,7 @@ import { relative } from 'node:path'
 import type { Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
+import { xml } from '../xml.js'
 
 /** What every format is told, in plan order. */
 export interface Reporter {
@@ -210,16 +211,6 @@ export class JsonReporter extends Collecting {
     }
     this.write(`${JSON.stringify(doc, null, 2)}\n`)
   }
-}
-
-function xml(s: string): string {
-  // XML 1.0 cannot carry most control characters, even escaped: drop them.
-  return s
-    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
 }
 
 const secs = (msv: number) => (msv / 1000).toFixed(3)
