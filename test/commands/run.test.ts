@@ -517,7 +517,10 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.deepEqual([deaf.code, deaf.stdout], [0, '{"read":false}\n'])
     assert.deepEqual([piped.code, piped.stdout], [0, '{"from":"stdin"}\n'])
     assert.equal(missing.code, 2)
-    assert.equal(missing.stderr, `ongrid-skill: --args-file ${join(R, 'none.json')}: ENOENT\n`)
+    assert.equal(
+      missing.stderr,
+      `ongrid-skill: --args-file ${join(R, 'none.json')}: no such file or directory\n`,
+    )
   })
 
   // ── the REST class gate (--role) ───────────────────────────────────────
@@ -646,7 +649,10 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
   })
   test('--env-from that cannot be read: a usage error', async () => {
     const missing = await cli([`${P}/env`, '--no-audit', '--env-from', join(R, 'nope.env')])
-    assert.equal(missing.stderr, `ongrid-skill: --env-from ${join(R, 'nope.env')}: ENOENT\n`)
+    assert.equal(
+      missing.stderr,
+      `ongrid-skill: --env-from ${join(R, 'nope.env')}: no such file or directory\n`,
+    )
     assert.equal(missing.code, 2)
   })
 

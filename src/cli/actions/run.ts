@@ -14,6 +14,7 @@ import { buildSubprocessEnv, type ExecuteResult, execute } from '../../core/exec
 import { authorize, llmCallable } from '../../core/gate.js'
 import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
+import { reasonText } from '../../core/go/os/errors.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { stringify } from '../../core/json-text.js'
 import { readFileBounded } from '../../core/read-bounded.js'
@@ -226,7 +227,7 @@ function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<
   try {
     return { json: fromBuffer(readFileBounded(file === '-' ? 0 : file, MAX_ARGS_FILE)) }
   } catch (e) {
-    throw new UserError(`--args-file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    throw new UserError(`--args-file ${file}: ${reasonText(e)}`)
   }
 }
 
@@ -241,7 +242,7 @@ function readEnvFile(path: string): { env: Record<string, string>; raw: Map<stri
       : new Map(Object.entries(parseEnvFile(Buffer.from(fromBuffer(content), 'utf8'))))
     return { env: parseEnvFile(content), raw }
   } catch (e) {
-    throw new UserError(`--env-from ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    throw new UserError(`--env-from ${path}: ${reasonText(e)}`)
   }
 }
 

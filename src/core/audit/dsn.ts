@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path'
 import { fromText, toText } from '../go/gostring.js'
+import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
 import { readFileBounded } from '../read-bounded.js'
 import { defaultAuditPath } from './local-store.js'
@@ -74,7 +75,7 @@ function dsnFromFile(path: string): string {
   try {
     text = readFileBounded(path, MAX_DSN_FILE).toString('utf8')
   } catch (e) {
-    throw new SourceError(`--db file:${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    throw new SourceError(`--db file:${path}: ${reasonText(e)}`)
   }
   // The first line, as `echo DSN > file` writes it.
   const line = text.split(/\r?\n/)[0].trim()

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fromText } from '../go/gostring.js'
+import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
 
 /**
@@ -94,7 +95,7 @@ export function loadCaseFile(file: string): CaseFile {
   try {
     text = readFileSync(file, 'utf8')
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message
+    const code = reasonText(e)
     return {
       file,
       cases: [],
@@ -181,10 +182,7 @@ function checkCase(
           argsValue = JSON.parse(args)
         } catch {}
       } catch (e) {
-        bad(
-          '/args_file',
-          `cannot read ${raw.args_file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        )
+        bad('/args_file', `cannot read ${raw.args_file}: ${reasonText(e)}`)
       }
     }
   }

@@ -242,6 +242,20 @@ export function errnoFromNode(e: unknown): Errno {
   throw e
 }
 
+/**
+ * What went wrong with a file, for one-line messages: a Node fs error's errno text as Go
+ * prints it (`no such file or directory`), else the error's own message.
+ */
+export function reasonText(e: unknown): string {
+  const { errno, code } = (e ?? {}) as { errno?: unknown; code?: unknown }
+  if (typeof errno === 'number' || typeof code === 'string') {
+    try {
+      return errnoFromNode(e).error()
+    } catch {}
+  }
+  return e instanceof Error ? e.message : String(e)
+}
+
 /** A Node fs error as Go's &PathError{Op: op, Path: path, Err: errno}. */
 export function fromNodeError(e: unknown, op: GoString, path: GoString): PathError {
   return new PathError(op, path, errnoFromNode(e))
