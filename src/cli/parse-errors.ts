@@ -71,6 +71,11 @@ export function fromParseError(
         .slice(1)
         .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim())
         .filter((l) => l !== '' && !/^See more help with/.test(l))
+        // oclif's "--no-config=true cannot also be provided when using --config": the flags as typed.
+        .map((l) => {
+          const m = /^(--[\w-]+)(?:=\S*)? cannot also be provided when using (--[\w-]+)$/.exec(l)
+          return m ? `${m[2]} and ${m[1]} cannot be used together` : l
+        })
       return new UserError(reasons.join('; ') || 'invalid flags', undefined, seeHelp)
     }
     case 'CLIParseError': {

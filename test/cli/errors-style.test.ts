@@ -61,6 +61,11 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     expectError(['run'], 'missing argument: TARGET', 'see `ongrid-skill run --help`')
     expectError(['init', 'a', 'b'], 'unexpected argument: "b"', 'see `ongrid-skill init --help`')
     expectError(['audit', 'tail', 'x'], 'unexpected argument: "x"', 'see `ongrid-skill audit tail --help`')
+    expectError(
+      ['lint', '.', '--config', 'x.yaml', '--no-config'],
+      '--config and --no-config cannot be used together',
+      'see `ongrid-skill lint --help`',
+    )
   })
 
   test('rule ids, rule settings, templates and skill names', () => {
