@@ -24,8 +24,11 @@ const { root, names, shared, port, fault } = workerData as ShareData
 const state = new Int32Array(shared)
 
 // However this thread ends, the main thread must not wait for it (it looks at GONE, woken on POSTED).
+// POSTED changes too: a main thread that read GONE as 0 just before this, and is about to wait
+// on POSTED, then finds the value moved and does not sleep (a notify alone would be missed).
 process.on('exit', () => {
   Atomics.store(state, GONE, 1)
+  Atomics.add(state, POSTED, 1)
   Atomics.notify(state, POSTED)
 })
 
