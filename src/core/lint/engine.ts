@@ -5,6 +5,7 @@ import { abs, dir } from '../go/path/filepath/path.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
+import { casesOf } from './rules/tests-util.js'
 import { collectTargets } from './targets.js'
 import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
 
@@ -178,7 +179,8 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
       }
     }
     if (ctx.kind === 'manifest' && active.some((a) => a.rule.id === 'tests/args-schema')) {
-      const js = ctx.schema()?.js
+      // Compiled only for packs that have cases to check: compiling costs a few ms per schema.
+      const js = casesOf(ctx).some((c) => c.file.cases.length > 0) ? ctx.schema()?.js : undefined
       if (js) {
         const { compileSchema, issues } = await import('../schema/compile.js')
         const c = await compileSchema(js, { strict: false })
