@@ -7,17 +7,16 @@ import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
 import { ConfigError, LIST_RULES_HINT, PathError } from '../../core/lint/errors.js'
 import { SETTINGS, SEVERITIES, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
-import { packageVersion } from '../../core/package-root.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
 import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
-import { colorWanted } from '../../ui/color.js'
+import { LINT_FORMATS, type LintFormat, renderLint } from '../../ui/lint/format.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
 
-export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'junit'] as const
-export type Format = (typeof FORMATS)[number]
+export const FORMATS = LINT_FORMATS
+export type Format = LintFormat
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined
@@ -64,27 +63,7 @@ async function report(
     repo: format === 'github' || format === 'sarif' ? repoRoot(process.cwd()) : process.cwd(),
     failSeverity: opts.failSeverity,
   }
-  // Each format is imported only when used (cold start: validate of one pack).
-  let text: string
-  switch (format) {
-    case 'stylish': {
-      const { chalkPaint, NO_PAINT, stylish } = await import('../../ui/lint/stylish.js')
-      text = stylish(output, colorWanted() ? await chalkPaint() : NO_PAINT)
-      break
-    }
-    case 'json':
-      text = (await import('../../ui/lint/json.js')).json(output)
-      break
-    case 'sarif':
-      text = (await import('../../ui/lint/sarif.js')).sarif(output, packageVersion())
-      break
-    case 'github':
-      text = (await import('../../ui/lint/github.js')).github(output)
-      break
-    case 'junit':
-      text = (await import('../../ui/lint/junit.js')).junit(output)
-      break
-  }
+  const text = await renderLint(format, output)
   process.stdout.write(text)
   if (tooManyWarnings && format === 'stylish') {
     process.stdout.write(`ongrid-skill found too many warnings (maximum: ${opts.maxWarnings})\n`)

@@ -25,8 +25,7 @@ import {
   warningRuleId,
 } from '../../core/marketplace/rules.js'
 import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
-import { packageVersion } from '../../core/package-root.js'
-import { colorWanted } from '../../ui/color.js'
+import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import { type CheckDocument, lintOutput, summary } from '../../ui/marketplace/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
@@ -295,30 +294,15 @@ async function render(doc: CheckDocument, format: Format, failed: boolean): Prom
   const cwd = process.cwd()
   const out: LintOutput = lintOutput(doc, RULES, cwd)
   let text: string
-  switch (format) {
-    case 'stylish': {
-      const { chalkPaint, NO_PAINT, stylish } = await import('../../ui/lint/stylish.js')
-      const { relative } = await import('node:path')
-      text =
-        summary(doc, (p) => relative(cwd, p) || '.') +
-        stylish(out, colorWanted() ? await chalkPaint() : NO_PAINT)
-      break
-    }
-    case 'json': {
-      const { jsonDocument } = await import('../../ui/lint/json.js')
-      const { files } = jsonDocument(out)
-      text = `${JSON.stringify({ version: 1, ...doc, files, summary: counts(out) }, null, 2)}\n`
-      break
-    }
-    case 'sarif':
-      text = (await import('../../ui/lint/sarif.js')).sarif(out, packageVersion())
-      break
-    case 'github':
-      text = (await import('../../ui/lint/github.js')).github(out)
-      break
-    case 'junit':
-      text = (await import('../../ui/lint/junit.js')).junit(out)
-      break
+  if (format === 'stylish') {
+    const { relative } = await import('node:path')
+    text = summary(doc, (p) => relative(cwd, p) || '.') + (await renderLint('stylish', out))
+  } else if (format === 'json') {
+    const { jsonDocument } = await import('../../ui/lint/json.js')
+    const { files } = jsonDocument(out)
+    text = `${JSON.stringify({ version: 1, ...doc, files, summary: counts(out) }, null, 2)}\n`
+  } else {
+    text = await renderLint(format, out)
   }
   process.stdout.write(text)
   return failed ? EXIT.findings : EXIT.ok
