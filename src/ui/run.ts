@@ -1,6 +1,6 @@
 import type { SubprocessSkill } from '../core/build.js'
 import type { ExecuteResult } from '../core/executor.js'
-import { TerminalStream } from './terminal.js'
+import { inCi, TerminalStream } from './terminal.js'
 
 /** How `run` shows an entry's stderr while it runs. */
 export interface RunView {
@@ -25,7 +25,7 @@ class PlainView implements RunView {
 
 /** On a terminal, an ink view (loaded only then); elsewhere plain lines. */
 export async function createRunView(skill: SubprocessSkill, out: NodeJS.WriteStream): Promise<RunView> {
-  if (!out.isTTY || process.env.CI) return new PlainView(out)
+  if (!out.isTTY || inCi()) return new PlainView(out)
   const { InkRunView } = await import('./run-view.js')
   return new InkRunView(skill, out)
 }

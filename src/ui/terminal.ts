@@ -12,6 +12,16 @@ export function terminalBytes(s: GoString, tty: boolean): GoString {
   return tty ? escapeUnprintable(s) : s
 }
 
+/**
+ * Whether this is a CI job, by the rule ink itself applies (CI or CONTINUOUS_INTEGRATION set and
+ * neither `0` nor `false`): ink then draws no frame until it unmounts, so a live view would show
+ * nothing while cases run; plain lines are used instead.
+ */
+export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const set = (v: string | undefined) => v !== undefined && v !== '0' && v !== 'false'
+  return set(env.CI) || set(env.CONTINUOUS_INTEGRATION)
+}
+
 /** terminalBytes for JS (UTF-16) text. */
 export function terminalText(s: string, tty: boolean): string {
   return tty ? toText(escapeUnprintable(fromText(s))) : s

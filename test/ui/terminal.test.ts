@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { escapeUnprintable, quote } from '../../src/core/go/strconv/quote.js'
-import { TerminalStream, terminalBytes, terminalText } from '../../src/ui/terminal.js'
+import { inCi, TerminalStream, terminalBytes, terminalText } from '../../src/ui/terminal.js'
 
 describe('escapeUnprintable: %q’s escapes, in place', () => {
   test('escape sequences are shown, not obeyed', () => {
@@ -57,5 +57,18 @@ describe('terminal output', () => {
     assert.equal(out.toString('latin1'), Buffer.from('a€\\x1b\\xe2', 'utf8').toString('latin1'))
     const piped = new TerminalStream(false)
     assert.deepEqual(piped.push(Buffer.from([0x1b, 0xe2])), Buffer.from([0x1b, 0xe2]))
+  })
+})
+
+describe('inCi: the rule ink applies', () => {
+  test('CI or CONTINUOUS_INTEGRATION set, empty included, unless 0 or false', () => {
+    assert.equal(inCi({}), false)
+    assert.equal(inCi({ CI: 'true' }), true)
+    assert.equal(inCi({ CI: '' }), true)
+    assert.equal(inCi({ CI: '1' }), true)
+    assert.equal(inCi({ CI: '0' }), false)
+    assert.equal(inCi({ CI: 'false' }), false)
+    assert.equal(inCi({ CONTINUOUS_INTEGRATION: 'yes' }), true)
+    assert.equal(inCi({ CI: 'false', CONTINUOUS_INTEGRATION: '1' }), true)
   })
 })

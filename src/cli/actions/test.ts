@@ -8,6 +8,7 @@ import {
   runItems,
 } from '../../core/testcases/suite.js'
 import { colorWanted } from '../../ui/color.js'
+import { inCi } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
 
@@ -115,7 +116,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
       `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
-  const live = o.format === 'spec' && !o.watch && process.stdout.isTTY === true && !process.env.CI
+  const live = o.format === 'spec' && !o.watch && process.stdout.isTTY === true && !inCi()
   let reporter: Reporter
   let view: LiveView | null = null
   if (live) {
