@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { trustedCas } from '../../src/core/audit/db.js'
+import { REPO, runCliSync } from '../helpers/cli.js'
 
 // bin/run.js as users start it: as a program (through its #!/bin/sh line), and as `node bin/run.js`.
-const REPO = fileURLToPath(new URL('../../../', import.meta.url))
-const BIN = join(REPO, 'bin', 'run.js')
 const NODE_MAJOR = Number(process.versions.node.split('.')[0])
 const TMP = mkdtempSync(join(tmpdir(), 'ongrid-launcher-'))
 after(() => rmSync(TMP, { recursive: true, force: true }))
 
-function start(how: 'program' | 'node', args: string[], env: NodeJS.ProcessEnv) {
-  const [cmd, argv] = how === 'program' ? [BIN, args] : [process.execPath, [BIN, ...args]]
-  const r = spawnSync(cmd, argv, { env, encoding: 'utf8' })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+function start(how: 'program' | 'node', args: string[], env: Record<string, string | undefined>) {
+  const r = runCliSync(args, { program: how === 'program', env })
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr }
 }
 
 /** A pack whose entry prints the two CA variables it was given (env_allow passes both names). */
@@ -48,12 +44,10 @@ function caPack(): string {
   return dir
 }
 
-const baseEnv = (): NodeJS.ProcessEnv => {
-  const env = { ...process.env }
-  delete env.NODE_EXTRA_CA_CERTS
-  delete env.ONGRID_SKILL_EXTRA_CA_CERTS
-  return env
-}
+const baseEnv = (): Record<string, string | undefined> => ({
+  NODE_EXTRA_CA_CERTS: undefined,
+  ONGRID_SKILL_EXTRA_CA_CERTS: undefined,
+})
 
 describe('bin/run.js', () => {
   test('runs the fast path from the bundle, with a code cache V8 accepts (Node 20)', {
@@ -133,11 +127,12 @@ describe('bin/run.js', () => {
         JSON.stringify({ name: `p${i}`, description: 'd', entry: 'x' }),
       )
     }
-    const r = spawnSync('sh', ['-c', '"$0" load-dirs "$1" --json | head -c 1', BIN, dir], {
+    const r = runCliSync(['load-dirs', dir], {
+      program: true,
+      sh: '"$0" "$@" --json | head -c 1',
       env: baseEnv(),
-      encoding: 'utf8',
     })
-    assert.equal(r.status, 0)
+    assert.equal(r.code, 0)
     assert.equal(r.stdout, '{')
     assert.doesNotMatch(r.stderr, /EPIPE|Error|\n {4}at /)
   })
@@ -148,8 +143,8 @@ describe('bin/run.js', () => {
     const help = start('program', ['run', '--help'], baseEnv())
     assert.equal(help.code, 0, help.stderr)
     assert.match(help.stdout, /^USAGE\n {2}\$ ongrid-skill run /m)
-    const dev = spawnSync(join(REPO, 'bin', 'dev.js'), ['--version'], { env: baseEnv(), encoding: 'utf8' })
-    assert.equal(dev.status, 0, dev.stderr)
+    const dev = runCliSync(['--version'], { program: true, bin: join(REPO, 'bin', 'dev.js'), env: baseEnv() })
+    assert.equal(dev.code, 0, dev.stderr)
     assert.equal(dev.stdout, v.stdout)
   })
 })

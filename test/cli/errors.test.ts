@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { EXIT, reportError, UserError } from '../../src/cli/errors.js'
+import { runCliSync } from '../helpers/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
-
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 
 /** reportError's code and what it wrote on stderr. */
 function report(err: Error): { code: number; stderr: string } {
@@ -78,11 +75,8 @@ process.stdout.write = (chunk, ...rest) => {
   after(() => cleanup())
 
   const cli = (args: string[]) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], {
-      env: { ...process.env, NODE_OPTIONS: `--import ${fault}`, DEBUG: undefined },
-      encoding: 'utf8',
-    })
-    return { code: r.status, stderr: r.stderr }
+    const r = runCliSync(args, { env: { NODE_OPTIONS: `--import ${fault}` } })
+    return { code: r.code, stderr: r.stderr }
   }
 
   test('the fast path (validate --json): exit 70, one line', () => {

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { ArgsError, assembleArgs } from '../../src/core/args.js'
 import { resolveSource, SourceError } from '../../src/core/audit/dsn.js'
 import { parseEnvFile } from '../../src/core/env-file.js'
@@ -12,6 +10,7 @@ import { loadConfig } from '../../src/core/lint/config.js'
 import { ConfigError } from '../../src/core/lint/errors.js'
 import { RULES } from '../../src/core/lint/registry.js'
 import { Rand } from '../differential/rand.js'
+import { type CliResult, runCli } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 
 // The CLI's own inputs — args files, env files, DSNs, lint configs — fuzzed: each is accepted or
@@ -19,7 +18,6 @@ import { makeTree, tempRoot } from '../helpers/tree.js'
 // TypeError, a URIError, a RangeError is an `internal error`, exit 70), and never hangs (every
 // CLI call below is killed after a bound, which fails the test).
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 const SEED = Number(process.env.FUZZ_SEED ?? 11)
 
 let R = ''
@@ -149,39 +147,18 @@ describe('fuzz: the parsers of the CLI’s own inputs', { timeout: 120_000 }, ()
   })
 })
 
-interface Out {
-  code: number | null
-  stderr: string
-  hung: boolean
-}
-
-function cli(args: string[], env: Record<string, string> = {}, limitMs = 20_000): Promise<Out> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, CI: '1', ...env },
-      cwd: R,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    let hung = false
-    const limit = setTimeout(() => {
-      hung = true
-      child.kill('SIGKILL')
-    }, limitMs)
-    let stderr = ''
-    child.stderr.setEncoding('latin1')
-    child.stderr.on('data', (d: string) => {
-      stderr += d
-    })
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(limit)
-      resolve({ code, stderr, hung })
-    })
+function cli(args: string[], env: Record<string, string> = {}, limitMs = 20_000): Promise<CliResult> {
+  return runCli(args, {
+    env: { CI: '1', ...env },
+    cwd: R,
+    stdin: 'ignore',
+    timeoutMs: limitMs,
+    encoding: 'latin1',
   })
 }
 
 /** One line, no stack trace, no internal error, an expected exit code, in time. */
-function assertClean(o: Out, codes: number[], what: string): void {
+function assertClean(o: CliResult, codes: number[], what: string): void {
   assert.equal(o.hung, false, `${what}: hung`)
   assert.ok(codes.includes(o.code ?? -1), `${what}: exit ${o.code}\n${o.stderr}`)
   assert.doesNotMatch(o.stderr, /internal error|\n\s+at .*:\d+:\d+\)?\n/, `${what}: ${o.stderr}`)

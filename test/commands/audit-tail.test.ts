@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -17,39 +17,20 @@ import {
   mysqlSkip,
   storeTime,
 } from '../fixtures/audit/db.js'
+import { runCliSync, startCli } from '../helpers/cli.js'
 import { tempRoot } from '../helpers/tree.js'
+import { until } from '../helpers/until.js'
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 const WRITER = fileURLToPath(new URL('../fixtures/audit/writer.js', import.meta.url))
 const T0 = BigInt(Date.parse('2026-05-01T12:00:00Z')) * 1_000_000n
 const SEC = 1_000_000_000n
 
-/** The environment of every child: no colours, no manager settings, unless a test says so. */
-function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env }
-  for (const k of ['ONGRID_DB_DIALECT', 'ONGRID_DB_DSN', 'ONGRID_DB_PATH']) if (!(k in env)) delete e[k]
-  for (const [k, v] of Object.entries(e)) if (v === undefined) delete e[k]
-  return e
-}
-
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  const r = spawnSync(process.execPath, [BIN, 'audit', 'tail', ...args], {
-    env: childEnv(env),
-    encoding: 'utf8',
-    timeout: 30_000,
-  })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+  const r = runCliSync(['audit', 'tail', ...args], { env, timeoutMs: 30_000 })
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function until(what: string, cond: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) assert.fail(`timed out after ${ms} ms waiting for ${what}`)
-    await sleep(20)
-  }
-}
 
 /** `audit tail -f --json …` as a child process: its lines with their arrival times, its stderr. */
 class Follower {
@@ -60,9 +41,7 @@ class Follower {
   private buf = ''
 
   constructor(args: string[], env: Record<string, string | undefined> = {}) {
-    this.proc = spawn(process.execPath, [BIN, 'audit', 'tail', '-f', '--json', ...args], {
-      env: childEnv(env),
-    })
+    this.proc = startCli(['audit', 'tail', '-f', '--json', ...args], { env, stdin: 'open' })
     this.proc.stdout.setEncoding('utf8')
     this.proc.stdout.on('data', (d: string) => {
       const at = Date.now()

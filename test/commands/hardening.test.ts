@@ -5,22 +5,15 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
+import { type CliResult, runCli, startCli } from '../helpers/cli.js'
 import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
+import { waitFor } from '../helpers/until.js'
 
 // Hostile or unlucky input, stores and signals: the CLI never hangs, never crashes or reads
 // without bound, and `run` never waits on its audit store and stops its entry on every stop signal. Each CLI call is bounded: a hang is a
 // failure (`hung: true`), not a stuck test run.
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 const SQLITE = fileURLToPath(new URL('../../../node_modules/better-sqlite3/lib/index.js', import.meta.url))
-
-interface Out {
-  code: number | null
-  signal: NodeJS.Signals | null
-  stdout: string
-  stderr: string
-  hung: boolean
-}
 
 interface CliOptions {
   input?: string
@@ -30,38 +23,14 @@ interface CliOptions {
   env?: Record<string, string | undefined>
 }
 
-function cli(args: string[], o: CliOptions = {}): Promise<Out> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined, CI: '1', ...o.env },
-      cwd: R,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let hung = false
-    const limit = setTimeout(() => {
-      hung = true
-      child.kill('SIGKILL')
-    }, o.limitMs ?? 20_000)
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => {
-      err.push(c)
-      o.onStderr?.(child, Buffer.concat(err).toString('latin1'))
-    })
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(limit)
-      resolve({
-        code,
-        signal,
-        stdout: Buffer.concat(out).toString('latin1'),
-        stderr: Buffer.concat(err).toString('latin1'),
-        hung,
-      })
-    })
-    child.stdin.on('error', () => {})
-    child.stdin.end(o.input ?? '')
+function cli(args: string[], o: CliOptions = {}): Promise<CliResult> {
+  return runCli(args, {
+    env: { CI: '1', ...o.env },
+    cwd: R,
+    input: o.input,
+    timeoutMs: o.limitMs ?? 20_000,
+    onStderr: o.onStderr,
+    encoding: 'latin1',
   })
 }
 
@@ -215,10 +184,7 @@ describe('run: the audit store is never on the critical path', () => {
         path: store,
         reason: 'locked by another process',
       })
-      const child = spawn(process.execPath, [BIN, 'run', dir, '--audit-db', store], {
-        env: { ...process.env, CI: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
+      const child = startCli(['run', dir, '--audit-db', store], { env: { CI: '1' }, stdin: 'ignore' })
       let sentAt = 0
       child.stderr.on('data', (c: Buffer) => {
         if (sentAt === 0 && c.toString().includes('up')) {
@@ -298,13 +264,12 @@ describe('run: the terminal closes while the entry runs (SIGHUP for real)', () =
     const dir = pack({
       exec: `${SH}/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
     })
-    const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
-    const command = [process.execPath, BIN, 'run', dir, '--no-audit'].map(sq).join(' ')
     // `script` holds the terminal's master side: killing it closes the terminal, and the kernel
     // hangs up the session's foreground process group (the CLI's, not the entry's own group).
-    const term = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { ...process.env, CI: '1', NO_COLOR: '1' },
-      stdio: ['pipe', 'pipe', 'ignore'],
+    const term = startCli(['run', dir, '--no-audit'], {
+      tty: true,
+      env: { CI: '1', NO_COLOR: '1' },
+      stdin: 'open',
     })
     try {
       let seen = ''
@@ -319,8 +284,7 @@ describe('run: the terminal closes while the entry runs (SIGHUP for real)', () =
         })
       })
       // The background child may still be between fork and exec: wait until it shows its marker.
-      const end = Date.now() + 5000
-      while (aliveWithMarker(m).length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 25))
+      await waitFor(() => aliveWithMarker(m).length > 0, 5000, 25)
       assert.equal(aliveWithMarker(m).length, 1)
       term.kill('SIGKILL')
       assert.deepEqual(await settle(() => aliveWithMarker(m), 5000), [])
@@ -407,30 +371,16 @@ describe('audit tail: DSNs', () => {
 })
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`): what a user's terminal would get. */
-function onTty(args: string[], env: Record<string, string> = {}): Promise<Out> {
-  const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
-  const command = [process.execPath, BIN, ...args].map(sq).join(' ')
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-      cwd: R,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let hung = false
-    const limit = setTimeout(() => {
-      hung = true
-      child.kill('SIGKILL')
-    }, 20_000)
-    const out: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => out.push(c))
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(limit)
-      const text = Buffer.concat(out).toString('latin1').replaceAll('\r\n', '\n')
-      resolve({ code, signal, stdout: text, stderr: '', hung })
-    })
+async function onTty(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const r = await runCli(args, {
+    tty: true,
+    env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+    cwd: R,
+    stdin: 'ignore',
+    timeoutMs: 20_000,
   })
+  const text = Buffer.concat([r.stdoutBytes, r.stderrBytes]).toString('latin1').replaceAll('\r\n', '\n')
+  return { ...r, stdout: text, stderr: '' }
 }
 
 describe('terminal escapes from skills, entries and rows are shown, not obeyed', () => {

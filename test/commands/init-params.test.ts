@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { onPath } from '../../src/core/init/build-step.js'
+import { type CliResult, runCli } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 const DESCRIPTION = 'List the files under a root path, optionally recursively, with their sizes.'
 const TEMPLATES = ['bash', 'python', 'node', 'go'] as const
 /** Text that would break code if it were pasted into it. */
@@ -22,34 +20,15 @@ const PARAMS = [
 ]
 const SAMPLE = { root: 'example', depth: 1, recursive: true, ratio: 0.5, tags: [], opts: {} }
 
-interface Out {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** Runs the built CLI with a pipe for stdin (not a terminal: init must never prompt). */
-function cli(args: string[], o: { cwd: string; env?: Record<string, string | undefined> }): Promise<Out> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: o.cwd,
-      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined, NO_COLOR: '1', CI: '1', ...o.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8')
-    })
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+function cli(
+  args: string[],
+  o: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<CliResult> {
+  return runCli(args, { cwd: o.cwd, env: { NO_COLOR: '1', CI: '1', ...o.env }, stdin: 'open' })
 }
 
-function assertNoFindings(r: Out, what: string) {
+function assertNoFindings(r: CliResult, what: string) {
   assert.equal(r.code, 0, `${what}: ${r.stderr}${r.stdout}`)
   const doc = JSON.parse(r.stdout) as { files: { path: string; findings: unknown[] }[] }
   assert.ok(doc.files.length > 0, `${what} checked no file`)
@@ -76,7 +55,7 @@ describe('init --param, for every template', { concurrency: true }, () => {
       const name = `list_${t}`
       let parent = ''
       let dir = ''
-      let init: Out
+      let init: CliResult
       before(async () => {
         parent = join(R, t)
         dir = join(parent, `list-${t}`)

@@ -1,47 +1,26 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { onPath } from '../../src/core/init/build-step.js'
+import { type CliResult, runCli } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 const DESCRIPTION = 'Check whether a TCP port on a host accepts connections, e.g. before a deploy.'
 const TEMPLATES = ['bash', 'python', 'node', 'go'] as const
 const HAS_GO = onPath('go')
 
-interface Out {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /** Runs the built CLI with a pipe for stdin (not a terminal: init must never prompt). */
-function cli(args: string[], o: { cwd: string; env?: Record<string, string | undefined> }): Promise<Out> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: o.cwd,
-      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined, NO_COLOR: '1', CI: '1', ...o.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8')
-    })
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+function cli(
+  args: string[],
+  o: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<CliResult> {
+  return runCli(args, { cwd: o.cwd, env: { NO_COLOR: '1', CI: '1', ...o.env }, stdin: 'open' })
 }
 
 /** A validate/lint --json document with no finding at all. */
-function assertNoFindings(r: Out, what: string) {
+function assertNoFindings(r: CliResult, what: string) {
   assert.equal(r.code, 0, `${what}: ${r.stderr}${r.stdout}`)
   const doc = JSON.parse(r.stdout) as { files: { path: string; findings: unknown[] }[] }
   assert.ok(doc.files.length > 0, `${what} checked no file`)

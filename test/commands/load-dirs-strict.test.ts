@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
+import { runCliSync } from '../helpers/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
-
 function loadDirs(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, 'load-dirs', ...args], {
-    env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined },
-    encoding: 'latin1',
-  })
-  return { code: r.status, stdout: r.stdout }
+  const r = runCliSync(['load-dirs', ...args], { encoding: 'latin1' })
+  return { code: r.code, stdout: r.stdout }
 }
 
 // --strict: exit 1 when the manager would have refused a manifest, which includes a name that

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { mkfifoSync } from '../core/lint/fifo.js'
+import { runCliSync, startCli } from '../helpers/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
-
 function ongridSkill(args: string[], env: Record<string, string | undefined> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined, ...env },
-    encoding: 'latin1',
-  })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+  const r = runCliSync(args, { env, encoding: 'latin1' })
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr }
 }
 
 const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
@@ -110,37 +104,23 @@ describe('ongrid-skill load-dirs', () => {
     mkdirSync(at('/p'), { recursive: true })
     writeFileSync(at('/p/skill.json'), manifest({ name: 'latin' }))
     writeFileSync(at('/p/run.sh'), ECHO.exec, { mode: 0o755 })
-    const sh = (script: string) =>
-      spawnSync('/bin/sh', ['-c', script, process.execPath, BIN, 'load-dirs'], {
-        env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined },
-        encoding: 'latin1',
-      })
+    const sh = (script: string) => runCliSync(['load-dirs'], { sh: script, encoding: 'latin1' })
     const want = `skill loader: registered subprocess skill "latin" from ${R}/caf\xe9/p/skill.json\n`
     const arg = sh(`exec "$0" "$@" "$(printf '${R}/caf\\351')"`)
-    assert.deepEqual([arg.status, arg.stdout], [0, want])
+    assert.deepEqual([arg.code, arg.stdout], [0, want])
     const env = sh(`ONGRID_SKILLS_EXTERNAL_DIRS="$(printf '${R}/caf\\351')" exec "$0" "$@"`)
-    assert.deepEqual([env.status, env.stdout], [0, want])
+    assert.deepEqual([env.code, env.stdout], [0, want])
     // run finds it by name there too, and says that Node cannot spawn its entry by those bytes.
-    const run = spawnSync(
-      '/bin/sh',
-      [
-        '-c',
-        `exec "$0" "$@" --dirs "$(printf '${R}/caf\\351')"`,
-        process.execPath,
-        BIN,
-        'run',
-        'latin',
-        '--no-audit',
-      ],
-      { encoding: 'latin1' },
-    )
+    const run = runCliSync(['run', 'latin', '--no-audit'], {
+      sh: `exec "$0" "$@" --dirs "$(printf '${R}/caf\\351')"`,
+      encoding: 'latin1',
+    })
     assert.match(run.stderr, /^warning: the entry path .* is not valid UTF-8: Node spawns by a text path/m)
     // and as a PACK path: the pack is built from those bytes.
-    const pack = spawnSync(
-      '/bin/sh',
-      ['-c', `exec "$0" "$@" "$(printf '${R}/caf\\351/p')"`, process.execPath, BIN, 'run', '--no-audit'],
-      { encoding: 'latin1' },
-    )
+    const pack = runCliSync(['run', '--no-audit'], {
+      sh: `exec "$0" "$@" "$(printf '${R}/caf\\351/p')"`,
+      encoding: 'latin1',
+    })
     assert.match(pack.stderr, /^warning: the entry path .* is not valid UTF-8: Node spawns by a text path/m)
   })
 
@@ -172,9 +152,7 @@ describe('ongrid-skill load-dirs', () => {
       'f/b/run.sh': ECHO,
     })
     mkfifoSync(`${R}/f/b/skill.json`)
-    const child = spawn(process.execPath, [BIN, 'load-dirs', `${R}/f`, '--explain'], {
-      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined },
-    })
+    const child = startCli(['load-dirs', `${R}/f`, '--explain'], { stdin: 'open' })
     let out = ''
     let err = ''
     child.stdout.on('data', (c) => {

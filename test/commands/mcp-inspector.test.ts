@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { SH } from '../fixtures/run/helpers.js'
+import { BIN, type CliResult, runCli, startCli } from '../helpers/cli.js'
 import { makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 /**
@@ -14,8 +13,6 @@ import { makeTree, manifest, tempRoot } from '../helpers/tree.js'
  * answer as JSON. Skipped when the Inspector is not installed, unless
  * ONGRID_REQUIRE_INSPECTOR=1 (.ci/run sets it).
  */
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
-
 function inspectorLauncher(): string | null {
   try {
     const pkg = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')
@@ -30,29 +27,13 @@ const LAUNCHER = inspectorLauncher()
 const required = process.env.ONGRID_REQUIRE_INSPECTOR === '1'
 const skip = LAUNCHER === null && !required ? 'the MCP Inspector is not installed' : false
 
-interface Out {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function inspector(args: string[]): Promise<Out> {
+/** The Inspector (a Node program, run as the launcher) in CLI mode. */
+function inspector(args: string[]): Promise<CliResult> {
   assert.ok(LAUNCHER, 'ONGRID_REQUIRE_INSPECTOR=1 but @modelcontextprotocol/inspector is not installed')
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LAUNCHER, '--cli', ...args], {
-      env: { ...process.env, CI: '1', MCP_CATALOG_PATH: join(R, 'catalog.json') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c
-    })
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c
-    })
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
+  return runCli(['--cli', ...args], {
+    bin: LAUNCHER,
+    env: { CI: '1', MCP_CATALOG_PATH: join(R, 'catalog.json') },
+    stdin: 'ignore',
   })
 }
 
@@ -123,9 +104,7 @@ describe('the MCP Inspector CLI against ongrid-skill mcp', { skip, timeout: 120_
   })
 
   test('tools/list over Streamable HTTP', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', join(R, 'skills'), '--no-audit', '--http', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
+    const child = startCli(['mcp', join(R, 'skills'), '--no-audit', '--http', '0'], { stdin: 'ignore' })
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = ''

@@ -2,15 +2,14 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import Database from 'better-sqlite3'
 import { aliveInGroup, killAll, SH, settle } from '../fixtures/run/helpers.js'
+import { BIN, type CliResult, cliEnv, runCli, startCli } from '../helpers/cli.js'
 import { makeTree, manifest, type Node, tempRoot } from '../helpers/tree.js'
-
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+import { until } from '../helpers/until.js'
 
 type Text = { type: 'text'; text: string }
 
@@ -25,7 +24,7 @@ async function serve(args: string[], env: Record<string, string> = {}): Promise<
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', ...args],
-    env: { ...(process.env as Record<string, string>), CI: '1', ...env },
+    env: cliEnv({ CI: '1', ...env }) as Record<string, string>,
     stderr: 'pipe',
   })
   let err = ''
@@ -180,11 +179,10 @@ describe('mcp over stdio, driven by the SDK client', { timeout: 120_000 }, () =>
     const c = new AbortController()
     const call = s.client.callTool({ name: 'hangs', arguments: {} }, undefined, { signal: c.signal })
     call.catch(() => {})
-    const until = Date.now() + 20_000
-    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
-      assert.ok(Date.now() < until, 'the entry never started')
-      await new Promise((r) => setTimeout(r, 20))
-    }
+    await until(
+      'the entry to start',
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+    )
     const pgid = Number(readFileSync(pidFile, 'utf8'))
     assert.ok(aliveInGroup(pgid).length >= 2, 'the entry and its child run')
     c.abort()
@@ -292,13 +290,10 @@ describe('mcp: bounds and options', { timeout: 120_000 }, () => {
 
 describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
   test('two clients, each its own session; 127.0.0.1 only; the server stops on SIGTERM', async () => {
-    const { spawn } = await import('node:child_process')
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     )
-    const child = spawn(process.execPath, [BIN, 'mcp', join(R, 'skills'), '--no-audit', '--http', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = startCli(['mcp', join(R, 'skills'), '--no-audit', '--http', '0'], { stdin: 'ignore' })
     let err = ''
     let out = ''
     child.stdout.on('data', (c: Buffer) => {
@@ -370,32 +365,8 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
 })
 
 /** Runs `ongrid-skill mcp ARGS` with this stdin; stdout, stderr and the exit code. */
-function raw(
-  args: string[],
-  input: string,
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    import('node:child_process')
-      .then(({ spawn }) => {
-        const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
-          env: { ...process.env, ...env },
-          stdio: ['pipe', 'pipe', 'pipe'],
-        })
-        let stdout = ''
-        let stderr = ''
-        child.stdout.on('data', (c: Buffer) => {
-          stdout += c
-        })
-        child.stderr.on('data', (c: Buffer) => {
-          stderr += c
-        })
-        child.once('error', reject)
-        child.once('close', (code) => resolve({ code, stdout, stderr }))
-        child.stdin.end(input)
-      })
-      .catch(reject)
-  })
+function raw(args: string[], input: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return runCli(['mcp', ...args], { input, env })
 }
 
 const rpc = (id: number | null, method: string, params: object = {}) =>
@@ -442,20 +413,16 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
   })
 
   test('SIGTERM: running entries’ process groups are killed, exit 0', async () => {
-    const { spawn } = await import('node:child_process')
     const { rmSync } = await import('node:fs')
     const pidFile = join(R, 'hang.pid')
     rmSync(pidFile, { force: true })
-    const child = spawn(process.execPath, [BIN, 'mcp', join(R, 'skills'), '--no-audit'], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    })
+    const child = startCli(['mcp', join(R, 'skills'), '--no-audit'], { stdin: 'open' })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     child.stdin.write(INIT + rpc(2, 'tools/call', { name: 'hangs', arguments: {} }))
-    const until = Date.now() + 20_000
-    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') {
-      assert.ok(Date.now() < until, 'the entry never started')
-      await new Promise((r) => setTimeout(r, 20))
-    }
+    await until(
+      'the entry to start',
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+    )
     const pgid = Number(readFileSync(pidFile, 'utf8'))
     child.kill('SIGTERM')
     assert.equal(await exited, 0)
@@ -475,23 +442,7 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
       [[join(R, 'skills'), '--http', 'x'], /^ongrid-skill: --http: x: expected a port number\n$/],
     ]
     for (const [args, want] of cases) {
-      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        import('node:child_process').then(({ spawn }) => {
-          const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
-            env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: '' },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          })
-          let stdout = ''
-          let stderr = ''
-          child.stdout.on('data', (c: Buffer) => {
-            stdout += c
-          })
-          child.stderr.on('data', (c: Buffer) => {
-            stderr += c
-          })
-          child.once('close', (code) => resolve({ code, stdout, stderr }))
-        })
-      })
+      const r = await runCli(['mcp', ...args], { env: { ONGRID_SKILLS_EXTERNAL_DIRS: '' }, stdin: 'ignore' })
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
       assert.equal(r.stdout, '')
       assert.match(r.stderr, want)
@@ -538,20 +489,12 @@ describe('mcp: the SDK is loaded by mcp only', { timeout: 60_000 }, () => {
   )}`
 
   async function probe(args: string[], input = ''): Promise<string> {
-    const { spawn } = await import('node:child_process')
-    return await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', HOOK, BIN, ...args], {
-        env: { ...process.env, ONGRID_SKILL_DEBUG_LOAD: '1', XDG_STATE_HOME: join(R, 'probe-state') },
-        stdio: ['pipe', 'ignore', 'pipe'],
-      })
-      let err = ''
-      child.stderr.on('data', (c: Buffer) => {
-        err += c
-      })
-      child.once('error', reject)
-      child.once('close', () => resolve(err))
-      child.stdin.end(input)
+    const r = await runCli(args, {
+      node: ['--import', HOOK],
+      env: { ONGRID_SKILL_DEBUG_LOAD: '1', XDG_STATE_HOME: join(R, 'probe-state') },
+      input,
     })
+    return r.stderr
   }
 
   test('mcp loads the bundled SDK with a code cache V8 accepts', async () => {

@@ -1,54 +1,29 @@
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { aliveWithMarker, killAll, marker, NODE, SH, settle } from '../fixtures/run/helpers.js'
+import { type CliResult, runCli, runCliSync } from '../helpers/cli.js'
 import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
-
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
-
-interface Out {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
 interface CliOptions {
   env?: Record<string, string | undefined>
   input?: string | Buffer
   cwd?: string
   /** Called with the child and each stderr chunk (to signal it mid-run). */
-  onStderr?: (child: ReturnType<typeof spawn>, text: string) => void
+  onStderr?: (child: ChildProcess, text: string) => void
 }
 
 /** Runs `ongrid-skill run …`; stdout and stderr as byte strings (latin1). */
-function cli(args: string[], o: CliOptions = {}): Promise<Out> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'run', ...args], {
-      env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined, CI: '1', ...o.env },
-      cwd: o.cwd ?? R,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (c: Buffer) => out.push(c))
-    child.stderr.on('data', (c: Buffer) => {
-      err.push(c)
-      o.onStderr?.(child, Buffer.concat(err).toString('latin1'))
-    })
-    child.on('error', reject)
-    child.on('close', (code) =>
-      resolve({
-        code,
-        stdout: Buffer.concat(out).toString('latin1'),
-        stderr: Buffer.concat(err).toString('latin1'),
-      }),
-    )
-    child.stdin.on('error', () => {})
-    child.stdin.end(o.input ?? '')
+function cli(args: string[], o: CliOptions = {}): Promise<CliResult> {
+  return runCli(['run', ...args], {
+    env: { CI: '1', ...o.env },
+    cwd: o.cwd ?? R,
+    input: o.input,
+    onStderr: o.onStderr,
+    encoding: 'latin1',
   })
 }
 
@@ -624,13 +599,9 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
   test('env values that are not UTF-8: a warning and env_altered, never a silent change', async () => {
     // Node cannot set such a value for its child: the shell does.
     const sh = (env: string, args: string[]) =>
-      spawnSync('/bin/sh', ['-c', `${env} exec "$0" "$@"`, process.execPath, BIN, 'run', ...args], {
-        cwd: R,
-        env: { ...process.env, ONGRID_SKILLS_EXTERNAL_DIRS: undefined },
-        encoding: 'latin1',
-      })
+      runCliSync(['run', ...args], { sh: `${env} exec "$0" "$@"`, cwd: R, encoding: 'latin1' })
     const bad = sh(`A="$(printf 'x\\377')" B=ok`, [`${P}/env`, '--no-audit'])
-    assert.equal(bad.status, 0)
+    assert.equal(bad.code, 0)
     assert.equal(JSON.parse(Buffer.from(bad.stdout, 'latin1').toString('utf8')).A, 'x\ufffd')
     assert.match(bad.stderr, /^warning: env A is not valid UTF-8: Node passes environment values as text/m)
     assert.doesNotMatch(bad.stderr, /env B/)

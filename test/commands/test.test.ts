@@ -1,38 +1,17 @@
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { type CliResult, runCli, runCliSync, startCli } from '../helpers/cli.js'
 import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
+import { waitFor } from '../helpers/until.js'
 
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
 const XSD = fileURLToPath(new URL('../../../test/fixtures/test/junit.xsd', import.meta.url))
 
-interface Out {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function cli(args: string[], cwd = R): Promise<Out> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'test', ...args], {
-      env: { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: undefined },
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8')
-    })
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+function cli(args: string[], cwd = R): Promise<CliResult> {
+  return runCli(['test', ...args], { env: { CI: '1', NO_COLOR: '1' }, cwd, stdin: 'ignore' })
 }
 
 const ENTRY = `#!/bin/sh
@@ -268,9 +247,9 @@ describe('test --watch', () => {
       ...pack('w1', [{ name: 'one', expect: { ok: true } }]),
       ...pack('w2', [{ name: 'two', expect: { ok: true } }]),
     })
-    const child = spawn(process.execPath, [BIN, 'test', dir, '--watch', '--format', 'tap'], {
-      env: { ...process.env, CI: '1', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = startCli(['test', dir, '--watch', '--format', 'tap'], {
+      env: { CI: '1', NO_COLOR: '1' },
+      stdin: 'ignore',
     })
     let stdout = ''
     let stderr = ''
@@ -335,17 +314,15 @@ describe('test on a terminal', () => {
       t.skip('script(1) not installed')
       return
     }
-    const env: Record<string, string | undefined> = { ...process.env, TERM: 'xterm', NO_COLOR: undefined }
-    delete env.CI
-    const cmd = `'${process.execPath}' '${BIN}' test good -j 2`
-    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], {
+    // Not CI (cliEnv leaves it unset): there ink draws no frame until it unmounts.
+    const r = runCliSync(['test', 'good', '-j', '2'], {
+      tty: true,
       cwd: R,
-      env,
-      encoding: 'utf8',
-      timeout: 60_000,
+      env: { TERM: 'xterm' },
+      timeoutMs: 60_000,
     })
     const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
-    assert.equal(r.status, 0, screen)
+    assert.equal(r.code, 0, screen)
     assert.match(screen, /✓ reports usage/)
     assert.match(screen, /2 passed, 0 failed/)
   })
@@ -367,17 +344,13 @@ describe('test: interrupted', () => {
         { name: 'never starts', expect: { ok: true } },
       ]),
     })
-    const child = spawn(process.execPath, [BIN, 'test', 'int', '--format', 'tap'], {
-      cwd: R,
-      env: { ...process.env, CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = startCli(['test', 'int', '--format', 'tap'], { cwd: R, env: { CI: '1' }, stdin: 'ignore' })
     let stdout = ''
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString('utf8')
     })
     const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)))
-    for (let i = 0; i < 600 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50))
+    await waitFor(() => existsSync(mark), 30_000, 50)
     assert.ok(existsSync(mark), 'the case never started')
     child.kill('SIGINT')
     assert.equal(await exited, 130)

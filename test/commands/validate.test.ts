@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { BIN, cli, fixModes, golden, PACKS } from '../core/lint/cli.js'
+import { cli, fixModes, golden, PACKS } from '../core/lint/cli.js'
+import { runCliSync } from '../helpers/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 describe('ongrid-skill validate', () => {
@@ -63,15 +63,12 @@ describe('ongrid-skill validate', () => {
     mkdirSync(dir, { recursive: true })
     writeFileSync(Buffer.concat([dir, Buffer.from('/skill.json')]), manifest({ name: 'latin' }))
     writeFileSync(Buffer.concat([dir, Buffer.from('/run.sh')]), ECHO.exec, { mode: 0o755 })
-    const r = spawnSync(
-      '/bin/sh',
-      ['-c', `exec "$0" "$@" "$(printf '${R}/caf\\351')"`, process.execPath, BIN, 'validate'],
-      {
-        encoding: 'latin1',
-      },
-    )
+    const r = runCliSync(['validate'], {
+      sh: `exec "$0" "$@" "$(printf '${R}/caf\\351')"`,
+      encoding: 'latin1',
+    })
     assert.deepEqual(
-      [r.status, r.stdout, r.stderr],
+      [r.code, r.stdout, r.stderr],
       [0, '✔ 1 file checked: no problems\n'.replace('✔', '\xe2\x9c\x94'), ''],
     )
   })

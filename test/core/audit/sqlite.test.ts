@@ -13,6 +13,7 @@ import { Executions, type Filter } from '../../../src/core/audit/tables.js'
 import { tail } from '../../../src/core/audit/tail.js'
 import { createSqlite, EXEC_INSERT, execRow, execValues, storeTime } from '../../fixtures/audit/db.js'
 import { tempRoot } from '../../helpers/tree.js'
+import { until } from '../../helpers/until.js'
 
 const HOLD_LOCK = fileURLToPath(new URL('../../fixtures/audit/hold-lock.js', import.meta.url))
 const T0 = BigInt(Date.parse('2026-05-01T12:00:00Z')) * 1_000_000n
@@ -63,14 +64,6 @@ async function failure(path: string, o: Parameters<typeof run>[1] = {}): Promise
     return e.message
   }
   assert.fail('no error')
-}
-
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) assert.fail('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 describe('audit tail on SQLite (core)', () => {
@@ -224,7 +217,7 @@ describe('audit tail on SQLite (core)', () => {
 
   test('follow: new rows once each, in the order they commit; Ctrl-C ends it at once', async () => {
     const r = run(main, { follow: true, limit: 2 })
-    await until(() => r.rows.length === 2)
+    await until('2 rows', () => r.rows.length === 2, 5000)
     const ins = db.prepare(EXEC_INSERT)
     const added: bigint[] = []
     for (let i = 0; i < 5; i++) {
@@ -235,7 +228,7 @@ describe('audit tail on SQLite (core)', () => {
       )
       await new Promise((res) => setTimeout(res, 15))
     }
-    await until(() => r.rows.length === 7)
+    await until('7 rows', () => r.rows.length === 7, 5000)
     await new Promise((res) => setTimeout(res, 200))
     assert.deepEqual(
       r.rows.map((x) => x.id),
@@ -389,7 +382,7 @@ describe('audit tail on SQLite (core)', () => {
     )
 
     const r = run(path, { llm: true, follow: true, limit: 1 })
-    await until(() => r.rows.length === 1)
+    await until('1 row', () => r.rows.length === 1, 5000)
     call.run('c5', 'm1', 'disk_usage', '{}', null, 'pending', null, at(30), null, 'call_5', at(30))
     await new Promise((res) => setTimeout(res, 200))
     assert.deepEqual(
@@ -400,7 +393,7 @@ describe('audit tail on SQLite (core)', () => {
     l.prepare(
       "UPDATE chat_tool_calls SET status = 'success', result_json = '{}', ended_at = ? WHERE id IN ('c3', 'c5')",
     ).run(at(31))
-    await until(() => r.rows.length === 3)
+    await until('3 rows', () => r.rows.length === 3, 5000)
     await new Promise((res) => setTimeout(res, 200))
     assert.deepEqual(r.rows.map((x) => x.id).sort(), ['c3', 'c4', 'c5'])
     r.stop()

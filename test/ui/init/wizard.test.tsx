@@ -3,6 +3,7 @@ import { afterEach, describe, test } from 'node:test'
 import { cleanup, render } from 'ink-testing-library'
 import type { InitAnswers } from '../../../src/core/init/options.js'
 import { Wizard, type WizardTemplate } from '../../../src/ui/init/wizard.js'
+import { waitFor } from '../../helpers/until.js'
 
 const TEMPLATES: WizardTemplate[] = [
   { name: 'bash', description: 'bash 4+ script', envAllow: [] },
@@ -15,11 +16,6 @@ const KEY = { enter: '\r', backspace: '\x7f', up: '\x1b[A', down: '\x1b[B', esc:
 
 /** ink renders on the next ticks: let it catch up after each key. */
 const settle = () => new Promise((r) => setTimeout(r, 30))
-
-/** Waits until `done()` holds, for at most `ms` (a key that changes nothing renders nothing). */
-async function until(done: () => boolean, ms = 300): Promise<void> {
-  for (const end = Date.now() + ms; !done() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 5))
-}
 
 function wizard(props: Partial<Parameters<typeof Wizard>[0]> = {}) {
   const result: { answers: InitAnswers | null; aborted: boolean } = { answers: null, aborted: false }
@@ -39,7 +35,8 @@ function wizard(props: Partial<Parameters<typeof Wizard>[0]> = {}) {
     for (const k of keys) {
       const frames = app.frames.length
       app.stdin.write(k)
-      await until(() => app.frames.length > frames)
+      // At most 300 ms: a key that changes nothing renders nothing.
+      await waitFor(() => app.frames.length > frames, 300, 5)
     }
   }
   const typeNow = (...keys: string[]) => {
