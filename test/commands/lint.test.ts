@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { RULES } from '../../src/core/lint/registry.js'
 import { rulesDoc } from '../../src/ui/lint/rules-doc.js'
 import { cli, fixModes, golden, PACKS, REPO } from '../core/lint/cli.js'
+import { expectGolden } from '../helpers/golden.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const FIX = 'test/fixtures/lint/packs'
@@ -196,6 +196,6 @@ describe('ongrid-skill lint', () => {
   })
 
   test('docs/rules.md is what the registry generates', () => {
-    assert.equal(readFileSync(`${REPO}/docs/rules.md`, 'utf8'), rulesDoc(RULES))
+    expectGolden('docs/rules.md', rulesDoc(RULES))
   })
 })

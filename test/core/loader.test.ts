@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict'
-import { lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { buildSubprocessSkill } from '../../src/core/build.js'
 import { fromText, toBuffer } from '../../src/core/go/gostring.js'
 import { type LoaderEvent, loadDirs } from '../../src/core/loader.js'
 import { Registry } from '../../src/core/registry.js'
+import { expectGolden } from '../helpers/golden.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
-
-const GOLDEN = new URL('../../../test/golden/load-dirs/', import.meta.url)
 
 /** The tree behind sections-2-4.golden: one pack per line of spec sections 2–4. */
 function buildSpecTree(R: string): string[] {
@@ -119,11 +118,11 @@ describe('loadDirs golden (spec sections 2–4)', () => {
   test('every line, byte for byte, in order', () => {
     const { events, result } = run(dirs)
     const got = toBuffer(events.map((e) => `${e.message}\n`).join(''))
-    const want = Buffer.from(
-      readFileSync(new URL('sections-2-4.golden', GOLDEN), 'latin1').replaceAll('$ROOT', R),
-      'latin1',
+    // The golden writes the temp root as $ROOT.
+    expectGolden(
+      'test/golden/load-dirs/sections-2-4.golden',
+      Buffer.from(got.toString('latin1').replaceAll(R, '$ROOT'), 'latin1'),
     )
-    assert.equal(got.toString('latin1'), want.toString('latin1'))
     assert.equal(result.count, 7)
     assert.equal(result.err, null)
   })

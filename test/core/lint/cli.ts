@@ -1,22 +1,14 @@
-import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { chmodSync, readFileSync } from 'node:fs'
+import { REPO, runCliSync } from '../../helpers/cli.js'
+import { expectGolden } from '../../helpers/golden.js'
 
-export const REPO = fileURLToPath(new URL('../../../../', import.meta.url)).replace(/\/$/, '')
-export const BIN = `${REPO}/bin/run.js`
+export { REPO }
 export const PACKS = `${REPO}/test/fixtures/lint/packs`
-const GOLDEN = `${REPO}/test/fixtures/lint/golden`
 
 /** Runs the built CLI from the repo root (paths in reports are relative to it). */
 export function cli(args: string[], env: Record<string, string | undefined> = {}, cwd = REPO) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, GITHUB_WORKSPACE: undefined, ...env },
-    encoding: 'utf8',
-  })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+  const r = runCliSync(args, { env, cwd })
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr }
 }
 
 /** Git keeps only the x bit: make the fixture modes what the packs say. */
@@ -35,15 +27,7 @@ export function normalize(s: string): string {
     .replaceAll(`"version": "${VERSION}"`, '"version": "X.Y.Z"')
 }
 
-/** Compares with test/fixtures/lint/golden/NAME; UPDATE_GOLDEN=1 rewrites it. */
+/** Compares with test/fixtures/lint/golden/NAME, normalized (expectGolden: UPDATE_GOLDEN=1 rewrites it). */
 export function golden(name: string, actual: string): void {
-  const path = `${GOLDEN}/${name}`
-  const got = normalize(actual)
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, got)
-    if (process.env.UPDATE_GOLDEN !== '1') assert.fail(`wrote missing golden ${name}: check it in`)
-    return
-  }
-  assert.equal(got, readFileSync(path, 'utf8'), `golden ${name} differs (UPDATE_GOLDEN=1 to accept)`)
+  expectGolden(`test/fixtures/lint/golden/${name}`, normalize(actual))
 }

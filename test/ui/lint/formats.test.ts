@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import type { FileReport } from '../../../src/core/lint/engine.js'
 import { RULES } from '../../../src/core/lint/registry.js'
@@ -12,6 +11,7 @@ import { RULES_DOC_URL, ruleAnchor } from '../../../src/ui/lint/rule-link.js'
 import { rulesDoc } from '../../../src/ui/lint/rules-doc.js'
 import { sarif } from '../../../src/ui/lint/sarif.js'
 import { chalkPaint, NO_PAINT, type Paint, stylish } from '../../../src/ui/lint/stylish.js'
+import { expectGolden } from '../../helpers/golden.js'
 
 // Each output format, exactly, on one small report: a file with a finding of each severity
 // (quotes, markup and a control byte in a message, a hint, a two-line message), a dir and a
@@ -395,7 +395,6 @@ describe('--list-rules and docs/rules.md', () => {
   })
 
   test('docs/rules.md is what the registry generates', () => {
-    const md = readFileSync(new URL('../../../../docs/rules.md', import.meta.url), 'utf8')
-    assert.equal(md, rulesDoc(RULES))
+    expectGolden('docs/rules.md', rulesDoc(RULES))
   })
 })
