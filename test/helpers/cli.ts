@@ -120,7 +120,7 @@ export function runCliSync(args: string[], o: CliOptions = {}): CliResult {
   return result(r.status, r.signal, r.stdout, r.stderr, hung, o)
 }
 
-/** Starts the built CLI with ARGS, stdin, stdout and stderr piped (stdin as `o` says). */
+/** Starts the built CLI with ARGS, stdout and stderr piped; stdin as `o` says (null with 'ignore'). */
 export function startCli(args: string[], o: CliOptions = {}): ChildProcessWithoutNullStreams {
   const [file, argv] = command(args, o)
   const child = spawn(file, argv, {
