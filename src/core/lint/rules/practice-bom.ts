@@ -1,3 +1,4 @@
+import { pack, packText, skillJson } from './examples.js'
 import type { AnyRule } from './util.js'
 
 const rule: AnyRule = {
@@ -6,6 +7,16 @@ const rule: AnyRule = {
   category: 'best-practice',
   kind: 'any',
   docs: 'The file starts with a UTF-8 byte order mark: Go’s JSON decoder rejects skill.json, and a SKILL.md then has no frontmatter.',
+  examples: {
+    bad: [
+      {
+        files: packText(
+          `\ufeff${skillJson({ name: 'disk_free', description: 'Reports free space.', entry: 'run.sh' })}`,
+        ),
+      },
+    ],
+    good: [{ files: pack() }],
+  },
   check(ctx, report) {
     if (!ctx.raw?.startsWith('\xef\xbb\xbf')) return
     report({
