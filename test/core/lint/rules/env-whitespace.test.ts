@@ -1,0 +1,21 @@
+import rule from '../../../../src/core/lint/rules/env-whitespace.js'
+import { ECHO } from '../../../helpers/tree.js'
+import { ruleTester } from '../rule-tester.js'
+import { CLEAN_PACK, pack } from './fixtures.js'
+
+ruleTester(rule, {
+  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  invalid: [
+    {
+      files: { 'skills/a/skill.json': pack({ env_allow: [' PATH'] }), 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: '" PATH" has surrounding white space: write "PATH"',
+          line: 1,
+          column: 149,
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+  ],
+})
