@@ -24,3 +24,14 @@ export const NATIVE_OK = '---\nname: disk_report\ndescription: Reports disks.\n-
 
 export const CLEAN_PACK: Record<string, Node> = { 'skills/a/skill.json': pack(), 'skills/a/run.sh': ECHO }
 export const CLEAN_NATIVE: Record<string, Node> = { 'skills/n/SKILL.md': NATIVE_OK }
+
+/** The column (1-based) of the nth occurrence of `needle` in pack(fields): one line, so the offset + 1. */
+export function colOf(fields: Record<string, unknown>, needle: string, nth = 1): number {
+  const text = pack(fields)
+  let at = -1
+  for (let i = 0; i < nth; i++) {
+    at = text.indexOf(needle, at + 1)
+    if (at === -1) throw new Error(`${needle} not found ${nth} times in ${text}`)
+  }
+  return at + 1
+}

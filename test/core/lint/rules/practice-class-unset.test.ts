@@ -4,7 +4,13 @@ import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
 ruleTester(rule, {
-  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  valid: [
+    { name: 'a clean pack', files: CLEAN_PACK },
+    {
+      name: 'mutating',
+      files: { 'skills/a/skill.json': pack({ class: 'mutating' }), 'skills/a/run.sh': ECHO },
+    },
+  ],
   invalid: [
     {
       files: { 'skills/a/skill.json': pack({ class: undefined }), 'skills/a/run.sh': ECHO },

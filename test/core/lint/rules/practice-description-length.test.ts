@@ -4,7 +4,17 @@ import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
 ruleTester(rule, {
-  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  valid: [
+    { name: 'a clean pack', files: CLEAN_PACK },
+    {
+      name: '20 characters',
+      files: { 'skills/a/skill.json': pack({ description: 'x'.repeat(20) }), 'skills/a/run.sh': ECHO },
+    },
+    {
+      name: '1024 characters',
+      files: { 'skills/a/skill.json': pack({ description: 'é'.repeat(1024) }), 'skills/a/run.sh': ECHO },
+    },
+  ],
   invalid: [
     {
       files: { 'skills/a/skill.json': pack({ description: 'Too short' }), 'skills/a/run.sh': ECHO },

@@ -4,7 +4,13 @@ import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
 ruleTester(rule, {
-  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  valid: [
+    { name: 'a clean pack', files: CLEAN_PACK },
+    {
+      name: '0 is the other rule’s (unset)',
+      files: { 'skills/a/skill.json': pack({ timeout_seconds: 0 }), 'skills/a/run.sh': ECHO },
+    },
+  ],
   invalid: [
     {
       files: { 'skills/a/skill.json': pack({ timeout_seconds: -5 }), 'skills/a/run.sh': ECHO },

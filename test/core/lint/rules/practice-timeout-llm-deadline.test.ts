@@ -4,7 +4,20 @@ import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
 ruleTester(rule, {
-  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  valid: [
+    { name: 'a clean pack', files: CLEAN_PACK },
+    {
+      name: 'exactly 15 s',
+      files: { 'skills/a/skill.json': pack({ timeout_seconds: 15 }), 'skills/a/run.sh': ECHO },
+    },
+    {
+      name: 'a mutating skill is not called by the LLM',
+      files: {
+        'skills/a/skill.json': pack({ class: 'mutating', timeout_seconds: 60 }),
+        'skills/a/run.sh': ECHO,
+      },
+    },
+  ],
   invalid: [
     {
       files: { 'skills/a/skill.json': pack({ timeout_seconds: 16 }), 'skills/a/run.sh': ECHO },

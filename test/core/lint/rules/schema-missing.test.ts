@@ -4,7 +4,13 @@ import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
 ruleTester(rule, {
-  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  valid: [
+    { name: 'a clean pack', files: CLEAN_PACK },
+    {
+      name: 'a null schema is a decision',
+      files: { 'skills/a/skill.json': pack({ schema: null }), 'skills/a/run.sh': ECHO },
+    },
+  ],
   invalid: [
     {
       files: { 'skills/a/skill.json': pack({ schema: undefined }), 'skills/a/run.sh': ECHO },
