@@ -42,10 +42,10 @@ export function skillMd(file: ExampleFile): Files {
   return { 'skills/disk_free/SKILL.md': file }
 }
 
-/** A SKILL.md the manager loads without a word. */
-export const SKILL_MD = skillMd(
-  '---\nname: disk_free\ndescription: Reports the free space of a filesystem, in bytes.\n---\n# Disk free\n',
-)
+/** A SKILL.md the manager loads without a word, and its text. */
+export const SKILL_MD_TEXT =
+  '---\nname: disk_free\ndescription: Reports the free space of a filesystem, in bytes.\n---\n# Disk free\n'
+export const SKILL_MD = skillMd(SKILL_MD_TEXT)
 
 /** A SKILL.md with these frontmatter lines after name and description. */
 export function skillMdWith(lines: string): Files {

@@ -1,4 +1,4 @@
-import { pack, packText, skillJson } from './examples.js'
+import { pack, packText, SKILL_MD, SKILL_MD_TEXT, skillJson, skillMd } from './examples.js'
 import type { AnyRule } from './util.js'
 
 const rule: AnyRule = {
@@ -14,8 +14,9 @@ const rule: AnyRule = {
           `\ufeff${skillJson({ name: 'disk_free', description: 'Reports free space.', entry: 'run.sh' })}`,
         ),
       },
+      { files: skillMd(`\ufeff${SKILL_MD_TEXT}`) },
     ],
-    good: [{ files: pack() }],
+    good: [{ files: pack() }, { files: SKILL_MD }],
   },
   check(ctx, report) {
     if (!ctx.raw?.startsWith('\xef\xbb\xbf')) return

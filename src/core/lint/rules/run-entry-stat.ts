@@ -8,7 +8,7 @@ export default entryProblemRule({
     bad: [],
     good: [{ files: pack() }],
     noBad:
-      'the loader resolves the entry (EvalSymlinks) just before the executor stats it, so no tree on disk fails the stat alone: only an entry removed or changed between the two does.',
+      'the loader resolves the entry (EvalSymlinks) just before the executor stats it: only an entry removed or changed between the two fails the stat.',
   },
   problem: 'stat',
 })
