@@ -51,3 +51,6 @@ export const SKILL_MD = skillMd(SKILL_MD_TEXT)
 export function skillMdWith(lines: string): Files {
   return skillMd(`---\nname: disk_free\ndescription: Reports the free space of a filesystem.\n${lines}---\n`)
 }
+
+/** A case file (tests/*.json) that `test` can run. */
+export const CASE_OK = '{\n  "name": "root",\n  "expect": {"ok": true}\n}\n'

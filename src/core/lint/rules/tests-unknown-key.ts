@@ -1,4 +1,4 @@
-import { pack } from './examples.js'
+import { CASE_OK, pack } from './examples.js'
 import { caseProblemRule } from './families.js'
 export default caseProblemRule({
   id: 'tests/unknown-key',
@@ -13,7 +13,7 @@ export default caseProblemRule({
         ),
       },
     ],
-    good: [{ files: pack({}, { 'tests/root.json': '{\n  "name": "root",\n  "expect": {"ok": true}\n}\n' }) }],
+    good: [{ files: pack({}, { 'tests/root.json': CASE_OK }) }],
   },
   problem: 'unknown-key',
 })
