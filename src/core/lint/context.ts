@@ -11,8 +11,9 @@ import type { NativeParse } from '../native/skill-md.js'
 import { goToJs, type SchemaVerdict } from '../schema/check.js'
 import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
 import { type ToolDefinition, toolDefinition } from '../tool-def.js'
-import { type EntryProblem, entryProblem } from './entry.js'
+import { type EntryCache, type EntryProblem, entryProblem, envLookupProblem, newEntryCache } from './entry.js'
 import { LineIndex } from './position.js'
+import { casesOf } from './rules/tests-util.js'
 
 /** SKILL.md files larger than this are not read (one is a few KiB). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -67,17 +68,19 @@ export class ManifestContext {
   readonly build: Result<SubprocessSkill> | null
   /** Set by the engine: whether the name is taken when this pack would register. */
   taken: Taken | null = null
-  /** Set by the engine before the rules run, when a rule needs it. */
+  /** The strict check of the schema, once `loadSchemaVerdict()` has run (null: no schema to check). */
   schemaVerdict: SchemaVerdict | null = null
-  /** Set by the engine when `tests/args-schema` runs: the params schema's check (problems, or [] when valid). */
+  /** The params schema's check (problems, or [] when valid), once `loadArgsCheck()` has run. */
   argsCheck: ((args: unknown) => string[]) | null = null
 
   private memo = new Map<string, unknown>()
+  private loading = new Map<string, Promise<void>>()
 
   constructor(
     readonly path: GoString,
     readonly root: GoString,
     cache?: BuildCache,
+    private readonly entryCache: EntryCache = newEntryCache(),
   ) {
     // Read as the manager reads it, whatever its size (manifest-read.ts): a FIFO is not opened,
     // a device that does not end is not read to its end.
@@ -126,7 +129,52 @@ export class ManifestContext {
 
   /** The first problem every run would hit, for a pack that builds. */
   entry(): EntryProblem | null {
-    return this.once('entry', () => (this.skill ? entryProblem(this.skill.key, this.skill.entry) : null))
+    return this.once('entry', () =>
+      this.skill ? entryProblem(this.skill.key, this.skill.entry, this.entryCache) : null,
+    )
+  }
+
+  /** What `#!/usr/bin/env CMD` would make of the entry under the manager (envLookupProblem), or null. */
+  envLookup(): string | null {
+    return this.once('envLookup', () =>
+      this.skill ? envLookupProblem(this.skill.entry, this.skill.envAllow, this.entryCache) : null,
+    )
+  }
+
+  private loadOnce(name: string, f: () => Promise<void>): Promise<void> {
+    let p = this.loading.get(name)
+    if (p === undefined) {
+      p = f()
+      this.loading.set(name, p)
+    }
+    return p
+  }
+
+  /** Sets `schemaVerdict`: the schema checked in strict mode (ajv, loaded here). */
+  loadSchemaVerdict(): Promise<void> {
+    return this.loadOnce('schemaVerdict', async () => {
+      const js = this.schema()?.js
+      if (!js) return
+      const { checkSchema } = await import('../schema/check.js')
+      this.schemaVerdict = await checkSchema(js)
+    })
+  }
+
+  /** Sets `argsCheck`, for packs that have cases to check: compiling costs a few ms per schema. */
+  loadArgsCheck(): Promise<void> {
+    return this.loadOnce('argsCheck', async () => {
+      const js = casesOf(this).some((c) => c.file.cases.length > 0) ? this.schema()?.js : undefined
+      if (!js) return
+      const { compileSchema, issues } = await import('../schema/compile.js')
+      const c = await compileSchema(js, { strict: false })
+      if (c.ok)
+        this.argsCheck = (v) =>
+          c.schema.validate(v)
+            ? []
+            : issues(c.schema.validate.errors).map(
+                (i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
+              )
+    })
   }
 
   /** The manifest's schema as the bridge sees it; null when the manifest has no `schema` key. */

@@ -5,7 +5,7 @@ import { abs, dir } from '../go/path/filepath/path.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
-import { casesOf } from './rules/tests-util.js'
+import { newEntryCache } from './entry.js'
 import { collectTargets } from './targets.js'
 import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
 
@@ -54,8 +54,6 @@ export interface CheckResult {
   rules: RuleMeta[]
 }
 
-const SCHEMA_VERDICT_RULES = ['schema/invalid', 'schema/default-invalid', 'schema/unknown-draft']
-
 type NativeModule = typeof import('../native/skill-md.js')
 let nativeModule: Promise<NativeModule> | null = null
 
@@ -87,6 +85,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   const firstPath = new Map<GoString, GoString>()
   const order = new Map(RULES.map((r, i) => [r.id, i]))
   const caches = new Map<GoString, BuildCache>()
+  const entryCache = newEntryCache()
   const files: FileReport[] = []
 
   const setting = (r: Rule<Context>, config: LintConfig | null): Setting => {
@@ -94,28 +93,31 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     return opts.overrides?.get(r.id) ?? config?.rules.get(r.id) ?? r.severity
   }
 
+  const walkRules = RULES.filter((r) => r.checkWalk !== undefined)
   for (const w of targets.walkErrors) {
     const config = finder ? await finder.find(dir(w.path)) : null
-    const walkRule = RULES.find((r) => r.id === 'manager/walk')
-    const sev = walkRule ? setting(walkRule, config) : 'off'
-    const findings: Finding[] =
-      sev === 'off'
-        ? []
-        : [
-            {
-              ruleId: 'manager/walk',
-              severity: sev,
-              file: toText(w.path),
-              line: 1,
-              column: 1,
-              offset: null,
-              message: toText(`walk ${w.path}: ${w.err.error()}`),
-            },
-          ]
+    const file = toText(w.path)
+    const findings: Finding[] = []
+    for (const rule of walkRules) {
+      const severity = setting(rule, config)
+      if (severity === 'off') continue
+      rule.checkWalk?.(w, (r: Report) => {
+        findings.push({
+          ruleId: rule.id,
+          severity,
+          file,
+          line: r.line ?? 1,
+          column: r.column ?? 1,
+          offset: null,
+          message: r.message,
+          ...(r.hint ? { hint: r.hint } : {}),
+        })
+      })
+    }
     files.push({
       kind: 'dir',
       path: w.path,
-      file: toText(w.path),
+      file,
       name: null,
       findings,
       ignored: isIgnored(config, w.path),
@@ -132,7 +134,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         cache = newBuildCache()
         caches.set(t.root, cache)
       }
-      const m = new ManifestContext(t.path, t.root, cache)
+      const m = new ManifestContext(t.path, t.root, cache, entryCache)
       if (m.parsed && m.parsed.err === null) name = toText(m.parsed.manifest.name)
       if (m.skill) {
         const key = m.skill.key
@@ -171,28 +173,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     const active = rulesFor(t.kind)
       .map((r) => ({ rule: r, severity: setting(r, config) }))
       .filter((x) => x.severity !== 'off')
-    if (ctx.kind === 'manifest' && active.some((a) => SCHEMA_VERDICT_RULES.includes(a.rule.id))) {
-      const js = ctx.schema()?.js
-      if (js) {
-        const { checkSchema } = await import('../schema/check.js')
-        ctx.schemaVerdict = await checkSchema(js)
-      }
-    }
-    if (ctx.kind === 'manifest' && active.some((a) => a.rule.id === 'tests/args-schema')) {
-      // Compiled only for packs that have cases to check: compiling costs a few ms per schema.
-      const js = casesOf(ctx).some((c) => c.file.cases.length > 0) ? ctx.schema()?.js : undefined
-      if (js) {
-        const { compileSchema, issues } = await import('../schema/compile.js')
-        const c = await compileSchema(js, { strict: false })
-        if (c.ok)
-          ctx.argsCheck = (v) =>
-            c.schema.validate(v)
-              ? []
-              : issues(c.schema.validate.errors).map(
-                  (i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
-                )
-      }
-    }
+    for (const { rule } of active) if (rule.prepare) await rule.prepare(ctx)
     const elsewhere = new Map<string, FileReport>()
     for (const { rule, severity } of active) {
       rule.check(ctx, (r: Report) => {

@@ -1,3 +1,4 @@
+import type { GoError } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
 
 /** How much a finding matters; `off` (config only) disables a rule. */
@@ -59,6 +60,34 @@ export interface Report {
 
 export type ReportFn = (r: Report) => void
 
+/**
+ * A file of an example tree: text (mode 0644), `{ exec }` an executable, `{ link }` a symlink,
+ * `{ dir: true }` a dir (empty; `mode` sets its permission bits).
+ */
+export type ExampleFile = string | { exec: string } | { link: string } | { dir: true; mode?: number }
+
+/** A small tree of files, as written into a fresh dir, and what is checked in it. */
+export interface RuleExample {
+  /** Path (relative to the dir, `/`-separated) → content. */
+  files: Readonly<Record<string, ExampleFile>>
+  /** The PATH checked, relative to the dir (default `skills`). */
+  path?: string
+}
+
+/** Trees the rule reports (`bad`) and trees it does not (`good`); docs/rules.md shows them, the tests replay them. */
+export interface RuleExamples {
+  bad: readonly RuleExample[]
+  good: readonly RuleExample[]
+  /** Why there is no bad tree (a state no tree on disk can hold); set only when `bad` is empty. */
+  noBad?: string
+}
+
+/** A part of a dir the walk could not read: there is no file to check, only the error. */
+export interface WalkError {
+  path: GoString
+  err: GoError
+}
+
 export interface Rule<C> {
   /** Stable, kebab-case, grouped by prefix: `manager/parse`, `practice/class-unset`. */
   id: string
@@ -67,7 +96,15 @@ export interface Rule<C> {
   kind: TargetKind | 'any'
   /** One line for --list-rules and docs/rules.md. */
   docs: string
+  examples: RuleExamples
+  /**
+   * Work the check needs that is async or costly (a schema compiled), done before the checks of
+   * a file run, and only when the rule is on. Idempotent: several rules may share one.
+   */
+  prepare?(ctx: C): Promise<void>
   check(ctx: C, report: ReportFn): void
+  /** For rules about the walk itself: called for each part of a dir the walk could not read. */
+  checkWalk?(w: WalkError, report: ReportFn): void
 }
 
 /** A rule's description without its check (for listings, docs, SARIF). */
@@ -77,6 +114,8 @@ export interface RuleMeta {
   category: Category
   kind: TargetKind | 'any'
   docs: string
+  /** Shown by docs/rules.md, when given. */
+  examples?: RuleExamples
 }
 
 /** The allow-list root as given to the checks, and the manifest or SKILL.md path (byte strings). */

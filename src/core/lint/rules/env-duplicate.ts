@@ -1,5 +1,6 @@
 import { toText, trimSpace } from '../../go/gostring.js'
 import { envElements } from './env-invalid-name.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -8,6 +9,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'An env_allow name is listed twice.',
+  examples: {
+    bad: [{ files: pack({ env_allow: ['PATH', 'PATH'] }) }],
+    good: [{ files: pack({ env_allow: ['PATH', 'HOME'] }) }],
+  },
   check(ctx, report) {
     const seen = new Set<string>()
     for (const e of envElements(ctx)) {

@@ -1,5 +1,6 @@
 import { trimSpace } from '../../go/gostring.js'
 import { envElements } from './env-invalid-name.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -8,6 +9,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'An env_allow entry is empty or null: the manager skips it.',
+  examples: {
+    bad: [{ files: pack({ env_allow: ['PATH', ''] }) }],
+    good: [{ files: pack({ env_allow: ['PATH'] }) }],
+  },
   check(ctx, report) {
     for (const e of envElements(ctx)) {
       if (trimSpace(e.value) !== '') continue

@@ -1,6 +1,7 @@
 import { type GoString, toText, trimSpace } from '../../go/gostring.js'
 import { parseTree } from '../../json-tree.js'
 import type { ManifestContext } from '../context.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 /** env_allow elements as Go keeps them (null → ""), each with the offset of its element. */
@@ -22,6 +23,10 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'An env_allow name (after trimming) is not an environment variable name `[A-Za-z_][A-Za-z0-9_]*`.',
+  examples: {
+    bad: [{ files: pack({ env_allow: ['PATH', 'MY-VAR'] }) }],
+    good: [{ files: pack({ env_allow: ['PATH', 'MY_VAR'] }) }],
+  },
   check(ctx, report) {
     for (const e of envElements(ctx)) {
       const name = trimSpace(e.value)

@@ -1,6 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { ENOENT } from '../../go/os/errors.js'
 import { rel } from '../../go/path/filepath/path.js'
+import { pack } from './examples.js'
 import { normalizeName } from './names.js'
 import type { ManifestRule } from './util.js'
 
@@ -19,6 +20,7 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'The loader refuses the manifest: name, description, entry, allow-list escape or class (its own text).',
+  examples: { bad: [{ files: pack({ name: 'Disk-Free' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     const b = ctx.build
     if (!b || b.ok) return

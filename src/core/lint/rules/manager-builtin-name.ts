@@ -1,5 +1,6 @@
 import { toText } from '../../go/gostring.js'
 import { alreadyRegisteredText } from '../../registry.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -8,6 +9,7 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'The name is the key of a builtin manager skill, registered before any pack: the loader skips the pack.',
+  examples: { bad: [{ files: pack({ name: 'web_search' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     if (ctx.taken?.by !== 'builtin') return
     const name = ctx.parsed?.manifest.name ?? ''

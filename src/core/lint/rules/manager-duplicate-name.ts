@@ -1,5 +1,6 @@
 import { toText } from '../../go/gostring.js'
 import { alreadyRegisteredText } from '../../registry.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -8,6 +9,10 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'An earlier pack in the same set (earlier PATH, or earlier in walk order) already registered this name.',
+  examples: {
+    bad: [{ files: { ...pack(), ...pack({}, {}, 'disk_free_copy') } }],
+    good: [{ files: { ...pack(), ...pack({ name: 'disk_used' }, {}, 'disk_used') } }],
+  },
   check(ctx, report) {
     const t = ctx.taken
     if (t?.by !== 'pack') return

@@ -1,3 +1,4 @@
+import { pack, RUN_SH, skillJson } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -6,6 +7,22 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'A manifest given by path is not named skill.json: the loader only reads files named exactly that.',
+  examples: {
+    bad: [
+      {
+        files: {
+          'skills/disk_free/manifest.json': skillJson({
+            name: 'disk_free',
+            description: 'Reports free space.',
+            entry: 'run.sh',
+          }),
+          'skills/disk_free/run.sh': RUN_SH,
+        },
+        path: 'skills/disk_free/manifest.json',
+      },
+    ],
+    good: [{ files: pack(), path: 'skills/disk_free/skill.json' }],
+  },
   check(ctx, report) {
     if (ctx.namedSkillJson) return
     report({

@@ -2,6 +2,7 @@ import { UnmarshalTypeError } from '../../go/encoding/json/decode.js'
 import { SyntaxError as JsonSyntaxError, UNEXPECTED_END } from '../../go/encoding/json/scanner.js'
 import { WrapError } from '../../go/errors.js'
 import { toText } from '../../go/gostring.js'
+import { pack, packText } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 /** Where Go stopped: the byte at SyntaxError.Offset-1 (the end, for unexpected end of input). */
@@ -15,6 +16,7 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'The loader cannot read or decode skill.json (`read: …` / `decode: …`, Go’s own error text).',
+  examples: { bad: [{ files: packText('{\n  "name": "disk_free",\n}\n') }], good: [{ files: pack() }] },
   check(ctx, report) {
     const err = ctx.parsed?.err
     if (!err) return

@@ -1,12 +1,21 @@
+import { toText } from '../../go/gostring.js'
+import { pack } from './examples.js'
 import type { AnyRule } from './util.js'
 
-/** Reported by the engine while it walks a dir (there is no file to check). */
+/** About the walk itself: a part of a dir it could not read (there is no file to check). */
 const rule: AnyRule = {
   id: 'manager/walk',
   severity: 'error',
   category: 'manager',
   kind: 'any',
   docs: 'The loader cannot walk part of a dir (`walk P: …`): packs under it are never loaded.',
+  examples: {
+    bad: [{ files: { ...pack(), 'skills/locked': { dir: true, mode: 0o000 } } }],
+    good: [{ files: { ...pack(), 'skills/open': { dir: true, mode: 0o755 } } }],
+  },
   check() {},
+  checkWalk(w, report) {
+    report({ at: null, message: toText(`walk ${w.path}: ${w.err.error()}`) })
+  },
 }
 export default rule

@@ -1,17 +1,18 @@
-import { toText } from '../../go/gostring.js'
-import type { NativeRule } from './util.js'
-
-const rule: NativeRule = {
+import { skillMdWith } from './examples.js'
+import { nativeWarningRule } from './families.js'
+export default nativeWarningRule({
   id: 'native/activation-conflict',
   severity: 'warn',
-  category: 'manager',
-  kind: 'native',
   docs: 'Both `activation` and `metadata.ongrid.activation` set different modes: the manager uses the latter, with a warning.',
-  check(ctx, report) {
-    for (const w of ctx.parse?.warnings ?? []) {
-      if (w.code !== 'activation_conflict') continue
-      report({ at: null, line: w.line, column: w.column, message: toText(w.reason) })
-    }
+  examples: {
+    bad: [
+      {
+        files: skillMdWith(
+          'activation: {mode: keyword, keywords: [disk]}\nmetadata: {ongrid: {activation: {mode: always}}}\n',
+        ),
+      },
+    ],
+    good: [{ files: skillMdWith('metadata: {ongrid: {activation: {mode: always}}}\n') }],
   },
-}
-export default rule
+  code: 'activation_conflict',
+})

@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { skillMdWith } from './examples.js'
 import { effectiveActivation } from './native-activation.js'
 import type { NativeRule } from './util.js'
 
@@ -8,6 +9,10 @@ const rule: NativeRule = {
   category: 'best-practice',
   kind: 'native',
   docs: 'The activation mode is neither `always` nor `keyword`: the manager treats it as always, without a warning.',
+  examples: {
+    bad: [{ files: skillMdWith('activation: {mode: sometimes}\n') }],
+    good: [{ files: skillMdWith('activation: {mode: always}\n') }],
+  },
   check(ctx, report) {
     const a = effectiveActivation(ctx)
     const p = ctx.parse

@@ -1,17 +1,9 @@
-import { toText } from '../../go/gostring.js'
-import type { NativeRule } from './util.js'
-
-const rule: NativeRule = {
+import { SKILL_MD, skillMd } from './examples.js'
+import { nativeErrorRule } from './families.js'
+export default nativeErrorRule({
   id: 'native/frontmatter',
   severity: 'error',
-  category: 'manager',
-  kind: 'native',
   docs: 'The frontmatter cannot be split: opened with `---` but never closed, or a line over 1 MiB.',
-  check(ctx, report) {
-    const e = ctx.parse?.error
-    if (e?.stage !== 'split' || !ctx.parse) return
-    let hint: string | undefined
-    report({ at: null, line: e.line, column: e.column, message: toText(e.message), hint })
-  },
-}
-export default rule
+  examples: { bad: [{ files: skillMd('---\nname: disk_free\n') }], good: [{ files: SKILL_MD }] },
+  stage: 'split',
+})

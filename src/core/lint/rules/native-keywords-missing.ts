@@ -1,4 +1,5 @@
 import { toText, trimSpace } from '../../go/gostring.js'
+import { skillMdWith } from './examples.js'
 import { effectiveActivation } from './native-activation.js'
 import type { NativeRule } from './util.js'
 
@@ -8,6 +9,10 @@ const rule: NativeRule = {
   category: 'best-practice',
   kind: 'native',
   docs: 'Activation mode `keyword` with no non-blank keywords: the skill never activates.',
+  examples: {
+    bad: [{ files: skillMdWith('activation: {mode: keyword, keywords: [" "]}\n') }],
+    good: [{ files: skillMdWith('activation: {mode: keyword, keywords: [disk]}\n') }],
+  },
   check(ctx, report) {
     const a = effectiveActivation(ctx)
     const p = ctx.parse

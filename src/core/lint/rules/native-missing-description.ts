@@ -1,17 +1,9 @@
-import { toText } from '../../go/gostring.js'
-import type { NativeRule } from './util.js'
-
-const rule: NativeRule = {
+import { SKILL_MD, skillMd } from './examples.js'
+import { nativeErrorRule } from './families.js'
+export default nativeErrorRule({
   id: 'native/missing-description',
   severity: 'error',
-  category: 'manager',
-  kind: 'native',
   docs: 'The frontmatter has no (or a blank) `description`: the manager skips the file.',
-  check(ctx, report) {
-    const e = ctx.parse?.error
-    if (e?.stage !== 'missing-description' || !ctx.parse) return
-    let hint: string | undefined
-    report({ at: null, line: e.line, column: e.column, message: toText(e.message), hint })
-  },
-}
-export default rule
+  examples: { bad: [{ files: skillMd('---\nname: disk_free\n---\n') }], good: [{ files: SKILL_MD }] },
+  stage: 'missing-description',
+})

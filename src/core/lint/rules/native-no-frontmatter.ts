@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { SKILL_MD, skillMd } from './examples.js'
 import type { NativeRule } from './util.js'
 
 const rule: NativeRule = {
@@ -7,6 +8,10 @@ const rule: NativeRule = {
   category: 'best-practice',
   kind: 'native',
   docs: 'The first non-blank line looks like a `---` fence but is not one for the manager (indented, BOM, `----`), so it sees no frontmatter.',
+  examples: {
+    bad: [{ files: skillMd(' ---\nname: disk_free\ndescription: Reports free space.\n---\n') }],
+    good: [{ files: SKILL_MD }],
+  },
   check(ctx, report) {
     const s = ctx.parse?.split
     if (!s?.ok || s.frontmatter !== null || !s.firstLine) return

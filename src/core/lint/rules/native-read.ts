@@ -1,17 +1,9 @@
-import { toText } from '../../go/gostring.js'
-import type { NativeRule } from './util.js'
-
-const rule: NativeRule = {
+import { SKILL_MD, skillMd } from './examples.js'
+import { nativeErrorRule } from './families.js'
+export default nativeErrorRule({
   id: 'native/read',
   severity: 'error',
-  category: 'manager',
-  kind: 'native',
   docs: 'The manager cannot read the SKILL.md (`chatruntime: read …`).',
-  check(ctx, report) {
-    const e = ctx.parse?.error
-    if (e?.stage !== 'read' || !ctx.parse) return
-    let hint: string | undefined
-    report({ at: null, line: e.line, column: e.column, message: toText(e.message), hint })
-  },
-}
-export default rule
+  examples: { bad: [{ files: skillMd({ link: 'nowhere' }) }], good: [{ files: SKILL_MD }] },
+  stage: 'read',
+})

@@ -1,5 +1,6 @@
 import { toText } from '../../go/gostring.js'
 import { decodedField, stringField } from '../../native/fields.js'
+import { skillMdWith } from './examples.js'
 import type { NativeRule } from './util.js'
 
 const CLASSES = new Set(['read', 'write', 'destructive'])
@@ -10,6 +11,10 @@ const rule: NativeRule = {
   category: 'best-practice',
   kind: 'native',
   docs: '`tools[].class` is not read, write or destructive. Best practice of ours: the manager does not check it (an empty class counts as read).',
+  examples: {
+    bad: [{ files: skillMdWith('tools:\n  - name: df\n    class: readonly\n') }],
+    good: [{ files: skillMdWith('tools:\n  - name: df\n    class: read\n') }],
+  },
   check(ctx, report) {
     const p = ctx.parse
     const tools = decodedField(p?.skill ?? null, 'tools')

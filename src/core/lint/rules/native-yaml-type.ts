@@ -1,17 +1,12 @@
-import { toText } from '../../go/gostring.js'
-import type { NativeRule } from './util.js'
-
-const rule: NativeRule = {
+import { SKILL_MD, skillMd } from './examples.js'
+import { nativeErrorRule } from './families.js'
+export default nativeErrorRule({
   id: 'native/yaml-type',
   severity: 'error',
-  category: 'manager',
-  kind: 'native',
   docs: 'yaml.v3 cannot decode the frontmatter into the manager’s Skill struct (its type errors, duplicate keys).',
-  check(ctx, report) {
-    const e = ctx.parse?.error
-    if (e?.stage !== 'yaml-type' || !ctx.parse) return
-    let hint: string | undefined
-    report({ at: null, line: e.line, column: e.column, message: toText(e.message), hint })
+  examples: {
+    bad: [{ files: skillMd('---\nname: [disk_free]\ndescription: Reports free space.\n---\n') }],
+    good: [{ files: SKILL_MD }],
   },
-}
-export default rule
+  stage: 'yaml-type',
+})

@@ -1,15 +1,10 @@
-import type { NativeRule } from './util.js'
-
-const rule: NativeRule = {
+import { SKILL_MD, skillMd } from './examples.js'
+import { nativeErrorRule } from './families.js'
+export default nativeErrorRule({
   id: 'native/yaml',
   severity: 'error',
-  category: 'manager',
-  kind: 'native',
   docs: 'The frontmatter is not valid YAML: the manager skips the file (its yaml.v3 message is not reproduced; ours says what is wrong).',
-  check(ctx, report) {
-    const e = ctx.parse?.error
-    if (e?.stage !== 'yaml') return
-    report({ at: null, line: e.line, column: e.column, message: e.message })
-  },
-}
-export default rule
+  examples: { bad: [{ files: skillMd('---\nname: [disk_free\n---\n') }], good: [{ files: SKILL_MD }] },
+  stage: 'yaml',
+  text: true,
+})

@@ -1,4 +1,5 @@
 import { isAbs } from '../../go/path/filepath/path.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -7,6 +8,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'The entry is an absolute path: the pack only works where that path exists; a path relative to skill.json travels with it.',
+  examples: { bad: [{ files: pack({ entry: '/opt/skills/disk_free/run.sh' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     const e = ctx.parsed?.manifest.entry ?? ''
     if (!ctx.ok || !isAbs(e)) return

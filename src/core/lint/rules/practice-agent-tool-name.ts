@@ -1,5 +1,6 @@
 import { toText } from '../../go/gostring.js'
 import { GRAPH_TOOL_NAMES, LEGACY_TOOL_NAMES } from '../agent-tools.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const LEGACY = new Set(LEGACY_TOOL_NAMES)
@@ -11,6 +12,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'The name is one of the manager’s built-in agent tools (v0.13.4): the pack silently replaces it for the legacy agent, or shadows it in the skills API.',
+  examples: { bad: [{ files: pack({ name: 'query_promql' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     const name = ctx.parsed?.manifest.name ?? ''
     if (!ctx.ok || name === '') return

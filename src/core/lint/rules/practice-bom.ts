@@ -1,3 +1,4 @@
+import { pack, packText, SKILL_MD, SKILL_MD_TEXT, skillJson, skillMd } from './examples.js'
 import type { AnyRule } from './util.js'
 
 const rule: AnyRule = {
@@ -6,6 +7,17 @@ const rule: AnyRule = {
   category: 'best-practice',
   kind: 'any',
   docs: 'The file starts with a UTF-8 byte order mark: Go’s JSON decoder rejects skill.json, and a SKILL.md then has no frontmatter.',
+  examples: {
+    bad: [
+      {
+        files: packText(
+          `\ufeff${skillJson({ name: 'disk_free', description: 'Reports free space.', entry: 'run.sh' })}`,
+        ),
+      },
+      { files: skillMd(`\ufeff${SKILL_MD_TEXT}`) },
+    ],
+    good: [{ files: pack() }, { files: SKILL_MD }],
+  },
   check(ctx, report) {
     if (!ctx.raw?.startsWith('\xef\xbb\xbf')) return
     report({

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import { keyText } from './keys.js'
 import type { ManifestRule } from './util.js'
 
@@ -7,6 +8,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A key matched a field only case-insensitively (`Entry`, `NAME`, `claſs`): Go accepts it, other tools will not.',
+  examples: { bad: [{ files: pack({ entry: undefined, Entry: 'run.sh' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     if (!ctx.ok) return
     for (const k of ctx.parsed?.keys ?? []) {

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -6,6 +7,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: '`class` is unset: the manager silently makes the skill `safe` (offered to the LLM, runnable by every role).',
+  examples: { bad: [{ files: pack() }], good: [{ files: pack({ class: 'safe' }) }] },
   check(ctx, report) {
     if (!ctx.ok || ctx.parsed?.manifest.class !== '') return
     report({

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -6,6 +7,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: '`dangerous` skills can never run: the manager refuses them to every role, admin included.',
+  examples: {
+    bad: [{ files: pack({ class: 'dangerous' }) }],
+    good: [{ files: pack({ class: 'mutating' }) }],
+  },
   check(ctx, report) {
     if (!ctx.ok || ctx.parsed?.manifest.class !== 'dangerous') return
     report({

@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 export const MIN_DESCRIPTION = 20
@@ -10,6 +11,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: `The description (what the LLM reads to pick the tool) is under ${MIN_DESCRIPTION} or over ${MAX_DESCRIPTION} characters.`,
+  examples: { bad: [{ files: pack({ description: 'Disk.' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     const d = ctx.parsed?.manifest.description ?? ''
     if (!ctx.ok || d === '') return

@@ -1,3 +1,4 @@
+import { pack, packText } from './examples.js'
 import { keyText } from './keys.js'
 import type { ManifestRule } from './util.js'
 
@@ -7,6 +8,16 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A field is set more than once (case variants included): Go silently keeps the last value.',
+  examples: {
+    bad: [
+      {
+        files: packText(
+          '{\n  "name": "disk_free",\n  "description": "Reports free space.",\n  "entry": "run.sh",\n  "class": "mutating",\n  "class": "safe"\n}\n',
+        ),
+      },
+    ],
+    good: [{ files: pack({ class: 'safe' }) }],
+  },
   check(ctx, report) {
     if (!ctx.ok) return
     const seen = new Map<string, string>()

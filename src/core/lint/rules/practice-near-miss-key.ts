@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import { keyText, nearMiss } from './keys.js'
 import type { ManifestRule } from './util.js'
 
@@ -7,6 +8,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'An unknown key looks like a real field (`timeout`, `env`, `args_schema`, `command`…): the manager ignores it.',
+  examples: { bad: [{ files: pack({ timeout: 10 }) }], good: [{ files: pack({ timeout_seconds: 10 }) }] },
   check(ctx, report) {
     if (!ctx.ok) return
     for (const k of ctx.parsed?.keys ?? []) {

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -6,6 +7,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: '`mutating` and `dangerous` skills are never offered to the LLM: only `safe` ones are bridged.',
+  examples: { bad: [{ files: pack({ class: 'mutating' }) }], good: [{ files: pack({ class: 'safe' }) }] },
   check(ctx, report) {
     const c = ctx.parsed?.manifest.class
     if (!ctx.ok || (c !== 'mutating' && c !== 'dangerous')) return

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import { effectiveTimeout } from './timeouts.js'
 import type { ManifestRule } from './util.js'
 
@@ -7,6 +8,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: '`timeout_seconds` is negative or so large that seconds overflow int64: the manager silently uses 30 s.',
+  examples: {
+    bad: [{ files: pack({ timeout_seconds: -5 }) }],
+    good: [{ files: pack({ timeout_seconds: 10 }) }],
+  },
   check(ctx, report) {
     const t = effectiveTimeout(ctx)
     if (!t?.defaulted || t.given === 0n) return

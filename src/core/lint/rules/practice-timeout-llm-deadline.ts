@@ -1,4 +1,5 @@
 import { durationString, SECOND } from '../../go/time/duration.js'
+import { pack } from './examples.js'
 import { effectiveTimeout } from './timeouts.js'
 import type { ManifestRule } from './util.js'
 
@@ -11,6 +12,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A `safe` skill’s timeout_seconds lets it run longer than the legacy agent’s 15 s per tool call: LLM calls are cut there.',
+  examples: {
+    bad: [{ files: pack({ timeout_seconds: 16 }) }],
+    good: [{ files: pack({ timeout_seconds: 15 }) }],
+  },
   check(ctx, report) {
     const t = effectiveTimeout(ctx)
     const c = ctx.parsed?.manifest.class

@@ -1,4 +1,5 @@
 import { durationString, SECOND } from '../../go/time/duration.js'
+import { pack } from './examples.js'
 import { effectiveTimeout } from './timeouts.js'
 import type { ManifestRule } from './util.js'
 
@@ -10,6 +11,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'The timeout is above 5 minutes: a hung run holds a process (and a caller) that long.',
+  examples: {
+    bad: [{ files: pack({ timeout_seconds: 301 }) }],
+    good: [{ files: pack({ timeout_seconds: 300 }) }],
+  },
   check(ctx, report) {
     const t = effectiveTimeout(ctx)
     if (!t || t.defaulted || t.ns <= MAX_TIMEOUT_NS) return

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -6,6 +7,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: '`timeout_seconds` is unset (or 0): the manager uses 30 s; say how long the skill may run.',
+  examples: { bad: [{ files: pack() }], good: [{ files: pack({ timeout_seconds: 10 }) }] },
   check(ctx, report) {
     if (!ctx.ok || ctx.parsed?.manifest.timeoutSeconds !== 0n) return
     report({

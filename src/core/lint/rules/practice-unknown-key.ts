@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import { keyText, nearMiss, SCHEMA_KEY } from './keys.js'
 import type { ManifestRule } from './util.js'
 
@@ -7,6 +8,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A key that is no manifest field (and no near miss of one, nor `$schema`): the manager ignores it.',
+  examples: { bad: [{ files: pack({ author: 'me' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     if (!ctx.ok) return
     for (const k of ctx.parsed?.keys ?? []) {

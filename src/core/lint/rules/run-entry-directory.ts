@@ -1,19 +1,12 @@
-import { toText } from '../../go/gostring.js'
-import type { ManifestRule } from './util.js'
-
-const rule: ManifestRule = {
+import { pack } from './examples.js'
+import { entryProblemRule } from './families.js'
+export default entryProblemRule({
   id: 'run/entry-directory',
   severity: 'error',
-  category: 'manager',
-  kind: 'manifest',
   docs: 'The entry is a directory: every run fails (`subprocess skill: entry … is a directory`).',
-  check(ctx, report) {
-    const p = ctx.entry()
-    if (p?.kind !== 'directory') return
-    report({
-      at: ctx.keyAt('entry'),
-      message: toText(p.message),
-    })
+  examples: {
+    bad: [{ files: pack({ entry: 'bin' }, { bin: { dir: true } }) }],
+    good: [{ files: pack() }],
   },
-}
-export default rule
+  problem: 'directory',
+})

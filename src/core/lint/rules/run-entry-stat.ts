@@ -1,19 +1,14 @@
-import { toText } from '../../go/gostring.js'
-import type { ManifestRule } from './util.js'
-
-const rule: ManifestRule = {
+import { pack } from './examples.js'
+import { entryProblemRule } from './families.js'
+export default entryProblemRule({
   id: 'run/entry-stat',
   severity: 'error',
-  category: 'manager',
-  kind: 'manifest',
   docs: "The entry cannot be stat'ed: every run fails before it starts (`subprocess skill: stat …`).",
-  check(ctx, report) {
-    const p = ctx.entry()
-    if (p?.kind !== 'stat') return
-    report({
-      at: ctx.keyAt('entry'),
-      message: toText(p.message),
-    })
+  examples: {
+    bad: [],
+    good: [{ files: pack() }],
+    noBad:
+      'the loader resolves the entry (EvalSymlinks) just before the executor stats it: only an entry removed or changed between the two fails the stat.',
   },
-}
-export default rule
+  problem: 'stat',
+})

@@ -1,4 +1,4 @@
-import { envLookupProblem } from '../entry.js'
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -7,10 +7,13 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: '`#!/usr/bin/env CMD` that cannot work under the manager: CMD not on glibc’s default path when PATH is not in env_allow, or `env` given several words as one.',
+  examples: {
+    bad: [{ files: pack({}, { 'run.sh': { exec: "#!/usr/bin/env sh -e\necho '{}'\n" } }) }],
+    good: [{ files: pack({}, { 'run.sh': { exec: "#!/usr/bin/env -S sh -e\necho '{}'\n" } }) }],
+  },
   check(ctx, report) {
-    const skill = ctx.skill
-    if (!skill || ctx.entry() !== null) return
-    const problem = envLookupProblem(skill.entry, skill.envAllow)
+    if (!ctx.skill || ctx.entry() !== null) return
+    const problem = ctx.envLookup()
     if (problem) report({ at: ctx.keyAt('entry'), message: problem })
   },
 }

@@ -1,20 +1,13 @@
-import { toText } from '../../go/gostring.js'
-import type { ManifestRule } from './util.js'
-
-const rule: ManifestRule = {
+import { pack } from './examples.js'
+import { entryProblemRule } from './families.js'
+export default entryProblemRule({
   id: 'run/not-executable',
   severity: 'error',
-  category: 'manager',
-  kind: 'manifest',
   docs: 'The entry has no execute bit: every run fails (`subprocess skill: entry … not executable`).',
-  check(ctx, report) {
-    const p = ctx.entry()
-    if (p?.kind !== 'not-executable') return
-    report({
-      at: ctx.keyAt('entry'),
-      message: toText(p.message),
-      hint: 'chmod +x it (and commit the mode: git update-index --chmod=+x).',
-    })
+  examples: {
+    bad: [{ files: pack({}, { 'run.sh': "#!/bin/sh\necho '{}'\n" }) }],
+    good: [{ files: pack() }],
   },
-}
-export default rule
+  problem: 'not-executable',
+  hint: () => 'chmod +x it (and commit the mode: git update-index --chmod=+x).',
+})

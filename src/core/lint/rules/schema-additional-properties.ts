@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { pack } from './examples.js'
 import { eachSchemaObject, type ManifestRule, member } from './util.js'
 
 const rule: ManifestRule = {
@@ -7,6 +8,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'An object schema with `properties` makes no `additionalProperties` decision: any other key the LLM invents reaches the skill as is.',
+  examples: {
+    bad: [{ files: pack({ schema: { type: 'object', properties: {} } }) }],
+    good: [{ files: pack({ schema: { type: 'object', properties: {}, additionalProperties: false } }) }],
+  },
   check(ctx, report) {
     const tree = ctx.schema()?.tree
     if (!tree) return

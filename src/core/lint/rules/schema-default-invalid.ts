@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import { schemaOffset } from './schema-invalid.js'
 import type { ManifestRule } from './util.js'
 
@@ -7,6 +8,17 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'A `default` or `examples` value does not match the subschema it sits in.',
+  examples: {
+    bad: [
+      {
+        files: pack({ schema: { type: 'object', properties: { depth: { type: 'integer', default: 'x' } } } }),
+      },
+    ],
+    good: [
+      { files: pack({ schema: { type: 'object', properties: { depth: { type: 'integer', default: 1 } } } }) },
+    ],
+  },
+  prepare: (ctx) => ctx.loadSchemaVerdict(),
   check(ctx, report) {
     const v = ctx.schemaVerdict
     if (!v || 'unsupported' in v) return

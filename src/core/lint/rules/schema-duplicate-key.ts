@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { pack, packText } from './examples.js'
 import { eachObject, type ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -7,6 +8,16 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A key appears twice in one object of the schema: the bridge keeps the last one.',
+  examples: {
+    bad: [
+      {
+        files: packText(
+          '{\n  "name": "disk_free",\n  "description": "Reports free space.",\n  "entry": "run.sh",\n  "schema": {"type": "object", "type": "object"}\n}\n',
+        ),
+      },
+    ],
+    good: [{ files: pack({ schema: { type: 'object' } }) }],
+  },
   check(ctx, report) {
     const tree = ctx.schema()?.tree
     if (!tree) return

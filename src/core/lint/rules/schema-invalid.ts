@@ -1,6 +1,7 @@
 import { fromText } from '../../go/gostring.js'
 import { type JNode, nodeAt } from '../../json-tree.js'
 import type { ManifestContext } from '../context.js'
+import { pack } from './examples.js'
 import { eachSchemaObject, type ManifestRule, member } from './util.js'
 
 /** Offset of the node at a pointer into the schema (its key when it has one). */
@@ -33,6 +34,11 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'The schema is not a valid JSON Schema for its draft (2020-12 unless `$schema` says draft-07), checked by ajv in strict mode.',
+  examples: {
+    bad: [{ files: pack({ schema: { type: 'object', properties: { path: { type: 'strin' } } } }) }],
+    good: [{ files: pack({ schema: { type: 'object', properties: { path: { type: 'string' } } } }) }],
+  },
+  prepare: (ctx) => ctx.loadSchemaVerdict(),
   check(ctx, report) {
     const v = ctx.schemaVerdict
     if (!v || 'unsupported' in v) return

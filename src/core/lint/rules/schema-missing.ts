@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 const rule: ManifestRule = {
@@ -6,6 +7,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'No `schema`: the LLM gets `{"properties":{},"type":"object"}` and can pass no arguments.',
+  examples: {
+    bad: [{ files: pack() }],
+    good: [{ files: pack({ schema: { type: 'object', properties: {}, additionalProperties: false } }) }],
+  },
   check(ctx, report) {
     if (!ctx.ok || ctx.lastKey('schema')) return
     report({

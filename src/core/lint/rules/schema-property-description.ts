@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { pack } from './examples.js'
 import { eachSchemaObject, effectiveMembers, type ManifestRule, member } from './util.js'
 
 const rule: ManifestRule = {
@@ -7,6 +8,16 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A property has no `description`: the LLM guesses what to pass from its name alone.',
+  examples: {
+    bad: [{ files: pack({ schema: { type: 'object', properties: { path: { type: 'string' } } } }) }],
+    good: [
+      {
+        files: pack({
+          schema: { type: 'object', properties: { path: { type: 'string', description: 'A mount point.' } } },
+        }),
+      },
+    ],
+  },
   check(ctx, report) {
     const tree = ctx.schema()?.tree
     if (!tree) return

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { toText } from '../../go/gostring.js'
+import { pack } from './examples.js'
 import { eachSchemaObject, effectiveMembers, type ManifestRule, member } from './util.js'
 
 /** How long the checker may analyse one pattern before it is left alone. */
@@ -47,6 +48,22 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A `pattern` (or a `patternProperties` key) backtracks catastrophically on some strings (`^(a+)+$`): whoever validates the args with it — the LLM bridge, a gateway, `run` — can be stalled by one short value. Checked with recheck.',
+  examples: {
+    bad: [
+      {
+        files: pack({
+          schema: { type: 'object', properties: { host: { type: 'string', pattern: '^(a+)+$' } } },
+        }),
+      },
+    ],
+    good: [
+      {
+        files: pack({
+          schema: { type: 'object', properties: { host: { type: 'string', pattern: '^a+$' } } },
+        }),
+      },
+    ],
+  },
   check(ctx, report) {
     const tree = ctx.schema()?.tree
     if (!tree) return

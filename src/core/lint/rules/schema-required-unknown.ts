@@ -1,4 +1,5 @@
 import { toText } from '../../go/gostring.js'
+import { pack } from './examples.js'
 import { eachSchemaObject, type ManifestRule, member } from './util.js'
 
 const rule: ManifestRule = {
@@ -7,6 +8,22 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A name in `required` is not in `properties`: the LLM is asked for an argument it knows nothing about.',
+  examples: {
+    bad: [
+      {
+        files: pack({
+          schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path', 'mount'] },
+        }),
+      },
+    ],
+    good: [
+      {
+        files: pack({
+          schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+        }),
+      },
+    ],
+  },
   check(ctx, report) {
     const tree = ctx.schema()?.tree
     if (!tree) return

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 import { member } from './util.js'
 
@@ -7,6 +8,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'The schema’s top-level `type` is not "object": function parameters are an object of named arguments (the bridge only adds `type` when it is missing).',
+  examples: {
+    bad: [{ files: pack({ schema: { type: 'string' } }) }],
+    good: [{ files: pack({ schema: { type: 'object' } }) }],
+  },
   check(ctx, report) {
     const tree = ctx.schema()?.tree
     if (tree?.kind !== 'object') return

@@ -1,3 +1,4 @@
+import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 import { member } from './util.js'
 
@@ -7,6 +8,17 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: '`$schema` names a draft other than draft-07 or 2020-12: the schema is not checked (and an LLM provider may not support it).',
+  examples: {
+    bad: [
+      { files: pack({ schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } }) },
+    ],
+    good: [
+      {
+        files: pack({ schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } }),
+      },
+    ],
+  },
+  prepare: (ctx) => ctx.loadSchemaVerdict(),
   check(ctx, report) {
     const v = ctx.schemaVerdict
     if (!v || !('unsupported' in v)) return

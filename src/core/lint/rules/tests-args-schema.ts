@@ -1,5 +1,8 @@
+import { pack } from './examples.js'
 import { casesOf } from './tests-util.js'
 import type { ManifestRule } from './util.js'
+
+const SCHEMA = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }
 
 const rule: ManifestRule = {
   id: 'tests/args-schema',
@@ -7,6 +10,25 @@ const rule: ManifestRule = {
   category: 'tests',
   kind: 'manifest',
   docs: "A case that expects success sends args that do not match the pack's `schema` (cases that expect an error or a timeout may send bad args on purpose).",
+  examples: {
+    bad: [
+      {
+        files: pack(
+          { schema: SCHEMA },
+          { 'tests/root.json': '{"name": "root", "args": {}, "expect": {"ok": true}}\n' },
+        ),
+      },
+    ],
+    good: [
+      {
+        files: pack(
+          { schema: SCHEMA },
+          { 'tests/root.json': '{"name": "root", "args": {"path": "/"}, "expect": {"ok": true}}\n' },
+        ),
+      },
+    ],
+  },
+  prepare: (ctx) => ctx.loadArgsCheck(),
   check(ctx, report) {
     const argsCheck = ctx.argsCheck
     if (argsCheck === null) return

@@ -1,20 +1,12 @@
-import { casesOf } from './tests-util.js'
-import type { ManifestRule } from './util.js'
-
-const rule: ManifestRule = {
+import { CASE_OK, pack } from './examples.js'
+import { caseProblemRule } from './families.js'
+export default caseProblemRule({
   id: 'tests/shape',
   severity: 'error',
-  category: 'tests',
-  kind: 'manifest',
   docs: 'A case file that is not JSON, or a case whose fields have the wrong type, a missing `name` or `expect`, a bad Go duration or regular expression, contradictory expectations, or a name used twice: `test` cannot run it.',
-  check(ctx, report) {
-    for (const c of casesOf(ctx)) {
-      for (const p of c.file.problems) {
-        if (p.kind !== 'shape') continue
-        const pos = c.position(p.pointer)
-        report({ at: null, file: c.file.file, ...pos, message: `${p.pointer || '(file)'}: ${p.message}` })
-      }
-    }
+  examples: {
+    bad: [{ files: pack({}, { 'tests/root.json': '{\n  "name": "root"\n}\n' }) }],
+    good: [{ files: pack({}, { 'tests/root.json': CASE_OK }) }],
   },
-}
-export default rule
+  problem: 'shape',
+})

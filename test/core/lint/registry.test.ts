@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import { after, before, describe, test } from 'node:test'
+import { check } from '../../../src/core/lint/engine.js'
+import { RULES } from '../../../src/core/lint/registry.js'
+import { MANAGER_RULES } from '../../../src/core/lint/registry-manager.js'
+import { ECHO, makeTree, tempRoot } from '../../helpers/tree.js'
+import { NATIVE_OK, pack } from './rules/fixtures.js'
+
+describe('the registry', () => {
+  let R = ''
+  let cleanup = () => {}
+  before(() => {
+    ;({ root: R, cleanup } = tempRoot())
+  })
+  after(() => cleanup())
+
+  test('the clean pack and a clean SKILL.md have no findings at all', async () => {
+    const root = `${R}/clean`
+    makeTree(root, { 'skills/a/skill.json': pack(), 'skills/a/run.sh': ECHO, 'skills/n/SKILL.md': NATIVE_OK })
+    const r = await check({ paths: [`${root}/skills`], rules: RULES, set: 'all' })
+    assert.deepEqual(
+      r.files.flatMap((f) => f.findings),
+      [],
+    )
+  })
+
+  test('validate’s set is the manager rules only', async () => {
+    const root = `${R}/validate`
+    makeTree(root, {
+      'skills/a/skill.json': pack({ class: undefined, name: 'Bad' }),
+      'skills/a/run.sh': ECHO,
+    })
+    const r = await check({ paths: [`${root}/skills`], rules: MANAGER_RULES, set: 'manager' })
+    assert.deepEqual(
+      r.files.flatMap((f) => f.findings.map((x) => x.ruleId)),
+      ['manager/build'],
+    )
+    assert.ok(MANAGER_RULES.every((x) => x.category === 'manager' || x.category === 'tests'))
+    assert.ok(RULES.filter((x) => x.category === 'manager').every((x) => MANAGER_RULES.includes(x)))
+  })
+
+  test('ids are unique, and each rule lives in rules/<id with - for />.ts', () => {
+    const ids = RULES.map((r) => r.id)
+    assert.equal(new Set(ids).size, ids.length)
+    const dir = new URL('../../../../src/core/lint/rules/', import.meta.url)
+    for (const id of ids) {
+      const text = readFileSync(new URL(`${id.replace('/', '-')}.ts`, dir), 'utf8')
+      assert.ok(text.includes(`id: '${id}'`), `${id} is defined in its own module`)
+    }
+  })
+
+  test('the engine and the contexts name no rule id: they read the rules’ metadata', () => {
+    const dir = new URL('../../../../src/core/lint/', import.meta.url)
+    const engineFiles = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.startsWith('registry'))
+    assert.ok(engineFiles.includes('engine.ts'))
+    for (const f of engineFiles) {
+      // Code only: a comment may show an id as an example.
+      const text = readFileSync(new URL(f, dir), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '')
+      const named = RULES.map((r) => r.id).filter(
+        (id) => text.includes(`'${id}'`) || text.includes(`"${id}"`),
+      )
+      assert.deepEqual(named, [], `${f} names no rule id`)
+    }
+  })
+})

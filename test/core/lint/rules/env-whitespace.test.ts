@@ -1,0 +1,39 @@
+import rule from '../../../../src/core/lint/rules/env-whitespace.js'
+import { ECHO } from '../../../helpers/tree.js'
+import { ruleTester } from '../rule-tester.js'
+import { CLEAN_PACK, colOf, pack } from './fixtures.js'
+
+ruleTester(rule, {
+  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  invalid: [
+    {
+      files: { 'skills/a/skill.json': pack({ env_allow: [' PATH'] }), 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: '" PATH" has surrounding white space: write "PATH"',
+          line: 1,
+          column: 149,
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+    {
+      name: 'before and after',
+      files: { 'skills/a/skill.json': pack({ env_allow: ['PATH ', '\tHOME'] }), 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: '"PATH " has surrounding white space: write "PATH"',
+          line: 1,
+          column: colOf({ env_allow: ['PATH ', '\tHOME'] }, '"PATH "'),
+          file: 'skills/a/skill.json',
+        },
+        {
+          message: '"\\tHOME" has surrounding white space: write "HOME"',
+          line: 1,
+          column: colOf({ env_allow: ['PATH ', '\tHOME'] }, '"\\tHOME"'),
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+  ],
+})

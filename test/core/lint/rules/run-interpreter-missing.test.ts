@@ -1,0 +1,22 @@
+import rule from '../../../../src/core/lint/rules/run-interpreter-missing.js'
+import { ruleTester } from '../rule-tester.js'
+import { CLEAN_PACK, pack } from './fixtures.js'
+
+ruleTester(rule, {
+  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  invalid: [
+    {
+      files: { 'skills/a/skill.json': pack(), 'skills/a/run.sh': { exec: '#!/no/such/interp\n' } },
+      findings: [
+        {
+          message:
+            'subprocess skill clean: start: fork/exec $R/skills/a/run.sh: no such file or directory (stderr: )',
+          line: 1,
+          column: 83,
+          hint: "/no/such/interp does not exist on this machine; check that the manager's host has it.",
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+  ],
+})

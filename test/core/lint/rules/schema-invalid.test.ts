@@ -1,0 +1,98 @@
+import rule from '../../../../src/core/lint/rules/schema-invalid.js'
+import { ECHO } from '../../../helpers/tree.js'
+import { ruleTester } from '../rule-tester.js'
+import { CLEAN_PACK, pack } from './fixtures.js'
+
+ruleTester(rule, {
+  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  invalid: [
+    {
+      files: {
+        'skills/a/skill.json': pack({ schema: { type: 'object', properties: { a: { type: 'strin' } } } }),
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [
+        {
+          message:
+            'schema/properties/a/type: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]',
+          line: 1,
+          column: 202,
+          file: 'skills/a/skill.json',
+        },
+        {
+          message: 'schema/properties/a/type: must be array',
+          line: 1,
+          column: 202,
+          file: 'skills/a/skill.json',
+        },
+        {
+          message: 'schema/properties/a/type: must match a schema in anyOf',
+          line: 1,
+          column: 202,
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+    {
+      files: {
+        'skills/a/skill.json': pack({
+          schema: { type: 'object', properties: {}, additionalProperties: false, bogus: 1 },
+        }),
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [
+        {
+          message: 'schema: strict mode: unknown keyword: "bogus"',
+          line: 1,
+          column: 228,
+          hint: 'ajv’s strict mode refuses keywords and formats it does not know: fix the spelling, or drop it.',
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+  ],
+})
+
+const POINTING = pack({
+  schema: {
+    type: 'object',
+    properties: {
+      bogus: { type: 'string', description: 'd' },
+      u: { type: 'string', description: 'u', format: 'nope' },
+    },
+    additionalProperties: false,
+    bogus: 1,
+  },
+})
+const FORMAT_ONLY = POINTING.replace(',"bogus":1', '')
+
+ruleTester(rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'an unknown keyword: at the keyword, not at a property of the same name',
+      files: { 'skills/a/skill.json': POINTING, 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: 'schema: strict mode: unknown keyword: "bogus"',
+          line: 1,
+          column: POINTING.indexOf('"bogus":1') + 1,
+          hint: 'ajv’s strict mode refuses keywords and formats it does not know: fix the spelling, or drop it.',
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+    {
+      name: 'an unknown format: at its subschema’s format',
+      files: { 'skills/a/skill.json': FORMAT_ONLY, 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: /unknown format "nope"/,
+          line: 1,
+          column: FORMAT_ONLY.indexOf('"format"') + 1,
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+  ],
+})

@@ -1,0 +1,26 @@
+import rule from '../../../../src/core/lint/rules/tests-args-schema.js'
+import { ECHO } from '../../../helpers/tree.js'
+import { ruleTester } from '../rule-tester.js'
+import { CLEAN_PACK, pack } from './fixtures.js'
+
+ruleTester(rule, {
+  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  invalid: [
+    {
+      files: {
+        'skills/a/skill.json': pack({ schema: { type: 'object', required: ['path'] } }),
+        'skills/a/run.sh': ECHO,
+        'skills/a/tests/a.json': '{"name": "a", "args": {}, "expect": {"ok": true}}',
+      },
+      findings: [
+        {
+          message: 'case "a": args/path: must have required property \'path\'',
+          line: 1,
+          column: 15,
+          hint: 'the manager does not check args: the entry gets them as they are; expect an error if that is the point',
+          file: 'skills/a/tests/a.json',
+        },
+      ],
+    },
+  ],
+})

@@ -1,0 +1,25 @@
+import rule from '../../../../src/core/lint/rules/tests-shape.js'
+import { ECHO } from '../../../helpers/tree.js'
+import { ruleTester } from '../rule-tester.js'
+import { CLEAN_PACK, pack } from './fixtures.js'
+
+ruleTester(rule, {
+  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  invalid: [
+    {
+      files: {
+        'skills/a/skill.json': pack(),
+        'skills/a/run.sh': ECHO,
+        'skills/a/tests/a.json': '{\n  "name": "a"\n}',
+      },
+      findings: [
+        {
+          message: '(file): a case needs `expect` (or `"snapshot": true`)',
+          line: 1,
+          column: 1,
+          file: 'skills/a/tests/a.json',
+        },
+      ],
+    },
+  ],
+})

@@ -1,0 +1,26 @@
+import rule from '../../../../src/core/lint/rules/tests-unknown-key.js'
+import { ECHO } from '../../../helpers/tree.js'
+import { ruleTester } from '../rule-tester.js'
+import { CLEAN_PACK, pack } from './fixtures.js'
+
+ruleTester(rule, {
+  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  invalid: [
+    {
+      files: {
+        'skills/a/skill.json': pack(),
+        'skills/a/run.sh': ECHO,
+        'skills/a/tests/a.json': '{\n  "name": "a",\n  "expect": {"ok": true, "stdout": "x"}\n}',
+      },
+      findings: [
+        {
+          message:
+            '/expect/stdout: unknown key "stdout" in expect (known: ok, result, result_schema, error, timed_out, stderr_contains, max_duration_ms)',
+          line: 3,
+          column: 26,
+          file: 'skills/a/tests/a.json',
+        },
+      ],
+    },
+  ],
+})
