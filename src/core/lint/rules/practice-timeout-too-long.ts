@@ -1,8 +1,7 @@
-import { durationString, SECOND } from '../../go/time/duration.js'
+import { durationString } from '../../go/time/duration.js'
+import { MAX_TIMEOUT_NS } from '../../practice.js'
 import { effectiveTimeout } from './timeouts.js'
 import type { ManifestRule } from './util.js'
-
-export const MAX_TIMEOUT_NS = 300n * SECOND
 
 const rule: ManifestRule = {
   id: 'practice/timeout-too-long',
