@@ -5,3 +5,11 @@
 export { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../core/audit/dsn.js'
 export { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
 export { ROLES } from '../core/gate.js'
+export {
+  CLASS_CHOICES,
+  DEFAULT_CATEGORY,
+  DEFAULT_CLASS,
+  DEFAULT_TEMPLATE,
+  defaultTimeoutSeconds,
+} from '../core/init/options.js'
+export { PARAM_TYPES } from '../core/init/params.js'
