@@ -15,8 +15,8 @@ import {
   parseTimeout,
 } from '../../core/init/options.js'
 import { parseParams } from '../../core/init/params.js'
-import { listTemplates, loadTemplate, type Template, TemplateError } from '../../core/init/templates.js'
-import { TargetError, targetProblem } from '../../core/init/write.js'
+import { listTemplates, loadTemplate, type Template } from '../../core/init/templates.js'
+import { targetProblem } from '../../core/init/write.js'
 import { initJson, initSummary, templateList, templateListJson } from '../../ui/init/summary.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
@@ -48,18 +48,11 @@ interface InitFlags {
 }
 
 /** init: a skill pack from a template, asked for by the wizard on a terminal or given by flags. */
+// Refusals of a template or a target dir (TemplateError, TargetError) are usage errors: one
+// line, nothing written.
 export async function initAction({ args, flags: f }: ActionInput): Promise<number> {
-  try {
-    return await create(args.name, f as InitFlags)
-  } catch (e) {
-    // Refusals of a template or a target dir: usage errors, one line, nothing written.
-    if (e instanceof TemplateError) throw new UserError(e.message, undefined, e.hint)
-    if (e instanceof TargetError) throw new UserError(e.message)
-    throw e
-  }
-}
-
-async function create(name: string | undefined, flags: InitFlags): Promise<number> {
+  const name = args.name
+  const flags = f as InitFlags
   const json = flags.json === true
   if (flags['list-templates']) {
     const templates = listTemplates()

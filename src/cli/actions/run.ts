@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { ArgsError, type ArgsInput, assembleArgs } from '../../core/args.js'
+import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import {
   defaultAuditPath,
   insertExecution,
@@ -69,17 +69,12 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
   }
 
   const schema = parseSchema(skill.schema)
-  let params: GoString
-  try {
-    params = assembleArgs({
-      ...readArgs(flags.args, flags['args-file']),
-      assignments: flags.arg ?? [],
-      schema,
-    })
-  } catch (e) {
-    if (e instanceof ArgsError) throw new UserError(e.message)
-    throw e
-  }
+  // Args that cannot be assembled are a usage error (ArgsError).
+  const params: GoString = assembleArgs({
+    ...readArgs(flags.args, flags['args-file']),
+    assignments: flags.arg ?? [],
+    schema,
+  })
   // The manager sends `{}` for empty args, so that is what is checked.
   const effective = params.trim() === '' ? '{}' : params
   if (flags.validate !== false) {

@@ -1,4 +1,3 @@
-import { PathError } from '../../core/lint/errors.js'
 import {
   findPacks,
   type Item,
@@ -66,14 +65,9 @@ export function testOptions({ argv, flags }: ActionInput): TestOptions {
   }
 }
 
-/** Finds and plans the run; a bad PATH or --root is a usage error. */
+/** Finds and plans the run; a bad PATH or --root is a usage error (PathError). */
 export function planRun(o: TestOptions): Item[] {
-  try {
-    return plan(findPacks(o.paths, o.root), o.filter)
-  } catch (e) {
-    if (e instanceof PathError) throw new UserError(e.message)
-    throw e
-  }
+  return plan(findPacks(o.paths, o.root), o.filter)
 }
 
 export async function makeReporter(format: TestFormat, write: (s: string) => void): Promise<Reporter> {
