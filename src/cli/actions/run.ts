@@ -23,6 +23,7 @@ import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { terminalBytes } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
+import { collectGarbage } from '../gc.js'
 import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
@@ -146,6 +147,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     environ,
     signal: controller.signal,
     onStderr: view ? (chunk) => view.stderr(chunk) : undefined,
+    collectGarbage,
   })
   // The entry is spawned by now: the audit store opens while it runs, on timers, so that its
   // timeout, its stdin and the signals never wait on the store.

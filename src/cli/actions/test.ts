@@ -10,6 +10,7 @@ import { colorWanted } from '../../ui/color.js'
 import { inCi } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { collectGarbage } from '../gc.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]
@@ -125,6 +126,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     update: o.update,
     keepStdout: audit !== null,
     signal,
+    collectGarbage,
     onStart: view ? (item, i) => view?.start(item, i) : undefined,
     onStderr: view ? (item, i, chunk) => view?.stderr(item, i, chunk) : undefined,
     onResult: (r, i) => {
