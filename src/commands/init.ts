@@ -1,14 +1,14 @@
 import { Args, Flags } from '@oclif/core'
-import { initAction } from '../cli/actions/init.js'
-import { BaseCommand } from '../cli/base.js'
 import {
   CLASS_CHOICES,
   DEFAULT_CATEGORY,
   DEFAULT_CLASS,
   DEFAULT_TEMPLATE,
   defaultTimeoutSeconds,
+  initAction,
   PARAM_TYPES,
-} from '../cli/flag-sources.js'
+} from '../cli/actions/init.js'
+import { BaseCommand } from '../cli/base.js'
 
 export default class Init extends BaseCommand {
   static override summary =

@@ -21,6 +21,16 @@ import { initJson, initSummary, templateList, templateListJson } from '../../ui/
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 
+/** What init's flags and help show (the command imports cli only). */
+export {
+  CLASS_CHOICES,
+  DEFAULT_CATEGORY,
+  DEFAULT_CLASS,
+  DEFAULT_TEMPLATE,
+  defaultTimeoutSeconds,
+} from '../../core/init/options.js'
+export { PARAM_TYPES } from '../../core/init/params.js'
+
 /** Exit codes of `init`, beyond the shared ones. */
 export const INIT_EXIT = {
   /** The pack was written, but the template's build step failed. */
