@@ -31,11 +31,11 @@ export {
 } from '../../core/init/options.js'
 export { PARAM_TYPES } from '../../core/init/params.js'
 
-/** Exit codes of `init`, beyond the shared ones. */
+/** Exit codes of `init`, in the shared ones' terms (core/errors.ts). */
 export const INIT_EXIT = {
   /** The pack was written, but the template's build step failed. */
-  buildFailed: 1,
-  usage: 2,
+  buildFailed: EXIT.findings,
+  usage: EXIT.usage,
   interrupted: 130,
 } as const
 

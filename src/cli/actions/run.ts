@@ -27,10 +27,10 @@ import { collectGarbage } from '../gc.js'
 import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
-/** Exit codes of `run`, beyond the shared ones. */
+/** Exit codes of `run`: the shared ones (core/errors.ts) and its own, 3 to 5. */
 export const RUN_EXIT = {
-  failed: 1,
-  usage: 2,
+  failed: EXIT.findings,
+  usage: EXIT.usage,
   timedOut: 3,
   badArgs: 4,
   forbidden: 5,

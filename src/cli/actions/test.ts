@@ -16,7 +16,13 @@ export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]
 
 /** Exit codes of `test`: 0 all passed, 1 a case failed, 2 usage error or no tests; 130 interrupted. */
-export const TEST_EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
+export const TEST_EXIT = {
+  ok: EXIT.ok,
+  failed: EXIT.findings,
+  usage: EXIT.usage,
+  /** Ctrl-C; any stop signal exits 128 + its number. */
+  interrupted: 130,
+} as const
 
 export interface TestOptions {
   paths: string[]
