@@ -485,12 +485,15 @@ describe('init on a terminal: the wizard', () => {
     })
   }
 
-  test('Esc aborts: one line, exit 130, nothing written', async () => {
+  test('Esc aborts: one line, exit 130, nothing written; NO_COLOR: no colour', async () => {
     // Esc, not Ctrl-C: typed before the wizard has the terminal in raw mode, Ctrl-C would be the
     // kernel's SIGINT; Esc waits in the terminal's buffer until the wizard reads it.
     const r = await onTerminal(['demo_skill', '--dir', join(R, 'demo')], ['\x1b'])
     assert.match(r.screen, /ongrid-skill: aborted: nothing written/)
     assert.equal(r.code, 130)
+    // NO_COLOR (set by onTerminal): no colour, though the cursor (inverse) is drawn.
+    assert.match(r.screen, /\x1b\[7m/)
+    assert.doesNotMatch(r.screen, /\x1b\[(3[0-79]|9[0-7])m/)
     assert.equal(existsSync(join(R, 'demo')), false)
   })
 
