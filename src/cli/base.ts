@@ -2,8 +2,6 @@ import { Command, Errors } from '@oclif/core'
 import { type Action, EXIT, printJson, reportError } from './errors.js'
 import { fromParseError } from './parse-errors.js'
 
-export { UserError } from './errors.js'
-
 /**
  * Base for all commands: help, flags and the manifest come from oclif; the work is an
  * Action (no oclif inside) that the fast path in src/cli/fast.ts can also call directly.

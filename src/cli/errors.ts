@@ -1,32 +1,12 @@
+import { EXIT, UserError } from '../core/errors.js'
 import { stringify } from '../core/json-text.js'
 
-/** Exit codes shared by every command. */
-export const EXIT = {
-  ok: 0,
-  findings: 1,
-  usage: 2,
-  /** A bug in ongrid-skill itself (sysexits EX_SOFTWARE). */
-  internal: 70,
-} as const
-
-/**
- * An error the user can act on: printed as one line, exits with `code`. `hint`, when given, is
- * one more line that says what to do (`did you mean "lint"?`).
- */
-export class UserError extends Error {
-  constructor(
-    message: string,
-    readonly code: number = EXIT.usage,
-    readonly hint?: string,
-  ) {
-    super(message)
-  }
-}
+export { EXIT, UserError } from '../core/errors.js'
 
 /** Ends a command with this exit code; whatever needed saying has been printed already. */
-export class ExitWith extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`)
+export class ExitWith extends UserError {
+  constructor(exitCode: number) {
+    super(`exit ${exitCode}`, exitCode)
   }
 }
 
@@ -39,17 +19,18 @@ export function failureDocument(message: string, code: number, extra: Record<str
 }
 
 /**
- * Prints any failure as one line on stderr (`ongrid-skill: …`) and returns its exit code:
- * a UserError's own, oclif's parse errors' (2), 70 for anything else (a bug: no stack
+ * Prints any failure as one line on stderr (`ongrid-skill: …`) and returns its exit code: the
+ * one place an error becomes an exit code — a UserError's own (core's errors are UserErrors
+ * too), oclif's parse errors' (2), 70 for anything else (a bug: no stack
  * trace unless DEBUG is set). With `json` (the command was given --json) the failure is also
  * one JSON document on stdout (failureDocument, on one line), so every outcome of a --json run
  * is one.
  */
 export function reportError(err: Error & { oclif?: { exit?: number } }, json = false): number {
-  if (err instanceof ExitWith) return err.code
+  if (err instanceof ExitWith) return err.exitCode
   let code: number = EXIT.usage
   let message = err.message
-  if (err instanceof UserError) code = err.code
+  if (err instanceof UserError) code = err.exitCode
   else if (typeof err.oclif?.exit === 'number') code = err.oclif.exit
   else {
     code = EXIT.internal

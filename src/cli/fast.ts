@@ -146,9 +146,21 @@ export function parse(cmd: ManifestCommand, argv: string[]): ActionInput | null 
 export function reportFailure(e: Error & { oclif?: { exit?: number }; code?: string }): number {
   if (e?.code === 'EEXIT') return e.oclif?.exit ?? 0
   // Thrown by a module of dist/ (a hook), whose UserError is not the bundle's class.
-  if (!(e instanceof UserError) && e?.constructor?.name === 'UserError') {
-    const u = e as Error & { code?: unknown; hint?: string }
-    return reportError(new UserError(e.message, typeof u.code === 'number' ? u.code : EXIT.usage, u.hint))
+  const copy = ourClassOfAnotherCopy(e)
+  if (copy !== null) {
+    const u = e as Error & { exitCode?: unknown; hint?: string }
+    const code = typeof u.exitCode === 'number' ? u.exitCode : EXIT.usage
+    return copy === 'ExitWith' ? code : reportError(new UserError(e.message, code, u.hint))
   }
   return reportError(e)
+}
+
+/** Which of our error bases `e` is an instance of, when its class comes from another copy of the code. */
+function ourClassOfAnotherCopy(e: unknown): 'ExitWith' | 'UserError' | null {
+  if (e instanceof UserError || e === null || typeof e !== 'object') return null
+  for (let p = Object.getPrototypeOf(e); p; p = Object.getPrototypeOf(p)) {
+    const name = p.constructor?.name
+    if (name === 'ExitWith' || name === 'UserError') return name
+  }
+  return null
 }

@@ -1,6 +1,8 @@
 /**
  * What the commands' flags and help name from the core: environment variables and option lists.
- * Commands import from cli only (ARCHITECTURE.md, Layers); this is their one door to these values.
+ * Commands import from cli only (ARCHITECTURE.md, Layers); this is their door to these values.
+ * (init's defaults and choices come with its action, cli/actions/init.ts, which loads them
+ * anyway: the other commands' modules do not load init's.)
  */
 export { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../core/audit/dsn.js'
 export { EXTERNAL_DIRS_ENV } from '../core/dirs.js'

@@ -1,9 +1,10 @@
+import { UserError } from './errors.js'
 import { valid } from './go/encoding/json/scanner.js'
 import { fromText, type GoString, toText } from './go/gostring.js'
 import { stringify } from './json-text.js'
 
-/** Why args could not be assembled; the command turns it into a usage error. */
-export class ArgsError extends Error {}
+/** Why args could not be assembled: a usage error. */
+export class ArgsError extends UserError {}
 
 /** The JSON type(s) a schema gives one top-level property, if any. */
 function propertyTypes(schema: unknown, key: string): string[] {

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { entryPreflight, startFailureMessage } from './entry-preflight.js'
 import { execFormatError } from './exec-format.js'
 import { valid } from './go/encoding/json/scanner.js'
@@ -35,6 +34,12 @@ export interface ExecuteOptions {
   onStart?: (pid: number) => void
   /** Aborting kills the process group, as a cancelled request context does in the manager. */
   signal?: AbortSignal
+  /**
+   * Called after every 16 MiB of output dropped past a cap: dropped pipe reads are off-heap and
+   * pile up until a collection, which the host may force here (the CLI does: cli/gc.ts). The
+   * executor itself changes nothing process-wide.
+   */
+  collectGarbage?: () => void
 }
 
 export interface ExecuteResult {
@@ -86,21 +91,24 @@ export function buildSubprocessEnv(
 /**
  * The manager's cappedWriter: keeps the first `max` bytes and drops the rest silently.
  * Small outputs stay as chunks; past 1 MiB the bytes move into one buffer of `max` bytes so
- * that no second copy is needed at the end. While output is being dropped, the garbage
- * collector is nudged now and then: dropped pipe reads are off-heap and would otherwise pile up.
+ * that no second copy is needed at the end. While output is being dropped, `collectGarbage`
+ * is called now and then (ExecuteOptions.collectGarbage).
  */
 class CappedBuffer {
   private chunks: Buffer[] = []
   private flat: Buffer | null = null
   size = 0
   private dropped = 0
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly collectGarbage?: () => void,
+  ) {}
   push(chunk: Buffer): void {
     if (this.size >= this.max) {
       this.dropped += chunk.length
       if (this.dropped >= 16 * 1024 * 1024) {
         this.dropped = 0
-        collectGarbage()
+        this.collectGarbage?.()
       }
       return
     }
@@ -123,21 +131,6 @@ class CappedBuffer {
 /** Monotonic milliseconds (process.hrtime: the `performance` global loads perf_hooks' modules). */
 function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6
-}
-
-let gcFn: (() => void) | null | undefined
-function collectGarbage(): void {
-  if (gcFn === undefined) {
-    try {
-      // Loaded here, on the path of large outputs only: every run starts faster without them.
-      const require = createRequire(import.meta.url)
-      ;(require('node:v8') as typeof import('node:v8')).setFlagsFromString('--expose-gc')
-      gcFn = (require('node:vm') as typeof import('node:vm')).runInNewContext('gc') as () => void
-    } catch {
-      gcFn = null
-    }
-  }
-  gcFn?.()
 }
 
 /**
@@ -191,8 +184,8 @@ export async function execute(
     return startFailure(errnoFromNode(e).error())
   }
   return await new Promise<ExecuteResult>((resolve) => {
-    const stdout = new CappedBuffer(MAX_STDOUT)
-    const stderr = new CappedBuffer(MAX_STDERR)
+    const stdout = new CappedBuffer(MAX_STDOUT, opts.collectGarbage)
+    const stderr = new CappedBuffer(MAX_STDERR, opts.collectGarbage)
     let exitCode: number | null = null
     let exited = false
     let timedOut = false

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import type { SubprocessSkill } from '../core/build.js'
 import type { ExecuteResult } from '../core/executor.js'
 import { toText } from '../core/go/gostring.js'
+import { colorWanted } from './color.js'
 import type { RunView } from './run.js'
 import { terminalText } from './terminal.js'
 
@@ -20,10 +21,13 @@ function Run({
   skill,
   subscribe,
   started,
+  color,
 }: {
   skill: SubprocessSkill
   subscribe: (l: Listener) => void
   started: number
+  /** Colours on (ui/color.ts decides); off, no colour or dim attribute is drawn. */
+  color: boolean
 }) {
   const [state, setState] = useState<State>({ lines: [], partial: '', result: null })
   const [now, setNow] = useState(Date.now())
@@ -42,20 +46,20 @@ function Run({
     <Box flexDirection="column">
       {shown.map((l, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines are append-only
-        <Text key={i} dimColor>
+        <Text key={i} dimColor={color}>
           │ {l}
         </Text>
       ))}
       {r === null ? (
-        <Text color="cyan">
+        <Text color={color ? 'cyan' : undefined}>
           ⠿ {name} running… {elapsed}s
         </Text>
       ) : r.ok ? (
-        <Text color="green">
+        <Text color={color ? 'green' : undefined}>
           ✔ {name} ok in {elapsed}s
         </Text>
       ) : (
-        <Text color={r.timedOut ? 'yellow' : 'red'}>
+        <Text color={color ? (r.timedOut ? 'yellow' : 'red') : undefined}>
           ✘ {name} {r.timedOut ? 'timed out' : 'failed'} after {elapsed}s
           {r.exitCode !== null ? ` (exit ${r.exitCode})` : ''}
         </Text>
@@ -70,10 +74,11 @@ export class InkRunView implements RunView {
   private listener: Listener | null = null
   private readonly app: ReturnType<typeof render>
 
-  constructor(skill: SubprocessSkill, out: NodeJS.WriteStream) {
+  constructor(skill: SubprocessSkill, out: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env) {
     this.app = render(
       <Run
         skill={skill}
+        color={colorWanted(env, out.isTTY === true)}
         started={Date.now()}
         subscribe={(l) => {
           this.listener = l

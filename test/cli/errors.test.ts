@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { EXIT, reportError, UserError } from '../../src/cli/errors.js'
+import { EXIT, ExitWith, reportError, UserError } from '../../src/cli/errors.js'
+import { reportFailure } from '../../src/cli/fast.js'
+import { ArgsError } from '../../src/core/args.js'
+import { SourceError } from '../../src/core/audit/dsn.js'
+import { AuditError } from '../../src/core/audit/errors.js'
+import { TemplateError } from '../../src/core/init/templates.js'
+import { TargetError } from '../../src/core/init/write.js'
+import { ConfigError, PathError } from '../../src/core/lint/errors.js'
 import { runCliSync } from '../helpers/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
@@ -49,6 +56,73 @@ describe('reportError: one line, one exit code per kind of failure', () => {
       oclif: { exit: 2 },
     })
     assert.deepEqual(report(e), { code: 2, stderr: 'ongrid-skill: Unexpected argument: x\n' })
+  })
+})
+
+describe('one error base: the exit code travels with the error', () => {
+  test("core's refusals are UserErrors: exit 2, one line, their hint", () => {
+    const refusals = [
+      new PathError('no such dir: x'),
+      new ArgsError('--arg n: not an integer'),
+      new SourceError('--db x: unknown'),
+      new TargetError('x: not empty'),
+      new AuditError('cannot reach MySQL at h:3306 (connection refused)', true),
+    ]
+    for (const e of refusals) {
+      assert.ok(e instanceof UserError, e.constructor.name)
+      assert.deepEqual(report(e), { code: EXIT.usage, stderr: `ongrid-skill: ${e.message}\n` })
+    }
+    for (const e of [
+      new ConfigError('bad rule x', 'did you mean "y"?'),
+      new TemplateError('no template x', 'did you mean "y"?'),
+    ]) {
+      assert.ok(e instanceof UserError, e.constructor.name)
+      assert.deepEqual(report(e), {
+        code: EXIT.usage,
+        stderr: `ongrid-skill: ${e.message}\nhint: did you mean "y"?\n`,
+      })
+    }
+  })
+
+  test('ExitWith: its code, nothing printed', () => {
+    assert.deepEqual(report(new ExitWith(3)), { code: 3, stderr: '' })
+  })
+
+  test('the launcher: a UserError (or one derived from it) of another copy of the code keeps its code and hint', () => {
+    // Classes of the same names as ours, as the modules of dist/ have them beside the bundle.
+    class UserError extends Error {
+      constructor(
+        message: string,
+        readonly exitCode = 2,
+        readonly hint?: string,
+      ) {
+        super(message)
+      }
+    }
+    class ExitWith extends UserError {}
+    class PathError extends UserError {}
+    const failure = (e: Error) => {
+      const write = process.stderr.write
+      let stderr = ''
+      process.stderr.write = ((t: string) => {
+        stderr += t
+        return true
+      }) as typeof process.stderr.write
+      try {
+        return { code: reportFailure(e), stderr }
+      } finally {
+        process.stderr.write = write
+      }
+    }
+    assert.deepEqual(failure(new UserError('unknown command "x"', 2, 'did you mean "y"?')), {
+      code: 2,
+      stderr: 'ongrid-skill: unknown command "x"\nhint: did you mean "y"?\n',
+    })
+    assert.deepEqual(failure(new PathError('no such dir', 4)), {
+      code: 4,
+      stderr: 'ongrid-skill: no such dir\n',
+    })
+    assert.deepEqual(failure(new ExitWith('exit 5', 5)), { code: 5, stderr: '' })
   })
 })
 

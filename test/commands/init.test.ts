@@ -415,3 +415,73 @@ describe('init: --force, --json, --dir, templates', () => {
     )
   })
 })
+
+describe('init on a terminal: the wizard', () => {
+  let R = ''
+  let cleanup = () => {}
+  before(() => {
+    ;({ root: R, cleanup } = tempRoot('ongrid-init-tty-'))
+  })
+  after(() => cleanup())
+
+  /** Runs init on a pseudo-terminal (`script`); `keys` are typed once the wizard has drawn. */
+  function onTerminal(args: string[], keys: string[]): Promise<{ code: number | null; screen: string }> {
+    const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
+    // A new pseudo-terminal has no size: give it one, or every character is a line.
+    const command = `stty cols 100 rows 40; ${[process.execPath, BIN, 'init', ...args].map(sq).join(' ')}`
+    // ink draws frames only outside CI; the wizard is what is tested, so CI is unset here.
+    const term = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: R,
+      env: { ...process.env, CI: undefined, CONTINUOUS_INTEGRATION: undefined, NO_COLOR: '1', TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
+    return new Promise((resolve, reject) => {
+      let screen = ''
+      let started = false
+      let next: NodeJS.Timeout | undefined
+      const typeAll = (k: number) => {
+        if (k >= keys.length) return
+        term.stdin!.write(keys[k])
+        next = setTimeout(() => typeAll(k + 1), 250)
+      }
+      const limit = setTimeout(() => {
+        term.kill('SIGKILL')
+        reject(new Error(`init on a terminal did not end: ${screen}`))
+      }, 30_000)
+      term.stdout!.on('data', (c: Buffer) => {
+        screen += c.toString('utf8')
+        if (!started && screen.includes('a new skill pack')) {
+          started = true
+          next = setTimeout(() => typeAll(0), 250)
+        }
+      })
+      term.on('error', reject)
+      term.on('close', (code) => {
+        clearTimeout(limit)
+        clearTimeout(next)
+        resolve({ code, screen })
+      })
+    })
+  }
+
+  test('Esc aborts: one line, exit 130, nothing written; NO_COLOR: no colour', async () => {
+    // Esc, not Ctrl-C: typed before the wizard has the terminal in raw mode, Ctrl-C would be the
+    // kernel's SIGINT; Esc waits in the terminal's buffer until the wizard reads it.
+    const r = await onTerminal(['demo_skill', '--dir', join(R, 'demo')], ['\x1b'])
+    assert.match(r.screen, /ongrid-skill: aborted: nothing written/)
+    assert.equal(r.code, 130)
+    // NO_COLOR (set by onTerminal): no colour, though the cursor (inverse) is drawn.
+    assert.match(r.screen, /\x1b\[7m/)
+    assert.doesNotMatch(r.screen, /\x1b\[(3[0-79]|9[0-7])m/)
+    assert.equal(existsSync(join(R, 'demo')), false)
+  })
+
+  test('Enter through every question: the pack of the flags and defaults, exit 0', async () => {
+    const dir = join(R, 'entered')
+    const r = await onTerminal(['entered_skill', '-d', DESCRIPTION, '--dir', dir], Array(20).fill('\r'))
+    assert.equal(r.code, 0, r.screen)
+    const manifest = JSON.parse(readFileSync(join(dir, 'skill.json'), 'utf8'))
+    assert.equal(manifest.name, 'entered_skill')
+    assert.equal(manifest.description, DESCRIPTION)
+  })
+})

@@ -295,6 +295,22 @@ describe('execute', { concurrency: true }, () => {
       assert.equal(lastKept, '1,'.repeat(100))
       assert.equal(r.error, `subprocess skill k: stdout is not valid JSON (first 200B: ...${lastKept})`)
     })
+    test('output dropped past the cap: collectGarbage after every 16 MiB of it, and nothing else process-wide', async () => {
+      // 16 MiB kept, then 33 MiB dropped: two calls.
+      const p = script(
+        dir(),
+        'flood.js',
+        `${NODE}process.stdout.write(Buffer.alloc(49 * 1024 * 1024, 'x'))\n`,
+      )
+      let calls = 0
+      const r = await run(p, '', SLOW_OK, { collectGarbage: () => calls++ })
+      assert.equal(r.stdout.length, MAX_STDOUT)
+      assert.equal(calls, 2)
+      // Without the hook the executor forces nothing (the CLI passes cli/gc.ts's).
+      const again = await run(p, '', SLOW_OK)
+      assert.equal(again.stdout.length, MAX_STDOUT)
+      assert.equal((globalThis as { gc?: unknown }).gc, undefined)
+    })
     test('exactly 16 MiB of JSON passes; one byte more is cut (here: the newline, so it still parses)', async () => {
       const d = dir()
       const body = `const b = Buffer.alloc(16 * 1024 * 1024, 'a'); b[0] = 0x22; b[b.length - 1] = 0x22; process.stdout.write(b)`

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { join } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import { describe, test } from 'node:test'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -58,9 +59,46 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
     )
   })
 
-  test("init's command is the one allowance", async () => {
-    const tree = { 'src/commands/init.ts': "import { initPack } from '../core/init/init.js'\n" }
-    assert.deepEqual(await check(tree), [])
-    assert.equal((await check({ 'src/commands/other.ts': tree['src/commands/init.ts'] })).length, 1)
+  test('no command is allowed past cli: init works through its action like the others', async () => {
+    assert.deepEqual(
+      await check({ 'src/commands/init.ts': "import { initPack } from '../core/init/init.js'\n" }),
+      ['src/commands/init.ts:1: commands imports src/core/init/init.ts (core)'],
+    )
+    assert.deepEqual(
+      await check({ 'src/commands/init.ts': "const w = await import('../ui/init/run-wizard.js')\n" }),
+      ['src/commands/init.ts:1: commands imports src/ui/init/run-wizard.ts (ui)'],
+    )
+  })
+
+  test('every command file imports only the cli layer and oclif', async () => {
+    const mod = await import(pathToFileURL(join(REPO, 'scripts/check-layers.mjs')).href)
+    const importsOf = (mod as { importsOf: (text: string) => [string, number][] }).importsOf
+    const commands = readdirSync(join(REPO, 'src/commands'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join('src/commands', f))
+    assert.ok(commands.includes('src/commands/init.ts'))
+    const outside = commands.flatMap((file) =>
+      importsOf(readFileSync(join(REPO, file), 'utf8'))
+        .map(([spec]) => (spec.startsWith('.') ? relative(REPO, resolve(REPO, dirname(file), spec)) : spec))
+        .filter((to) => !to.startsWith('src/cli/') && to !== '@oclif/core')
+        .map((to) => `${file} imports ${to}`),
+    )
+    assert.deepEqual(outside, [])
+  })
+
+  test('a lint rule module is imported only from inside core/lint', async () => {
+    assert.deepEqual(
+      await check({
+        'src/core/lint/registry.ts': "import a from './rules/keys.js'\n",
+        'src/core/lint/rules/keys.ts':
+          "import { b } from './util.js'\nimport { c } from '../../practice.js'\n",
+        'src/core/init/options.ts': "import { MAX } from '../lint/rules/practice-timeout-too-long.js'\n",
+        'src/ui/lint/x.ts': "import type { R } from '../../core/lint/rules/util.js'\n",
+      }),
+      [
+        'src/core/init/options.ts:1: src/core/lint/rules/practice-timeout-too-long.ts is imported from outside src/core/lint/',
+        'src/ui/lint/x.ts:1: src/core/lint/rules/util.ts is imported from outside src/core/lint/',
+      ],
+    )
   })
 })

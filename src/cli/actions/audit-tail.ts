@@ -1,10 +1,9 @@
-import { resolveSource, type Source, SourceError } from '../../core/audit/dsn.js'
-import { AuditError } from '../../core/audit/errors.js'
+import { resolveSource, type Source } from '../../core/audit/dsn.js'
 import type { AuditRow, Status } from '../../core/audit/row.js'
 import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
-import { type ActionInput, EXIT, failureDocument, UserError } from '../errors.js'
+import { type ActionInput, EXIT, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `audit tail`. */
@@ -40,13 +39,8 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
   if (lines !== undefined && !(Number.isInteger(lines) && lines >= 0)) {
     throw new UserError(`-n ${flags.lines}: expected a whole number of rows (0 or more)`)
   }
-  let source: Source
-  try {
-    source = resolveSource(flags.db)
-  } catch (e) {
-    if (e instanceof SourceError) throw new UserError(e.message)
-    throw e
-  }
+  // A --db that names no usable source is a usage error (SourceError).
+  const source: Source = resolveSource(flags.db)
   if (flags.llm && flags['caller-role'] !== undefined) {
     throw new UserError(
       '--caller-role does not apply to --llm: tool calls carry the session’s user, not a role',
@@ -108,6 +102,7 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
 
   let pending: string[] = []
   const { tail } = await import('../../core/audit/tail.js')
+  // A database failure (AuditError, a UserError) ends it with TAIL_EXIT.error.
   try {
     await tail({
       source,
@@ -128,11 +123,6 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
       },
       notice: (line) => process.stderr.write(`ongrid-skill: ${line}\n`),
     })
-  } catch (e) {
-    if (!(e instanceof AuditError)) throw e
-    process.stderr.write(`ongrid-skill: ${e.message}\n`)
-    if (json) process.stdout.write(`${JSON.stringify(failureDocument(e.message, TAIL_EXIT.error))}\n`)
-    return TAIL_EXIT.error
   } finally {
     offSignals()
   }

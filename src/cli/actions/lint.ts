@@ -5,7 +5,7 @@
 import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
-import { ConfigError, LIST_RULES_HINT, PathError } from '../../core/lint/errors.js'
+import { LIST_RULES_HINT } from '../../core/lint/errors.js'
 import { SETTINGS, SEVERITIES, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
@@ -28,16 +28,6 @@ function formatOf(flags: Record<string, unknown>): Format {
   if (!(FORMATS as readonly string[]).includes(f))
     throw new UserError(`--format: expected one of ${FORMATS.join(', ')}`)
   return f as Format
-}
-
-async function runChecks(run: () => Promise<CheckResult>): Promise<CheckResult> {
-  try {
-    return await run()
-  } catch (e) {
-    if (e instanceof ConfigError) throw new UserError(e.message, undefined, e.hint)
-    if (e instanceof PathError) throw new UserError(e.message)
-    throw e
-  }
 }
 
 /** Renders the result in the chosen format, applies --quiet, and decides the exit code. */
@@ -75,15 +65,13 @@ async function report(
 export async function validateAction({ argv, flags }: ActionInput): Promise<number> {
   const format = formatOf(flags)
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
-  const result = await runChecks(() =>
-    check({
-      paths: argv,
-      pathBytes: argv.map(argBytes),
-      root: str(flags.root),
-      rules: MANAGER_RULES,
-      set: 'manager',
-    }),
-  )
+  const result = await check({
+    paths: argv,
+    pathBytes: argv.map(argBytes),
+    root: str(flags.root),
+    rules: MANAGER_RULES,
+    set: 'manager',
+  })
   return report('validate', result, format, {
     quiet: flags.quiet === true,
     failSeverity: 'error',
@@ -139,18 +127,16 @@ export async function lintAction({ argv, flags }: ActionInput): Promise<number> 
   if (!SEVERITIES.includes(failSeverity)) throw new UserError('--fail-severity: expected error, warn or info')
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
   const overrides = parseRuleFlags(flags.rule, new Set(RULES_BY_ID.keys()))
-  const result = await runChecks(() =>
-    check({
-      paths: argv,
-      pathBytes: argv.map(argBytes),
-      root: str(flags.root),
-      rules: RULES,
-      set: 'all',
-      overrides,
-      useConfig: flags['no-config'] !== true && flags.config !== false,
-      configPath: typeof flags.config === 'string' ? flags.config : undefined,
-    }),
-  )
+  const result = await check({
+    paths: argv,
+    pathBytes: argv.map(argBytes),
+    root: str(flags.root),
+    rules: RULES,
+    set: 'all',
+    overrides,
+    useConfig: flags['no-config'] !== true && flags.config !== false,
+    configPath: typeof flags.config === 'string' ? flags.config : undefined,
+  })
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
   return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })
 }

@@ -22,6 +22,7 @@ import {
 import { packageRoot, packageVersion } from '../../core/package-root.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
+import { collectGarbage } from '../gc.js'
 
 /** Calls running at once, unless --jobs says otherwise. */
 export const DEFAULT_JOBS = 8
@@ -283,7 +284,11 @@ class McpHost {
       await this.slots.acquire(abort.signal)
       try {
         const startedNs = nowNs()
-        const result = await execute(tool.skill, params, { environ: process.env, signal: abort.signal })
+        const result = await execute(tool.skill, params, {
+          environ: process.env,
+          signal: abort.signal,
+          collectGarbage,
+        })
         const finishedNs = nowNs()
         await this.opts.audit?.record({
           skillKey: toText(tool.skill.key),

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { ArgsError, type ArgsInput, assembleArgs } from '../../core/args.js'
+import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import {
   defaultAuditPath,
   insertExecution,
@@ -23,13 +23,14 @@ import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { terminalBytes } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
+import { collectGarbage } from '../gc.js'
 import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
-/** Exit codes of `run`, beyond the shared ones. */
+/** Exit codes of `run`: the shared ones (core/errors.ts) and its own, 3 to 5. */
 export const RUN_EXIT = {
-  failed: 1,
-  usage: 2,
+  failed: EXIT.findings,
+  usage: EXIT.usage,
   timedOut: 3,
   badArgs: 4,
   forbidden: 5,
@@ -69,17 +70,12 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
   }
 
   const schema = parseSchema(skill.schema)
-  let params: GoString
-  try {
-    params = assembleArgs({
-      ...readArgs(flags.args, flags['args-file']),
-      assignments: flags.arg ?? [],
-      schema,
-    })
-  } catch (e) {
-    if (e instanceof ArgsError) throw new UserError(e.message)
-    throw e
-  }
+  // Args that cannot be assembled are a usage error (ArgsError).
+  const params: GoString = assembleArgs({
+    ...readArgs(flags.args, flags['args-file']),
+    assignments: flags.arg ?? [],
+    schema,
+  })
   // The manager sends `{}` for empty args, so that is what is checked.
   const effective = params.trim() === '' ? '{}' : params
   if (flags.validate !== false) {
@@ -151,6 +147,7 @@ export async function runAction({ args, flags: f }: ActionInput): Promise<number
     environ,
     signal: controller.signal,
     onStderr: view ? (chunk) => view.stderr(chunk) : undefined,
+    collectGarbage,
   })
   // The entry is spawned by now: the audit store opens while it runs, on timers, so that its
   // timeout, its stdin and the signals never wait on the store.

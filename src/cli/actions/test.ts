@@ -1,4 +1,3 @@
-import { PathError } from '../../core/lint/errors.js'
 import {
   findPacks,
   type Item,
@@ -11,12 +10,19 @@ import { colorWanted } from '../../ui/color.js'
 import { inCi } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { collectGarbage } from '../gc.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]
 
 /** Exit codes of `test`: 0 all passed, 1 a case failed, 2 usage error or no tests; 130 interrupted. */
-export const TEST_EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
+export const TEST_EXIT = {
+  ok: EXIT.ok,
+  failed: EXIT.findings,
+  usage: EXIT.usage,
+  /** Ctrl-C; any stop signal exits 128 + its number. */
+  interrupted: 130,
+} as const
 
 export interface TestOptions {
   paths: string[]
@@ -66,14 +72,9 @@ export function testOptions({ argv, flags }: ActionInput): TestOptions {
   }
 }
 
-/** Finds and plans the run; a bad PATH or --root is a usage error. */
+/** Finds and plans the run; a bad PATH or --root is a usage error (PathError). */
 export function planRun(o: TestOptions): Item[] {
-  try {
-    return plan(findPacks(o.paths, o.root), o.filter)
-  } catch (e) {
-    if (e instanceof PathError) throw new UserError(e.message)
-    throw e
-  }
+  return plan(findPacks(o.paths, o.root), o.filter)
 }
 
 export async function makeReporter(format: TestFormat, write: (s: string) => void): Promise<Reporter> {
@@ -131,6 +132,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     update: o.update,
     keepStdout: audit !== null,
     signal,
+    collectGarbage,
     onStart: view ? (item, i) => view?.start(item, i) : undefined,
     onStderr: view ? (item, i, chunk) => view?.stderr(item, i, chunk) : undefined,
     onResult: (r, i) => {

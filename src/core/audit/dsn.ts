@@ -4,6 +4,7 @@
  * ONGRID_DB_PATH, with the manager's defaults).
  */
 import { resolve } from 'node:path'
+import { UserError } from '../errors.js'
 import { fromText, toText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
@@ -37,7 +38,8 @@ export interface MysqlTarget {
 
 export type Source = { kind: 'sqlite'; path: string; local: boolean } | { kind: 'mysql'; target: MysqlTarget }
 
-export class SourceError extends Error {}
+/** A --db or its variables that name no usable source: a usage error. */
+export class SourceError extends UserError {}
 
 const CONNECT_TIMEOUT_MS = 5000
 

@@ -3,9 +3,10 @@
  * missing database, table or column, a locked, corrupt or missing SQLite file. `transient` marks
  * the ones worth retrying while following (a lost connection, a server restarting, a lock).
  */
+import { EXIT, UserError } from '../errors.js'
 import type { MysqlTarget } from './dsn.js'
 
-export class AuditError extends Error {
+export class AuditError extends UserError {
   constructor(
     message: string,
     /** Retry while following: the server went away, or the file is locked for now. */
@@ -13,7 +14,7 @@ export class AuditError extends Error {
     /** The short cause of a transient failure (`connection refused`), for `connection lost (…)`. */
     readonly reason = message,
   ) {
-    super(message)
+    super(message, EXIT.usage)
   }
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
+import { EXIT, UserError } from '../errors.js'
 import { packageRoot } from '../package-root.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
@@ -44,13 +45,10 @@ export interface Template {
 }
 
 /** A template that cannot be used; the message says what to fix. */
-export class TemplateError extends Error {
+export class TemplateError extends UserError {
   /** `hint`: one line that says what to do (`did you mean "python"?`). */
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message)
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.usage, hint)
   }
 }
 

@@ -1,6 +1,7 @@
 import { constants, lstatSync, readdirSync, type Stats } from 'node:fs'
 import * as fsp from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { UserError } from '../errors.js'
 import type { PackFile } from './render.js'
 
 /**
@@ -43,7 +44,7 @@ export const nodeFs: InitFs = {
 }
 
 /** A target init must not write into; nothing was written. */
-export class TargetError extends Error {}
+export class TargetError extends UserError {}
 
 export type TargetState = 'absent' | 'empty' | 'non-empty'
 

@@ -54,6 +54,8 @@ export interface RunCaseOptions {
   update?: boolean
   /** Keep the entry's stdout in the outcome (for the audit store). */
   keepStdout?: boolean
+  /** ExecuteOptions.collectGarbage. */
+  collectGarbage?: () => void
 }
 
 const schemas = new Map<
@@ -90,6 +92,7 @@ export async function runCase(
     environ: caseEnviron(opts.environ ?? process.env, c.env),
     signal: opts.signal,
     onStderr: opts.onStderr,
+    collectGarbage: opts.collectGarbage,
   })
   const out: CaseOutcome = {
     passed: false,

@@ -121,6 +121,8 @@ export interface RunOptions {
   onStderr?: (item: Item, index: number, chunk: Buffer) => void
   /** Results, strictly in plan order. */
   onResult: (r: ItemResult, index: number) => void
+  /** ExecuteOptions.collectGarbage. */
+  collectGarbage?: () => void
 }
 
 export interface RunSummary {
@@ -166,6 +168,7 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
       keepStdout: opts.keepStdout,
       signal: opts.signal,
       onStderr: opts.onStderr ? (chunk) => opts.onStderr?.(item, i, chunk) : undefined,
+      collectGarbage: opts.collectGarbage,
     })
     let updated = false
     if (outcome.snapshot !== undefined) {

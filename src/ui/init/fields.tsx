@@ -82,15 +82,18 @@ export interface SelectItem<T extends string> {
 export function SelectList<T extends string>({
   items,
   index,
+  color = true,
 }: {
   items: readonly SelectItem<T>[]
   index: number
+  /** The highlighted one in colour (besides its ❯). */
+  color?: boolean
 }) {
   const width = Math.max(...items.map((i) => i.value.length))
   return (
     <Box flexDirection="column" marginLeft={2}>
       {items.map((item, i) => (
-        <Text key={item.value} color={i === index ? 'cyan' : undefined}>
+        <Text key={item.value} color={color && i === index ? 'cyan' : undefined}>
           {i === index ? '❯ ' : '  '}
           {item.value.padEnd(width)}
           {'  '}

@@ -1,10 +1,11 @@
 import { render } from 'ink'
 import type { InitAnswers } from '../../core/init/options.js'
+import { colorWanted } from '../color.js'
 import { Wizard, type WizardProps } from './wizard.js'
 
 /** Runs the wizard on the terminal (drawn on stderr, so stdout stays for --json); null when aborted. */
 export async function runWizard(
-  props: Omit<WizardProps, 'onDone' | 'onAbort'>,
+  props: Omit<WizardProps, 'onDone' | 'onAbort' | 'color'>,
   io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream } = {
     stdin: process.stdin,
     stdout: process.stderr,
@@ -14,7 +15,9 @@ export async function runWizard(
   const answered = new Promise<InitAnswers | null>((r) => {
     settle = r
   })
-  const app = render(<Wizard {...props} onDone={settle} onAbort={() => settle(null)} />, {
+  const color = colorWanted(process.env, io.stdout.isTTY === true)
+  const wizard = <Wizard {...props} color={color} onDone={settle} onAbort={() => settle(null)} />
+  const app = render(wizard, {
     stdin: io.stdin,
     stdout: io.stdout,
     exitOnCtrlC: false,

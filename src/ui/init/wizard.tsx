@@ -44,6 +44,11 @@ export interface WizardProps {
   dirFor?: (name: string) => { dir: string; problem: string | null }
   onDone: (answers: InitAnswers) => void
   onAbort: () => void
+  /**
+   * Colours on (ui/color.ts decides; default on). Off, no colour is drawn; the cursor (inverse)
+   * and the dimmed default stay, they say where typing goes and what Enter takes.
+   */
+  color?: boolean
 }
 
 type StepId = Exclude<keyof InitAnswers, 'params'>
@@ -119,7 +124,8 @@ function shown(id: StepId, a: Partial<InitAnswers>): string {
  * The init wizard: one question at a time, with defaults and live checks; Enter accepts,
  * Esc or Ctrl-C aborts (nothing is written before the last answer).
  */
-export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: WizardProps) {
+export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort, color = true }: WizardProps) {
+  const hue = (c: 'green' | 'cyan' | 'red' | 'yellow') => (color ? c : undefined)
   // One key handler for every question, reading refs: keys may come faster than React renders.
   const step = useRef(0)
   const typed = useRef('')
@@ -367,19 +373,19 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
       </Text>
       {STEPS.slice(0, step.current).map((s) => (
         <Text key={s}>
-          <Text color="green">✔ </Text>
+          <Text color={hue('green')}>✔ </Text>
           {LABELS[s].padEnd(LABEL_WIDTH)} {shown(s, a)}
         </Text>
       ))}
       {params.current.map((p) => (
         <Text key={`param ${p.name}`}>
-          <Text color="green">✔ </Text>
+          <Text color={hue('green')}>✔ </Text>
           {PARAM_LABELS.name.padEnd(LABEL_WIDTH)} {shownParam(p)}
         </Text>
       ))}
       {asking && stage.current !== 'name' && (
         <Text>
-          <Text color="cyan"> </Text>
+          <Text color={hue('cyan')}> </Text>
           {PARAM_LABELS.name.padEnd(LABEL_WIDTH)} {d.name}
           {d.type ? `: ${d.type}` : ''}
           {stage.current === 'required' && d.description ? ` — ${d.description}` : ''}
@@ -388,20 +394,20 @@ export function Wizard({ templates, initial = {}, dirFor, onDone, onAbort }: Wiz
       {q !== undefined && (
         <Box flexDirection="column">
           <Text>
-            <Text color="cyan">? </Text>
+            <Text color={hue('cyan')}>? </Text>
             {label.padEnd(LABEL_WIDTH)}{' '}
             {q.kind === 'text' && <TextField value={typed.current} placeholder={q.default} />}
           </Text>
-          {q.kind === 'select' && <SelectList items={q.items} index={selected(q)} />}
+          {q.kind === 'select' && <SelectList items={q.items} index={selected(q)} color={color} />}
           {showProblem && (
-            <Text color="red">
+            <Text color={hue('red')}>
               {INDENT}✘ {problem}
             </Text>
           )}
           {note !== null && (
             <Text
               dimColor={!note.startsWith('warning')}
-              color={note.startsWith('warning') ? 'yellow' : undefined}
+              color={note.startsWith('warning') ? hue('yellow') : undefined}
             >
               {INDENT}
               {note}

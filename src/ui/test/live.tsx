@@ -1,7 +1,8 @@
 import { Box, render, Static, Text } from 'ink'
 import { useEffect, useState } from 'react'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
-import { chalkPaint } from '../lint/stylish.js'
+import { colorWanted } from '../color.js'
+import { chalkPaint, NO_PAINT } from '../lint/stylish.js'
 import { type LiveView, SpecReporter } from './report.js'
 
 const MAX_LINES = 6
@@ -23,7 +24,16 @@ interface State {
 
 type Listener = (s: State) => void
 
-function Live({ total, subscribe }: { total: number; subscribe: (l: Listener) => void }) {
+function Live({
+  total,
+  color,
+  subscribe,
+}: {
+  total: number
+  /** Colours on (ui/color.ts decides); off, no colour or dim attribute is drawn. */
+  color: boolean
+  subscribe: (l: Listener) => void
+}) {
   const [state, setState] = useState<State | null>(null)
   const [now, setNow] = useState(Date.now())
   useEffect(() => {
@@ -42,19 +52,19 @@ function Live({ total, subscribe }: { total: number; subscribe: (l: Listener) =>
       <Static items={state.done}>{(d) => <Text key={d.id}>{d.text}</Text>}</Static>
       <Box flexDirection="column">
         {running.map(([i, r]) => (
-          <Text key={i} color="cyan">
+          <Text key={i} color={color ? 'cyan' : undefined}>
             ⠿ {r.name} {(Math.max(0, now - r.started) / 1000).toFixed(1)}s
           </Text>
         ))}
         {stderr.map((l, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: lines are append-only
-          <Text key={i} dimColor>
+          <Text key={i} dimColor={color}>
             │ {l}
           </Text>
         ))}
         <Text>
-          <Text color="green">{state.passed} passed</Text>,{' '}
-          <Text color={state.failed > 0 ? 'red' : undefined}>{state.failed} failed</Text>,{' '}
+          <Text color={color ? 'green' : undefined}>{state.passed} passed</Text>,{' '}
+          <Text color={color && state.failed > 0 ? 'red' : undefined}>{state.failed} failed</Text>,{' '}
           {total - state.passed - state.failed} to go
         </Text>
       </Box>
@@ -75,9 +85,11 @@ class InkLiveView implements LiveView {
   private tail = ''
   private out: NodeJS.WriteStream = process.stdout
 
-  async init(total: number, out: NodeJS.WriteStream): Promise<void> {
+  async init(total: number, out: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Promise<void> {
     this.out = out
-    const paint = await chalkPaint()
+    // The one colour policy (ui/color.ts), for the finished cases and the live part alike.
+    const color = colorWanted(env, out.isTTY === true)
+    const paint = color ? await chalkPaint() : NO_PAINT
     let id = 0
     let collecting = false
     this.spec = new SpecReporter(
@@ -97,6 +109,7 @@ class InkLiveView implements LiveView {
     this.app = render(
       <Live
         total={total}
+        color={color}
         subscribe={(l) => {
           this.listener = l
           l(this.state)
@@ -153,8 +166,13 @@ class InkLiveView implements LiveView {
   }
 }
 
-export async function createLiveView(total: number, out: NodeJS.WriteStream): Promise<LiveView> {
+/** The live view on `out`; `env` says whether in colour (ui/color.ts). */
+export async function createLiveView(
+  total: number,
+  out: NodeJS.WriteStream,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LiveView> {
   const v = new InkLiveView()
-  await v.init(total, out)
+  await v.init(total, out, env)
   return v
 }

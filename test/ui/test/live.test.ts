@@ -7,6 +7,10 @@ import type { Item, ItemResult, PackPlan } from '../../../src/core/testcases/sui
 // unmounts); the view is only chosen outside CI, so it is tested as it runs there.
 delete process.env.CI
 delete process.env.CONTINUOUS_INTEGRATION
+// chalk (ink's and ours) takes its level when loaded: a colour level it can draw, for the tests
+// where ui/color.ts says colour; where it says none, nothing is drawn in colour all the same.
+process.env.FORCE_COLOR = '1'
+delete process.env.NO_COLOR
 const { createLiveView } = await import('../../../src/ui/test/live.js')
 
 /** A terminal as ink sees it: frames written, 100 columns. */
@@ -66,5 +70,42 @@ describe('the live view', () => {
     assert.match(screen, /✗ second/)
     assert.match(screen, /Failures \(- expected, \+ actual\)/)
     assert.match(screen, /1 passed, 1 failed\n/)
+  })
+
+  /** Frames of a short run: one case passes, one fails. */
+  async function frames(env: NodeJS.ProcessEnv): Promise<string> {
+    const out = terminal()
+    const pack = { name: 'disk', dir: process.cwd() } as PackPlan
+    const a: Item = { pack, name: 'first', file: 'tests/a.json', case: null, problems: [] }
+    const b: Item = { ...a, name: 'second' }
+    const view = await createLiveView(2, out as unknown as NodeJS.WriteStream, env)
+    view.start(a, 0)
+    view.stderr(a, 0, Buffer.from('checking /tmp\n'))
+    await settle()
+    view.result({ item: a, passed: true, failures: [], durationMs: 3, outcome: null, updated: false }, 0)
+    view.start(b, 1)
+    await settle()
+    const failures = [{ kind: 'ok' as const, message: 'expected success, but it failed: x' }]
+    view.result({ item: b, passed: false, failures, durationMs: 3, outcome: null, updated: false }, 1)
+    view.end({ passed: 1, failed: 1, notRun: 0, updated: 0, durationMs: 10 })
+    await view.done()
+    return out.frames.join('')
+  }
+  const SGR = /\x1b\[[0-9;]*m/
+
+  test('colour as ui/color.ts decides: NO_COLOR wins over FORCE_COLOR, in the live part and the cases', async () => {
+    const screen = await frames({ NO_COLOR: '1', FORCE_COLOR: '1' })
+    assert.match(screen, /1 passed, 1 failed/)
+    assert.doesNotMatch(screen, SGR)
+  })
+
+  test('FORCE_COLOR=0 on a terminal: no colour', async () => {
+    assert.doesNotMatch(await frames({ FORCE_COLOR: '0', TERM: 'xterm-256color' }), SGR)
+  })
+
+  test('a terminal (TERM not dumb), nothing said: in colour', async () => {
+    const screen = await frames({ TERM: 'xterm-256color' })
+    assert.match(screen, /\x1b\[32m/) // green: passed
+    assert.match(screen, /\x1b\[31m/) // red: failed
   })
 })

@@ -1,9 +1,7 @@
 import { toText } from '../../go/gostring.js'
+import { MAX_DESCRIPTION, MIN_DESCRIPTION } from '../../practice.js'
 import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
-
-export const MIN_DESCRIPTION = 20
-export const MAX_DESCRIPTION = 1024
 
 const rule: ManifestRule = {
   id: 'practice/description-length',

@@ -1,10 +1,8 @@
-import { durationString, SECOND } from '../../go/time/duration.js'
+import { durationString } from '../../go/time/duration.js'
+import { LLM_CALL_DEADLINE_NS } from '../../practice.js'
 import { pack } from './examples.js'
 import { effectiveTimeout } from './timeouts.js'
 import type { ManifestRule } from './util.js'
-
-/** The legacy agent's per-call deadline (agent.go: 15 s default). */
-export const LLM_CALL_DEADLINE_NS = 15n * SECOND
 
 const rule: ManifestRule = {
   id: 'practice/timeout-llm-deadline',

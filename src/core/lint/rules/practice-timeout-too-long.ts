@@ -1,9 +1,8 @@
-import { durationString, SECOND } from '../../go/time/duration.js'
+import { durationString } from '../../go/time/duration.js'
+import { MAX_TIMEOUT_NS } from '../../practice.js'
 import { pack } from './examples.js'
 import { effectiveTimeout } from './timeouts.js'
 import type { ManifestRule } from './util.js'
-
-export const MAX_TIMEOUT_NS = 300n * SECOND
 
 const rule: ManifestRule = {
   id: 'practice/timeout-too-long',

@@ -1,0 +1,27 @@
+/**
+ * Exit codes shared by every command (ARCHITECTURE.md, Exit codes). A command's own codes
+ * (`run`'s 3-5, …) are beside its action, in cli/actions/.
+ */
+export const EXIT = {
+  ok: 0,
+  findings: 1,
+  usage: 2,
+  /** A bug in ongrid-skill itself (sysexits EX_SOFTWARE). */
+  internal: 70,
+} as const
+
+/**
+ * The one base of every error the user can act on, wherever it is thrown (core or cli): its
+ * message is printed as one line (`ongrid-skill: …`) and the process exits with `exitCode`
+ * (a usage error unless said otherwise). `hint`, when given, is one more line that says what
+ * to do (`did you mean "lint"?`). Anything else that reaches the top is a bug: exit 70.
+ */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+    readonly hint?: string,
+  ) {
+    super(message)
+  }
+}
