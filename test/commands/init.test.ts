@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { onPath } from '../../src/core/init/build-step.js'
-import { type CliResult, runCli } from '../helpers/cli.js'
+import { type CliResult, runCli, startCli } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 
 const DESCRIPTION = 'Check whether a TCP port on a host accepts connections, e.g. before a deploy.'
@@ -426,14 +426,14 @@ describe('init on a terminal: the wizard', () => {
 
   /** Runs init on a pseudo-terminal (`script`); `keys` are typed once the wizard has drawn. */
   function onTerminal(args: string[], keys: string[]): Promise<{ code: number | null; screen: string }> {
-    const sq = (a: string) => `'${a.replaceAll("'", "'\\''")}'`
     // A new pseudo-terminal has no size: give it one, or every character is a line.
-    const command = `stty cols 100 rows 40; ${[process.execPath, BIN, 'init', ...args].map(sq).join(' ')}`
     // ink draws frames only outside CI; the wizard is what is tested, so CI is unset here.
-    const term = spawn('script', ['-qec', command, '/dev/null'], {
+    const term = startCli(['init', ...args], {
       cwd: R,
-      env: { ...process.env, CI: undefined, CONTINUOUS_INTEGRATION: undefined, NO_COLOR: '1', TERM: 'xterm' },
-      stdio: ['pipe', 'pipe', 'ignore'],
+      tty: true,
+      sh: 'stty cols 100 rows 40; exec "$0" "$@"',
+      stdin: 'open',
+      env: { CI: undefined, CONTINUOUS_INTEGRATION: undefined, NO_COLOR: '1', TERM: 'xterm' },
     })
     return new Promise((resolve, reject) => {
       let screen = ''
@@ -441,14 +441,14 @@ describe('init on a terminal: the wizard', () => {
       let next: NodeJS.Timeout | undefined
       const typeAll = (k: number) => {
         if (k >= keys.length) return
-        term.stdin!.write(keys[k])
+        term.stdin.write(keys[k])
         next = setTimeout(() => typeAll(k + 1), 250)
       }
       const limit = setTimeout(() => {
         term.kill('SIGKILL')
         reject(new Error(`init on a terminal did not end: ${screen}`))
       }, 30_000)
-      term.stdout!.on('data', (c: Buffer) => {
+      term.stdout.on('data', (c: Buffer) => {
         screen += c.toString('utf8')
         if (!started && screen.includes('a new skill pack')) {
           started = true
@@ -456,7 +456,7 @@ describe('init on a terminal: the wizard', () => {
         }
       })
       term.on('error', reject)
-      term.on('close', (code) => {
+      term.on('close', (code: number | null) => {
         clearTimeout(limit)
         clearTimeout(next)
         resolve({ code, screen })
