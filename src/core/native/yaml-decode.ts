@@ -32,7 +32,7 @@ export type GoType =
   | { k: 'string'; name: string }
   | { k: 'int'; name: string }
   | { k: 'slice'; name: string; elem: GoType }
-  | { k: 'map'; name: string; elem: GoType }
+  | { k: 'map'; name: string; elem: GoType /** string when absent */; key?: GoType }
   | { k: 'struct'; name: string; fields: Record<string, GoType> }
   | { k: 'any'; name: string }
 
@@ -140,10 +140,33 @@ export const SKILL_TYPE: GoType = {
 /** `map[string]any`, the second decode (`rawMap`). */
 export const RAW_MAP_TYPE: GoType = { k: 'map', name: 'map[string]interface {}', elem: any }
 
+const STRING_MAP: GoType = RAW_MAP_TYPE
+const GENERAL_MAP: GoType = { k: 'map', name: 'map[interface {}]interface {}', elem: any, key: any }
+
 export class YamlFailure extends Error {}
 
 /** A Go runtime panic inside yaml.v3 (not an error it returns): the manager's goroutine panics. */
 export class GoPanic extends Error {}
+
+/** fmt's %v of a float64: strconv.FormatFloat(f, 'g', -1, 64), %e below 1e-4 and from 1e6 (Go's shortest 'g'). */
+function formatFloatG(f: number): string {
+  if (Number.isNaN(f)) return 'NaN'
+  if (f === Number.POSITIVE_INFINITY) return '+Inf'
+  if (f === Number.NEGATIVE_INFINITY) return '-Inf'
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0'
+  const [mant, e] = Math.abs(f).toExponential().split('e')
+  const digits = mant.replace('.', '')
+  const exp = Number(e)
+  const sign = f < 0 ? '-' : ''
+  if (exp < -4 || exp >= 6) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits
+    const ae = Math.abs(exp)
+    return `${sign}${m}e${exp < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`
+  if (digits.length <= exp + 1) return `${sign}${digits}${'0'.repeat(exp + 1 - digits.length)}`
+  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`
+}
 
 /** isStringMap: every key's short tag is !!str or !!merge. */
 function isStringMap(n: Node): boolean {
@@ -198,7 +221,9 @@ export class Decoder {
 
   private terror(n: Node, tag: string, out: GoType): void {
     const t = n.tag !== '' ? n.tag : tag
-    let value = ''
+    // yaml.v3 starts from n.Value and only quotes it for other tags: a scalar tagged !!map or
+    // !!seq shows its value bare (`!!map---`).
+    let value = n.value
     if (t !== SEQ_TAG && t !== MAP_TAG) {
       // value[:7] cuts bytes, which may split a UTF-8 sequence: keep the bytes as they are.
       value = n.value.length > 10 ? ` \`${n.value.slice(0, 7)}...\`` : ` \`${n.value}\``
@@ -317,8 +342,15 @@ export class Decoder {
       this.terror(n, MAP_TAG, out)
       return { value: null, good: false }
     }
-    const keyType: GoType = out.k === 'map' ? str : any
-    const elem = out.k === 'map' ? out.elem : any
+    // Into an interface{}, yaml.v3 makes a map[string]interface{} when every key is a string,
+    // else a map[interface{}]interface{}, and goes on with that map (its merges too).
+    const map = (out.k === 'any' ? (isStringMap(n) ? STRING_MAP : GENERAL_MAP) : out) as Extract<
+      GoType,
+      { k: 'map' }
+    >
+    out = map
+    const keyType: GoType = map.key ?? str
+    const elem = map.elem
     const merged = this.mergedFields
     this.mergedFields = null
     let mergeNode: Node | null = null
@@ -330,10 +362,11 @@ export class Decoder {
       const key = n.content[i]
       const k = this.unmarshal(key, keyType)
       if (!k.good) continue
-      const hash = out.k === 'any' ? this.unhashable(key) : null
+      const hash = keyType.k === 'any' ? this.unhashable(key) : null
       if (merged) {
         if (hash !== null) throw new GoPanic(`runtime error: hash of unhashable type ${hash}`)
-        const ks = out.k === 'any' ? this.ifaceString(key) : k.value?.k === 'string' ? k.value.value : null
+        const ks =
+          keyType.k === 'any' ? this.ifaceString(key) : k.value?.k === 'string' ? k.value.value : null
         if (ks !== null) {
           if (merged.has(ks)) continue
           merged.add(ks)
@@ -475,6 +508,8 @@ export class Decoder {
         return t.value.toLowerCase() === 'true' ? 'true' : 'false'
       case 'int':
         return r.value.toString()
+      case 'float':
+        return formatFloatG(r.value)
       default:
         return quote(t.value)
     }

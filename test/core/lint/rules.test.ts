@@ -322,7 +322,7 @@ const CASES: Case[] = [
   {
     rule: 'native/yaml',
     tree: { 'skills/n/SKILL.md': '---\nname: [a\n---\n' },
-    message: /^the frontmatter is not valid YAML/,
+    message: /frontmatter: yaml: line 1: did not find expected ',' or '\]'$/,
   },
   {
     rule: 'native/yaml-type',

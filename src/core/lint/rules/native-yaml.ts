@@ -5,7 +5,7 @@ const rule: NativeRule = {
   severity: 'error',
   category: 'manager',
   kind: 'native',
-  docs: 'The frontmatter is not valid YAML: the manager skips the file (its yaml.v3 message is not reproduced; ours says what is wrong).',
+  docs: 'The frontmatter is not valid YAML for yaml.v3: the manager skips the file, with yaml.v3’s own message (`yaml: line N: …`).',
   check(ctx, report) {
     const e = ctx.parse?.error
     if (e?.stage !== 'yaml') return
