@@ -601,6 +601,70 @@ test('SKILL.md frontmatter: yaml.v3’s verdict, error text and decoded fields, 
   finish({ diagnostic: () => {} }, [verdict, fields])
 })
 
+const AGENT_SEEDS = [
+  'name: a\ndescription: b\nwhen_to_use: c\ncan_delegate: true\nbackground: yes\nomit_claude_md: Off\nmax_turns: 3',
+  'name: a\ndescription: b\nwhen_to_use: c\ncapabilities:\n  - id: x\n    tools: [t1, t2]\n    max_tool_calls: 2\n  - {id: y, skills: [s]}\n',
+  'name: a\ndescription: b\nwhen_to_use: c\nbackground: 1\ncan_delegate: "no"\ntools: [a, b]\ndisallowed_tools: c\n',
+  'description: run it\nallowed-tools: [Bash, Read]\n',
+  'description: &d x\nallowed-tools:\n  - *d\n  - y\n',
+]
+
+test('agents and commands frontmatter: yaml.v3’s error texts, as ParseAgentMd and ConvertCommandFile get them', {
+  skip,
+}, async () => {
+  const { convertCommandFile, parseAgentMd } = await import('../../src/core/marketplace/frontmatter.js')
+  const { splitFrontmatter } = await import('../../src/core/native/split.js')
+  const rand = new Rand(seedFor('mp-yaml-agent'))
+  const inputs: GoString[] = AGENT_SEEDS.map(fromText)
+  const count = Math.ceil(Number(process.env.DIFF_YAML_COUNT ?? 1500) / 3)
+  for (let i = 0; i < count; i++) {
+    let s = rand.pick(AGENT_SEEDS)
+    for (let k = rand.range(1, 4); k > 0; k--) {
+      const at = rand.int(s.length + 1)
+      s = rand.chance(0.6)
+        ? s.slice(0, at) + rand.pick(YAML_PIECES) + s.slice(at)
+        : s.slice(0, at) + s.slice(at + rand.range(1, 3))
+    }
+    inputs.push(fromText(s))
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-agent-'))
+  roots.push(dir)
+  const cases = inputs.flatMap((fm, i) =>
+    (['agent', 'command'] as const).map((op) => {
+      const file = path.join(dir, `${op}${i}.md`)
+      writeFileSync(file, Buffer.from(`---\n${fm}\n---\nbody\n`, 'latin1'))
+      const split = splitFrontmatter(readFileSync(file).toString('latin1'))
+      return { op, file, fm: split.ok ? (split.frontmatter ?? '') : '' }
+    }),
+  )
+  const answers = (go as NonNullable<typeof go>)(cases.map((c) => ({ op: c.op, data: b64(c.fm) })))
+  const m = new Mismatches('agent/command frontmatter error text')
+  cases.forEach(({ op, file, fm }, i) => {
+    if (fm.length === 0) return
+    const a = answers[i] as Resp & { panic?: string; raw?: boolean }
+    const ours = op === 'agent' ? parseAgentMd(fromText(file)) : convertCommandFile(fromText(file))
+    const parseErr = ours.error?.startsWith(`chatruntime: parse ${fromText(file)} frontmatter`)
+      ? ours.error
+      : null
+    const label = `${op} ${show(fm)}`
+    if (a.panic !== undefined) {
+      m.check(
+        label,
+        { panic: a.panic, exact: false },
+        { panic: /yaml\.v3 panics \((.*)\): /.exec(parseErr ?? '')?.[1] ?? null, exact: ours.exact },
+      )
+      return
+    }
+    const goErr = errOf(a.err)
+    const want =
+      goErr === null
+        ? null
+        : `chatruntime: parse ${fromText(file)} frontmatter${a.raw ? ' (raw)' : ''}: ${goErr}`
+    m.check(label, { err: want, exact: true }, { err: parseErr, exact: ours.exact })
+  })
+  finish({ diagnostic: () => {} }, [m])
+})
+
 /** The tree below an extraction's root, as the Go harness lists it (WalkDir order). */
 function listTree(root: string): { path: string; kind: string; mode: number; data?: string }[] {
   const out: { path: string; kind: string; mode: number; data?: string }[] = []

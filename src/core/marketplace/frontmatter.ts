@@ -23,8 +23,7 @@ import type { LoadWarning } from './types.js'
 const str: GoType = { k: 'string', name: 'string' }
 const int: GoType = { k: 'int', name: 'int' }
 const strings: GoType = { k: 'slice', name: '[]string', elem: str }
-/** bool fields: decoded leniently here (their type errors are not reproduced). */
-const boolish: GoType = { k: 'any', name: 'bool' }
+const bool: GoType = { k: 'bool', name: 'bool' }
 
 const SKILL_METADATA = SKILL_TYPE.k === 'struct' ? SKILL_TYPE.fields.metadata : str
 
@@ -45,7 +44,7 @@ export const AGENT_TYPE: GoType = {
         fields: { id: str, description: str, tools: strings, skills: strings, max_tool_calls: int },
       },
     },
-    can_delegate: boolish,
+    can_delegate: bool,
     tools: strings,
     disallowed_tools: strings,
     permission_mode: str,
@@ -53,8 +52,8 @@ export const AGENT_TYPE: GoType = {
     model: str,
     critical_reminder: str,
     initial_prompt: str,
-    background: boolish,
-    omit_claude_md: boolish,
+    background: bool,
+    omit_claude_md: bool,
     metadata: SKILL_METADATA,
   },
 }

@@ -31,6 +31,7 @@ import type { Decoded } from './fields.js'
 export type GoType =
   | { k: 'string'; name: string }
   | { k: 'int'; name: string }
+  | { k: 'bool'; name: string }
   | { k: 'slice'; name: string; elem: GoType }
   | { k: 'map'; name: string; elem: GoType /** string when absent */; key?: GoType }
   | { k: 'struct'; name: string; fields: Record<string, GoType> }
@@ -190,6 +191,8 @@ export interface DecodeOutcome {
 
 type Result = { value: Decoded | null; good: boolean }
 
+const YAML11_BOOLS = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'])
+
 const ALIAS_RATIO_RANGE_LOW = 400000
 const ALIAS_RATIO_RANGE_HIGH = 4000000
 
@@ -288,6 +291,12 @@ export class Decoder {
         return { value: { k: 'string', value: n.value, at }, good: true }
       case 'any':
         return { value: { k: 'other', at }, good: true }
+      case 'bool':
+        // yaml.v3 also takes YAML 1.1's words when decoding into a bool.
+        if (r.kind === 'bool' || (r.kind === 'str' && YAML11_BOOLS.has(n.value))) {
+          return { value: { k: 'other', at }, good: true }
+        }
+        break
       case 'int': {
         if (r.kind === 'int' && r.value >= -(2n ** 63n) && r.value <= 2n ** 63n - 1n) {
           return { value: { k: 'int', value: r.value, at }, good: true }

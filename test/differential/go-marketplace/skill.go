@@ -27,3 +27,25 @@ func skillFrontmatter(data []byte) (answer object) {
 	}
 	return object{"skill": sk}
 }
+
+// agentFrontmatter decodes as ParseAgentMd does (typed, then a map); commandFrontmatter as
+// ConvertCommandFile does (typed only).
+func agentFrontmatter(data []byte, command bool) (answer object) {
+	defer func() {
+		if r := recover(); r != nil {
+			answer = object{"panic": fmt.Sprint(r)}
+		}
+	}()
+	if command {
+		return object{"err": errText(chatruntime.DecodeCommand(data))}
+	}
+	var ag chatruntime.Agent
+	if err := yaml.Unmarshal(data, &ag); err != nil {
+		return object{"err": errText(err)}
+	}
+	raw := map[string]interface{}{}
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return object{"err": errText(err), "raw": true}
+	}
+	return object{"agent": ag}
+}

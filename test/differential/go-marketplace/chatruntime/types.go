@@ -4,6 +4,8 @@
 // harness's own, to answer the decoded fields.
 package chatruntime
 
+import "gopkg.in/yaml.v3"
+
 // ToolClass is the tools' class type.
 type ToolClass string
 
@@ -69,4 +71,44 @@ type Skill struct {
 	ConfigSection string        `yaml:"config_section" json:"config_section,omitempty"`
 	Tools         []ToolDecl    `yaml:"tools" json:"tools,omitempty"`
 	Metadata      SkillMetadata `yaml:"metadata" json:"metadata"`
+}
+
+// AgentCapability is one entry of an agent's capabilities.
+type AgentCapability struct {
+	ID           string   `yaml:"id" json:"id,omitempty"`
+	Description  string   `yaml:"description" json:"description,omitempty"`
+	Tools        []string `yaml:"tools" json:"tools,omitempty"`
+	Skills       []string `yaml:"skills" json:"skills,omitempty"`
+	MaxToolCalls int      `yaml:"max_tool_calls" json:"max_tool_calls,omitempty"`
+}
+
+// Agent is an agents/<name>.md frontmatter.
+type Agent struct {
+	Name             string            `yaml:"name" json:"name,omitempty"`
+	Description      string            `yaml:"description" json:"description,omitempty"`
+	WhenToUse        string            `yaml:"when_to_use" json:"when_to_use,omitempty"`
+	Capabilities     []AgentCapability `yaml:"capabilities" json:"capabilities,omitempty"`
+	CanDelegate      bool              `yaml:"can_delegate" json:"can_delegate,omitempty"`
+	Tools            []string          `yaml:"tools" json:"tools,omitempty"`
+	DisallowedTools  []string          `yaml:"disallowed_tools" json:"disallowed_tools,omitempty"`
+	PermissionMode   string            `yaml:"permission_mode" json:"permission_mode,omitempty"`
+	MaxTurns         int               `yaml:"max_turns" json:"max_turns,omitempty"`
+	Model            string            `yaml:"model" json:"model,omitempty"`
+	CriticalReminder string            `yaml:"critical_reminder" json:"critical_reminder,omitempty"`
+	InitialPrompt    string            `yaml:"initial_prompt" json:"initial_prompt,omitempty"`
+	Background       bool              `yaml:"background" json:"background,omitempty"`
+	OmitClaudeMd     bool              `yaml:"omit_claude_md" json:"omit_claude_md,omitempty"`
+	Metadata         SkillMetadata     `yaml:"metadata" json:"metadata"`
+}
+
+// commandFrontmatter is a commands/<name>.md frontmatter (unexported, as the manager's).
+type commandFrontmatter struct {
+	Description  string   `yaml:"description"`
+	AllowedTools []string `yaml:"allowed-tools"`
+}
+
+// DecodeCommand decodes a command frontmatter as ConvertCommandFile does.
+func DecodeCommand(data []byte) error {
+	var fm commandFrontmatter
+	return yaml.Unmarshal(data, &fm)
 }
