@@ -43,7 +43,6 @@ export enum TokenType {
 
 /** yaml_scalar_style_t (bit flags, as yaml.v3 declares them). */
 export enum ScalarStyle {
-  ANY = 0,
   PLAIN = 2,
   SINGLE_QUOTED = 4,
   DOUBLE_QUOTED = 8,
@@ -52,7 +51,6 @@ export enum ScalarStyle {
 }
 
 export enum CollectionStyle {
-  ANY = 0,
   BLOCK = 1,
   FLOW = 2,
 }
@@ -154,11 +152,8 @@ export function event(typ: EventType, start: Mark, end: Mark, extra: Partial<Eve
   }
 }
 
-export const NO_EVENT: Event = event(EventType.NO, mark(), mark())
-
 export enum ErrorType {
   NO,
-  MEMORY,
   READER,
   SCANNER,
   PARSER,
