@@ -191,7 +191,24 @@ export interface DecodeOutcome {
 
 type Result = { value: Decoded | null; good: boolean }
 
-const YAML11_BOOLS = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF'])
+const YAML11_BOOLS = new Set([
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'on',
+  'On',
+  'ON',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'off',
+  'Off',
+  'OFF',
+])
 
 const ALIAS_RATIO_RANGE_LOW = 400000
 const ALIAS_RATIO_RANGE_HIGH = 4000000
