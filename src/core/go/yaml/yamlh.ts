@@ -346,7 +346,11 @@ export function width(b: number): number {
   return 0
 }
 
-/** The capacities Go 1.19's append gives a []yaml_token_t (144-byte elements) as it grows. */
+/**
+ * The capacities Go 1.19's append gives a []yaml_token_t (144-byte elements) as it grows (measured;
+ * Go 1.22+ adds a malloc header, e.g. 18 instead of 16). Only the comment heuristics look at the
+ * queue's length, so this decides which comment a token gets, not what parses.
+ */
 const TOKEN_CAPS = [
   1, 2, 4, 8, 16, 33, 67, 142, 284, 568, 910, 1365, 1934, 2616, 3470, 4551, 5916, 7623, 9728, 12401, 15701,
   19854, 25031, 31516, 39594, 49720, 62350, 78165, 97905, 122595, 153486, 192056, 240298, 300600, 375978,
