@@ -25,13 +25,14 @@ import { parsePKIXPublicKey } from '../../src/core/go/crypto/x509/pkix.js'
 import { decodeString } from '../../src/core/go/encoding/base64/base64.js'
 import { decode as pemDecode } from '../../src/core/go/encoding/pem/pem.js'
 import type { GoString } from '../../src/core/go/gostring.js'
-import { fromText } from '../../src/core/go/gostring.js'
+import { fromText, toText } from '../../src/core/go/gostring.js'
 import {
   computePackHash,
   parseECDSAPublicKey,
   signatureJSON,
   verifySignature,
 } from '../../src/core/marketplace/signature.js'
+import type { Decoded } from '../../src/core/native/fields.js'
 import {
   b64,
   finish,
@@ -41,6 +42,7 @@ import {
   REQUIRE_GO,
   type Resp,
   seedFor,
+  show,
   unb64,
 } from './harness.js'
 import { Rand } from './rand.js'
@@ -407,68 +409,258 @@ test('keys in PEM: parseECDSAPublicKey texts as Go’s', { skip }, () => {
   finish({ diagnostic: () => {} }, [m])
 })
 
-// A known gap, measured: SKILL.md YAML is parsed by the `yaml` package, which accepts some inputs
-// yaml.v3 refuses and the reverse (a few percent of these mutations). Until yaml.v3's scanner is
-// mirrored, this stays a todo: it runs and reports, and a skill's loaded/parse_failed verdict on
-// such YAML may differ from the manager's.
-test('SKILL.md frontmatter: yaml.v3 refuses exactly what our loader reports as a YAML failure', {
+/** Decoded fields as plain values (what the Go harness answers as JSON), `other` left out. */
+function plainDecoded(d: Decoded): unknown {
+  switch (d.k) {
+    case 'string':
+      return toText(d.value)
+    case 'int':
+      return Number(d.value)
+    case 'list':
+      return d.items.map(plainDecoded)
+    case 'fields':
+      return Object.fromEntries([...d.fields].map(([k, v]) => [k, plainDecoded(v)]))
+    default:
+      return undefined
+  }
+}
+
+/** Zero values dropped from objects (Go's omitempty on one side, fields never set on ours). */
+function dropZero(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropZero)
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v)) {
+      const y = dropZero(x)
+      const empty =
+        y === undefined ||
+        y === null ||
+        y === '' ||
+        y === 0 ||
+        (Array.isArray(y) && y.length === 0) ||
+        (typeof y === 'object' && y !== null && !Array.isArray(y) && Object.keys(y).length === 0)
+      if (!empty) out[k] = y
+    }
+    return out
+  }
+  return v
+}
+
+const YAML_SEEDS = [
+  'name: a\ndescription: b',
+  'name: "a"\ndescription: |\n  multi\n  line',
+  'name: a\nmetadata:\n  ongrid:\n    scope: manager\ntools:\n  - name: t\n    class: read',
+  'name: [a, b]\ndescription: x',
+  'name: a\ndescription: {x: 1}',
+  '%YAML 1.1\n%TAG !e! tag:example.com,2000:\n--- !e!foo\nname: a\ndescription: b\n...\n',
+  '--- # doc\nname: !!str 1\ndescription: !<tag:yaml.org,2002:str> x\nversion: !local 1\n',
+  '\ufeffname: a\ndescription: "esc \\x41 \\u00e9 \\U0001F600 \\n \\\n  cont"\n',
+  "name: 'it''s'\ndescription: >+\n  a\n\n   b\n\nwhen_to_use: |2-\n   x\n  y\n",
+  '# head\n\nname: a # line\n# foot\n\ndescription: b\nmetadata: # m\n  # h2\n  os: [linux, # c\n    darwin]\n  requires: {bins: [a, b], credentials: [{slot: s, inject: {env: {A: b}, files: [{path: p}]}}]}\n',
+  'base: &b {name: n, description: d}\n<<: *b\nactivation:\n  <<: [{mode: m}, *b]\n  keywords: [k1, "k2", 3]\n',
+  '? complex\n: value\n? [a, b]\n? {x: y}\n: z\nname: a\ndescription: b\n',
+  'tools:\n- name: a\n  timeout_seconds: 0x1F\n- name: b\n  timeout_seconds: 1e3\n- {name: d, timeout_seconds: .inf}\n',
+  `name: a\ndescription: ${'word '.repeat(120)}\ntools:\n${Array.from({ length: 30 }, (_, i) => `  - name: t${i}\n    class: read # c${i}\n`).join('')}`,
+  'name: a\ndescription: b\n\tkey: tab\n',
+]
+
+const YAML_PIECES = [
+  ':',
+  ' ',
+  '\n',
+  '  ',
+  '- ',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  '#',
+  '&a',
+  '*a',
+  '!!str ',
+  '!!map ',
+  '!!null ',
+  '!e!x ',
+  '!<x> ',
+  '|',
+  '>',
+  '\t',
+  ',',
+  '?',
+  'x',
+  '!',
+  '%',
+  '\\',
+  '---',
+  '...',
+  '<<: ',
+  '\r',
+  'é',
+  '\u2028',
+  '\x85',
+  '1',
+  '!!int ',
+  '|-',
+  '>2',
+  '|0',
+  '\ufeff',
+  '\x7f',
+  '%YAML 1.2\n',
+  '%TAG ! !foo\n',
+  '\\x4',
+  '\\q',
+  '@',
+  '`',
+  '~',
+  '- - ',
+  '? ',
+  ': ',
+]
+
+test('SKILL.md frontmatter: yaml.v3’s verdict, error text and decoded fields, as ParseSkillMd gets them', {
   skip,
-  todo: 'yaml.v3 syntax is not mirrored yet',
 }, async () => {
   const { parseSkillMd } = await import('../../src/core/native/skill-md.js')
+  const { splitFrontmatter } = await import('../../src/core/native/split.js')
   const rand = new Rand(seedFor('mp-yaml'))
-  const seeds = [
-    'name: a\ndescription: b',
-    'name: "a"\ndescription: |\n  multi\n  line',
-    'name: a\nmetadata:\n  ongrid:\n    scope: manager\ntools:\n  - name: t\n    class: read',
-    'name: [a, b]\ndescription: x',
-    'name: a\ndescription: {x: 1}',
+  const fixed = [
+    ...YAML_SEEDS,
+    // Inputs where the `yaml` package and yaml.v3 once disagreed.
+    'name: a\ndescription: {: 1}',
+    '&aname: "a"\ndescription: b',
+    ': a\ndiption:\t b',
+    'name: [&aa, b]:\ndescription: x',
+    'name: a\ndescription: \x07',
+    "a: &x {b: 'c'}\n<<: *x\n? [1, 2]\n: q",
+    'name: &n x\ndescription: y\n*n : z',
   ]
-  const pieces = [
-    ':',
-    ' ',
-    '\n',
-    '  ',
-    '- ',
-    '"',
-    "'",
-    '[',
-    ']',
-    '{',
-    '}',
-    '#',
-    '&a',
-    '*a',
-    '!!str ',
-    '|',
-    '>',
-    '\t',
-    ',',
-    '?',
-    'x',
-  ]
-  const inputs: string[] = [...seeds]
-  for (let i = 0; i < 600; i++) {
-    let s = rand.pick(seeds)
-    for (let k = rand.range(1, 3); k > 0; k--) {
+  const inputs: GoString[] = fixed.map(fromText)
+  const count = Number(process.env.DIFF_YAML_COUNT ?? 1500)
+  for (let i = 0; i < count; i++) {
+    let s = rand.pick(YAML_SEEDS)
+    for (let k = rand.range(1, 5); k > 0; k--) {
       const at = rand.int(s.length + 1)
       s = rand.chance(0.6)
-        ? s.slice(0, at) + rand.pick(pieces) + s.slice(at)
-        : s.slice(0, at) + s.slice(at + rand.range(1, 4))
+        ? s.slice(0, at) + rand.pick(YAML_PIECES) + s.slice(at)
+        : s.slice(0, at) + s.slice(at + rand.range(1, 3))
     }
-    inputs.push(s)
+    let b = fromText(s)
+    if (rand.chance(0.03)) {
+      const at = rand.int(b.length + 1)
+      b = b.slice(0, at) + String.fromCharCode(0x80 + rand.int(128)) + b.slice(at)
+    }
+    inputs.push(b)
   }
-  const answers = (go as NonNullable<typeof go>)(inputs.map((fm) => ({ op: 'yaml', data: b64(fm) })))
   const dir = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-yaml-'))
   roots.push(dir)
-  const m = new Mismatches('yaml syntax verdict')
-  inputs.forEach((fm, i) => {
+  // What the manager hands yaml.Unmarshal: the frontmatter as splitFrontmatter cuts it.
+  const files = inputs.map((fm, i) => {
     const file = path.join(dir, `s${i}.md`)
-    writeFileSync(file, `---\n${fm}\n---\nbody\n`)
-    const goErr = errOf(answers[i].err)
-    const goSyntax = goErr !== null && !goErr.startsWith('yaml: unmarshal errors')
+    writeFileSync(file, Buffer.from(`---\n${fm}\n---\nbody\n`, 'latin1'))
+    const split = splitFrontmatter(readFileSync(file).toString('latin1'))
+    return { file, fm: split.ok ? (split.frontmatter ?? '') : '' }
+  })
+  const answers = (go as NonNullable<typeof go>)(files.map((f) => ({ op: 'skill', data: b64(f.fm) })))
+  const verdict = new Mismatches('yaml.v3 error text')
+  const fields = new Mismatches('decoded Skill fields')
+  files.forEach(({ file, fm }, i) => {
+    const a = answers[i] as Resp & { panic?: string; raw?: boolean; skill?: unknown }
     const ours = parseSkillMd(fromText(file))
-    m.check(JSON.stringify(fm), { syntaxError: goSyntax }, { syntaxError: ours.error?.stage === 'yaml' })
+    const e = ours.error
+    const oursYaml = e !== null && (e.stage === 'yaml' || e.stage === 'yaml-type') ? e : null
+    const label = show(fm)
+    if (fm.length === 0) return
+    if (a.panic !== undefined) {
+      verdict.check(
+        label,
+        { panic: a.panic, exact: false },
+        {
+          panic: /yaml\.v3 panics \((.*)\): /.exec(oursYaml?.message ?? '')?.[1] ?? null,
+          exact: oursYaml?.exact,
+        },
+      )
+      return
+    }
+    const goErr = errOf(a.err)
+    const want =
+      goErr === null
+        ? null
+        : `chatruntime: parse ${fromText(file)} frontmatter${a.raw ? ' (raw)' : ''}: ${goErr}`
+    verdict.check(
+      label,
+      { err: want, exact: true },
+      { err: oursYaml?.message ?? null, exact: oursYaml?.exact ?? true },
+    )
+    if (goErr === null && oursYaml === null) {
+      const skill = ours.skill === null ? {} : plainDecoded({ k: 'fields', fields: ours.skill, at: 0 })
+      fields.check(label, dropZero(a.skill), dropZero(skill))
+    }
+  })
+  finish({ diagnostic: () => {} }, [verdict, fields])
+})
+
+const AGENT_SEEDS = [
+  'name: a\ndescription: b\nwhen_to_use: c\ncan_delegate: true\nbackground: yes\nomit_claude_md: Off\nmax_turns: 3',
+  'name: a\ndescription: b\nwhen_to_use: c\ncapabilities:\n  - id: x\n    tools: [t1, t2]\n    max_tool_calls: 2\n  - {id: y, skills: [s]}\n',
+  'name: a\ndescription: b\nwhen_to_use: c\nbackground: 1\ncan_delegate: "no"\ntools: [a, b]\ndisallowed_tools: c\n',
+  'description: run it\nallowed-tools: [Bash, Read]\n',
+  'description: &d x\nallowed-tools:\n  - *d\n  - y\n',
+]
+
+test('agents and commands frontmatter: yaml.v3’s error texts, as ParseAgentMd and ConvertCommandFile get them', {
+  skip,
+}, async () => {
+  const { convertCommandFile, parseAgentMd } = await import('../../src/core/marketplace/frontmatter.js')
+  const { splitFrontmatter } = await import('../../src/core/native/split.js')
+  const rand = new Rand(seedFor('mp-yaml-agent'))
+  const inputs: GoString[] = AGENT_SEEDS.map(fromText)
+  const count = Math.ceil(Number(process.env.DIFF_YAML_COUNT ?? 1500) / 3)
+  for (let i = 0; i < count; i++) {
+    let s = rand.pick(AGENT_SEEDS)
+    for (let k = rand.range(1, 4); k > 0; k--) {
+      const at = rand.int(s.length + 1)
+      s = rand.chance(0.6)
+        ? s.slice(0, at) + rand.pick(YAML_PIECES) + s.slice(at)
+        : s.slice(0, at) + s.slice(at + rand.range(1, 3))
+    }
+    inputs.push(fromText(s))
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-agent-'))
+  roots.push(dir)
+  const cases = inputs.flatMap((fm, i) =>
+    (['agent', 'command'] as const).map((op) => {
+      const file = path.join(dir, `${op}${i}.md`)
+      writeFileSync(file, Buffer.from(`---\n${fm}\n---\nbody\n`, 'latin1'))
+      const split = splitFrontmatter(readFileSync(file).toString('latin1'))
+      return { op, file, fm: split.ok ? (split.frontmatter ?? '') : '' }
+    }),
+  )
+  const answers = (go as NonNullable<typeof go>)(cases.map((c) => ({ op: c.op, data: b64(c.fm) })))
+  const m = new Mismatches('agent/command frontmatter error text')
+  cases.forEach(({ op, file, fm }, i) => {
+    if (fm.length === 0) return
+    const a = answers[i] as Resp & { panic?: string; raw?: boolean }
+    const ours = op === 'agent' ? parseAgentMd(fromText(file)) : convertCommandFile(fromText(file))
+    const parseErr = ours.error?.startsWith(`chatruntime: parse ${fromText(file)} frontmatter`)
+      ? ours.error
+      : null
+    const label = `${op} ${show(fm)}`
+    if (a.panic !== undefined) {
+      m.check(
+        label,
+        { panic: a.panic, exact: false },
+        { panic: /yaml\.v3 panics \((.*)\): /.exec(parseErr ?? '')?.[1] ?? null, exact: ours.exact },
+      )
+      return
+    }
+    const goErr = errOf(a.err)
+    const want =
+      goErr === null
+        ? null
+        : `chatruntime: parse ${fromText(file)} frontmatter${a.raw ? ' (raw)' : ''}: ${goErr}`
+    m.check(label, { err: want, exact: true }, { err: parseErr, exact: ours.exact })
   })
   finish({ diagnostic: () => {} }, [m])
 })

@@ -1,26 +1,29 @@
 /**
  * The chatruntime's agent and command files (agent_parser.go, command_parser.go, v0.13.4):
  * the same frontmatter split and yaml.v3 decoding as SKILL.md (core/native), into the Agent
- * struct and the command frontmatter. Imports the `yaml` package: loaded only when a pack
+ * struct and the command frontmatter. Loads the yaml.v3 port: imported only when a pack
  * has agents/ or commands/.
  */
-import { parseDocument } from 'yaml'
-import { fromBuffer, type GoString, toText, trimSpace } from '../go/gostring.js'
+import { fromBuffer, type GoString, trimSpace } from '../go/gostring.js'
 import { readFile } from '../go/os/file.js'
 import { base as baseName, ext } from '../go/path/filepath/path.js'
 import { quote } from '../go/strconv/quote.js'
-import { validString } from '../go/unicode/utf8.js'
 import type { Decoded } from '../native/fields.js'
-import { frontmatterError, normalizeSnakeName, unmarshalErrors } from '../native/skill-md.js'
+import { frontmatterError, normalizeSnakeName, panicText, unmarshalErrors } from '../native/skill-md.js'
 import { splitFrontmatter } from '../native/split.js'
-import { decodeDocument, type GoType, RAW_MAP_TYPE, SKILL_TYPE } from '../native/yaml-decode.js'
+import {
+  decodeNode,
+  type GoType,
+  parseFrontmatterYaml,
+  RAW_MAP_TYPE,
+  SKILL_TYPE,
+} from '../native/yaml-decode.js'
 import type { LoadWarning } from './types.js'
 
 const str: GoType = { k: 'string', name: 'string' }
 const int: GoType = { k: 'int', name: 'int' }
 const strings: GoType = { k: 'slice', name: '[]string', elem: str }
-/** bool fields: decoded leniently here (their type errors are not reproduced). */
-const boolish: GoType = { k: 'any', name: 'bool' }
+const bool: GoType = { k: 'bool', name: 'bool' }
 
 const SKILL_METADATA = SKILL_TYPE.k === 'struct' ? SKILL_TYPE.fields.metadata : str
 
@@ -41,7 +44,7 @@ export const AGENT_TYPE: GoType = {
         fields: { id: str, description: str, tools: strings, skills: strings, max_tool_calls: int },
       },
     },
-    can_delegate: boolish,
+    can_delegate: bool,
     tools: strings,
     disallowed_tools: strings,
     permission_mode: str,
@@ -49,8 +52,8 @@ export const AGENT_TYPE: GoType = {
     model: str,
     critical_reminder: str,
     initial_prompt: str,
-    background: boolish,
-    omit_claude_md: boolish,
+    background: bool,
+    omit_claude_md: bool,
     metadata: SKILL_METADATA,
   },
 }
@@ -64,7 +67,7 @@ export const COMMAND_TYPE: GoType = {
 export interface FrontmatterParse {
   /** The manager's error text (byte string), or null. */
   error: GoString | null
-  /** False when the error text is ours (YAML syntax errors are yaml.v3's words, not reproduced). */
+  /** False when the error text is ours (yaml.v3 panics instead of returning an error). */
   exact: boolean
   fields: Map<string, Decoded> | null
 }
@@ -87,26 +90,16 @@ function parseFrontmatterFile(
   if (!split.ok) return fail(`chatruntime: ${path}: ${split.err}`)
   const fm = split.frontmatter ?? ''
   if (fm.length === 0) return { error: null, exact: true, fields: null, body: split.body }
-  const yamlErr = `chatruntime: parse ${path} frontmatter: yaml: `
-  if (!validString(fm)) return fail(`${yamlErr}invalid UTF-8 (yaml.v3's exact words not reproduced)`, false)
-  const text = toText(fm)
-  const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: false, strict: false })
-  if (doc.errors.length > 0) {
-    const msg = doc.errors[0].message.split('\n')[0]
-    return fail(`${yamlErr}${msg} (yaml.v3's exact words not reproduced)`, false)
-  }
-  const starts = [0]
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
-  const lineOf = (offset: number) => {
-    let l = 0
-    while (l + 1 < starts.length && starts[l + 1] <= offset) l++
-    return l + 1
-  }
-  const typed = decodeDocument(doc, type, lineOf)
+  const parsed = parseFrontmatterYaml(fm)
+  if (parsed.syntax !== null) return fail(`chatruntime: parse ${path} frontmatter: ${parsed.syntax.message}`)
+  const doc = parsed.root
+  const typed = decodeNode(doc, type, parsed.at)
+  if (typed.panic !== null) return fail(panicText(path, typed.panic), false)
   const terr = typed.failure ?? (typed.terrors.length > 0 ? unmarshalErrors(typed.terrors) : null)
   if (terr !== null) return fail(frontmatterError(path, terr, false))
   if (raw) {
-    const m = decodeDocument(doc, RAW_MAP_TYPE, lineOf)
+    const m = decodeNode(doc, RAW_MAP_TYPE, parsed.at)
+    if (m.panic !== null) return fail(panicText(path, m.panic), false)
     const rerr = m.failure ?? (m.terrors.length > 0 ? unmarshalErrors(m.terrors) : null)
     if (rerr !== null) return fail(frontmatterError(path, rerr, true))
   }

@@ -2,16 +2,14 @@
  * ParseSkillMd of the manager's chatruntime (skill_parser.go, v0.13.4; research note §3):
  * read, split the frontmatter, yaml.v3 into chatruntime.Skill (then into map[string]any),
  * required `name` / `description`, the name rule with its normalisation warning, and the
- * activation reconciliation. Imports the `yaml` package: load this module only for SKILL.md files.
+ * activation reconciliation. Loads the yaml.v3 port (core/go/yaml): import this module lazily.
  */
-import { LineCounter, parseDocument } from 'yaml'
 import { fromBuffer, type GoString, toText, trimSpace } from '../go/gostring.js'
 import { readFile } from '../go/os/file.js'
 import { quote } from '../go/strconv/quote.js'
-import { validString } from '../go/unicode/utf8.js'
 import { type Decoded, stringField } from './fields.js'
 import { type Split, splitFrontmatter } from './split.js'
-import { decodeDocument, RAW_MAP_TYPE, SKILL_TYPE } from './yaml-decode.js'
+import { decodeNode, parseFrontmatterYaml, RAW_MAP_TYPE, SKILL_TYPE } from './yaml-decode.js'
 
 export type NativeStage = 'read' | 'split' | 'yaml' | 'yaml-type' | 'missing-name' | 'missing-description'
 
@@ -22,7 +20,7 @@ export interface Where {
 
 export interface NativeError extends Where {
   stage: NativeStage
-  /** The manager's error text (a byte string) — except for `yaml`, where it is ours (text). */
+  /** The manager's error text (a byte string). */
   message: string
   /** True when `message` is the manager's own text. */
   exact: boolean
@@ -107,28 +105,20 @@ export function parseSkillMd(path: GoString): NativeParse {
   }
   let skill: Map<string, Decoded> | null = null
   if (fm.length > 0) {
-    if (!validString(fm)) {
+    const parsed = parseFrontmatterYaml(fm)
+    if (parsed.syntax !== null) {
+      const m = parsed.syntax.mark
       return fail(
         'yaml',
-        'the frontmatter is not valid UTF-8, which the manager’s YAML parser rejects',
-        result.top,
-        false,
+        frontmatterError(path, parsed.syntax.message, false),
+        m === null ? result.top : result.pos(parsed.offsetOf(m.index)),
+        true,
       )
     }
-    const lc = new LineCounter()
-    const doc = parseDocument(text, { schema: 'failsafe', uniqueKeys: false, lineCounter: lc, strict: false })
-    if (doc.errors.length > 0) {
-      const e = doc.errors[0]
-      const at = result.pos(e.pos[0])
-      const msg = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-      return fail(
-        'yaml',
-        `the frontmatter is not valid YAML: ${msg} (the manager rejects the file with “chatruntime: parse ${toText(path)} frontmatter: yaml: …” in yaml.v3’s own words, not reproduced here)`,
-        at,
-        false,
-      )
-    }
-    const typed = decodeDocument(doc, SKILL_TYPE, lineOf)
+    const doc = parsed.root
+    const at = parsed.at
+    const typed = decodeNode(doc, SKILL_TYPE, at)
+    if (typed.panic !== null) return fail('yaml-type', panicText(path, typed.panic), result.top, false)
     const typedErr = typed.failure ?? (typed.terrors.length > 0 ? unmarshalErrors(typed.terrors) : null)
     if (typedErr !== null) {
       return fail(
@@ -138,7 +128,8 @@ export function parseSkillMd(path: GoString): NativeParse {
         true,
       )
     }
-    const rawMap = decodeDocument(doc, RAW_MAP_TYPE, lineOf)
+    const rawMap = decodeNode(doc, RAW_MAP_TYPE, at)
+    if (rawMap.panic !== null) return fail('yaml-type', panicText(path, rawMap.panic), result.top, false)
     const rawErr = rawMap.failure ?? (rawMap.terrors.length > 0 ? unmarshalErrors(rawMap.terrors) : null)
     if (rawErr !== null) {
       return fail('yaml-type', frontmatterError(path, rawErr, true), firstLine(rawMap.terrors, result), true)
@@ -189,6 +180,11 @@ export function parseSkillMd(path: GoString): NativeParse {
 /** yaml.TypeError.Error() */
 export function unmarshalErrors(terrors: string[]): string {
   return `yaml: unmarshal errors:\n  ${terrors.join('\n  ')}`
+}
+
+/** Ours: yaml.v3 panics instead of returning an error (the manager's parsers do not recover). */
+export function panicText(path: GoString, panic: string): string {
+  return `chatruntime: parse ${path} frontmatter: yaml.v3 panics (${panic}): the manager does not recover, so the load aborts instead of failing with an error (not the manager's text)`
 }
 
 /** chatruntime's error for frontmatter that does not decode (raw: the second, map-typed decode). */

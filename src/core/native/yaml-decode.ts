@@ -1,25 +1,19 @@
 /**
- * yaml.v3's decoder (decode.go, v3.0.1) applied to a document parsed by the `yaml` package:
+ * yaml.v3's decoder (decode.go, v3.0.1) over the node tree of its own parser (core/go/yaml):
  * what chatruntime's `yaml.Unmarshal(frontmatter, &sk)` keeps and which type errors it
  * collects (`line N: cannot unmarshal !!seq into string`, `line N: mapping key "x" already
- * defined at line M`), in the order it finds them. Syntax errors are the parser's business
- * and are not reproduced here (see skill-md.ts).
+ * defined at line M`), in the order it finds them.
  */
-import {
-  type Alias,
-  type Document,
-  isAlias,
-  isMap,
-  isSeq,
-  type Pair,
-  type Scalar,
-  type YAMLMap,
-  type YAMLSeq,
-  type Node as YNode,
-} from 'yaml'
-import { fromText } from '../go/gostring.js'
+import { type GoString, toText } from '../go/gostring.js'
 import { quote } from '../go/strconv/quote.js'
-import type { Decoded } from './fields.js'
+import {
+  indicatedString,
+  Kind,
+  type Node,
+  nodeShortTag,
+  parseFirstDocument,
+  YamlError,
+} from '../go/yaml/node.js'
 import {
   BINARY_TAG,
   MAP_TAG,
@@ -30,14 +24,16 @@ import {
   SEQ_TAG,
   STR_TAG,
   shortTag,
-} from './resolve.js'
+} from '../go/yaml/resolve.js'
+import type { Decoded } from './fields.js'
 
 /** A Go type the decoder fills, as reflect names it in messages. */
 export type GoType =
   | { k: 'string'; name: string }
   | { k: 'int'; name: string }
+  | { k: 'bool'; name: string }
   | { k: 'slice'; name: string; elem: GoType }
-  | { k: 'map'; name: string; elem: GoType }
+  | { k: 'map'; name: string; elem: GoType /** string when absent */; key?: GoType }
   | { k: 'struct'; name: string; fields: Record<string, GoType> }
   | { k: 'any'; name: string }
 
@@ -145,7 +141,42 @@ export const SKILL_TYPE: GoType = {
 /** `map[string]any`, the second decode (`rawMap`). */
 export const RAW_MAP_TYPE: GoType = { k: 'map', name: 'map[string]interface {}', elem: any }
 
+const STRING_MAP: GoType = RAW_MAP_TYPE
+const GENERAL_MAP: GoType = { k: 'map', name: 'map[interface {}]interface {}', elem: any, key: any }
+
 export class YamlFailure extends Error {}
+
+/** A Go runtime panic inside yaml.v3 (not an error it returns): the manager's goroutine panics. */
+export class GoPanic extends Error {}
+
+/** fmt's %v of a float64: strconv.FormatFloat(f, 'g', -1, 64), %e below 1e-4 and from 1e6 (Go's shortest 'g'). */
+function formatFloatG(f: number): string {
+  if (Number.isNaN(f)) return 'NaN'
+  if (f === Number.POSITIVE_INFINITY) return '+Inf'
+  if (f === Number.NEGATIVE_INFINITY) return '-Inf'
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0'
+  const [mant, e] = Math.abs(f).toExponential().split('e')
+  const digits = mant.replace('.', '')
+  const exp = Number(e)
+  const sign = f < 0 ? '-' : ''
+  if (exp < -4 || exp >= 6) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits
+    const ae = Math.abs(exp)
+    return `${sign}${m}e${exp < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`
+  if (digits.length <= exp + 1) return `${sign}${digits}${'0'.repeat(exp + 1 - digits.length)}`
+  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`
+}
+
+/** isStringMap: every key's short tag is !!str or !!merge. */
+function isStringMap(n: Node): boolean {
+  for (let i = 0; i < n.content.length; i += 2) {
+    const t = nodeShortTag(n.content[i])
+    if (t !== STR_TAG && t !== MERGE_TAG) return false
+  }
+  return true
+}
 
 export interface DecodeOutcome {
   /** What the struct holds (fields never set are absent). */
@@ -154,323 +185,457 @@ export interface DecodeOutcome {
   terrors: string[]
   /** A failf-style abort (`yaml: …`), when one happened. */
   failure: string | null
+  /** A runtime panic in yaml.v3 (`runtime error: …`), when one happened: no error is returned. */
+  panic: string | null
 }
 
-type YNodeAny = YNode | Pair | null | undefined
+type Result = { value: Decoded | null; good: boolean }
 
-interface NodeView {
-  kind: 'scalar' | 'map' | 'seq'
-  /** n.Tag as yaml.v3 stores it (explicit short tag, !!str for quoted, resolved for plain). */
-  tag: string
-  /** n.Value (scalars). */
-  value: string
-  /** Offset of the node's first character. */
-  at: number
-  node: YNode | null
-  /** Explicit tag ('' when none). */
-  explicit: string
-  /** Quoted or block scalar. */
-  quoted: boolean
+const YAML11_BOOLS = new Set([
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'on',
+  'On',
+  'ON',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'off',
+  'Off',
+  'OFF',
+])
+
+const ALIAS_RATIO_RANGE_LOW = 400000
+const ALIAS_RATIO_RANGE_HIGH = 4000000
+
+function allowedAliasRatio(decodeCount: number): number {
+  if (decodeCount <= ALIAS_RATIO_RANGE_LOW) return 0.99
+  if (decodeCount >= ALIAS_RATIO_RANGE_HIGH) return 0.1
+  return (
+    0.99 - 0.89 * ((decodeCount - ALIAS_RATIO_RANGE_LOW) / (ALIAS_RATIO_RANGE_HIGH - ALIAS_RATIO_RANGE_LOW))
+  )
+}
+
+function isMerge(n: Node): boolean {
+  return (
+    n.kind === Kind.Scalar &&
+    n.value === '<<' &&
+    (n.tag === '' || n.tag === '!' || shortTag(n.tag) === MERGE_TAG)
+  )
 }
 
 export class Decoder {
   terrors: string[] = []
-  private aliasStack = new Set<unknown>()
+  private aliases = new Set<Node>()
+  private decodeCount = 0
+  private aliasCount = 0
+  private aliasDepth = 0
+  private mergedFields: Set<string> | null = null
 
-  constructor(
-    private readonly doc: Document,
-    private readonly lineOf: (offset: number) => number,
-  ) {}
+  constructor(private readonly at: (n: Node) => number) {}
 
-  view(n: YNodeAny): NodeView | null {
-    let node = n as YNode | null | undefined
-    if (isAlias(node)) {
-      const target = node.resolve(this.doc)
-      if (!target) return null
-      node = target as YNode
-    }
-    if (!node)
-      return { kind: 'scalar', tag: NULL_TAG, value: '', at: -1, node: null, explicit: '', quoted: false }
-    const at = (node as { range?: [number, number, number] }).range?.[0] ?? 0
-    const explicit = (node as { tag?: string }).tag ?? ''
-    if (isMap(node)) {
-      return {
-        kind: 'map',
-        tag: explicit && explicit !== '!' ? shortTag(explicit) : MAP_TAG,
-        value: '',
-        at,
-        node,
-        explicit,
-        quoted: false,
-      }
-    }
-    if (isSeq(node)) {
-      return {
-        kind: 'seq',
-        tag: explicit && explicit !== '!' ? shortTag(explicit) : SEQ_TAG,
-        value: '',
-        at,
-        node,
-        explicit,
-        quoted: false,
-      }
-    }
-    const sc = node as Scalar
-    const value = sc.value === null || sc.value === undefined ? '' : String(sc.value)
-    const quoted = sc.type !== undefined && sc.type !== 'PLAIN'
-    let tag: string
-    if (explicit && explicit !== '!') tag = shortTag(explicit)
-    else if (quoted) tag = STR_TAG
-    else if (value === '<<') tag = MERGE_TAG
-    else tag = resolve('', value).tag
-    return { kind: 'scalar', tag, value, at, node, explicit: explicit === '!' ? '' : explicit, quoted }
-  }
-
-  private line(v: NodeView): number {
-    return v.at < 0 ? 0 : this.lineOf(v.at)
-  }
-
-  /** n.indicatedString() */
-  private indicatedString(v: NodeView): boolean {
-    return v.kind === 'scalar' && (shortTag(v.explicit) === STR_TAG || (v.explicit === '' && v.quoted))
-  }
-
-  private terror(v: NodeView, tag: string, out: GoType): void {
-    const t = v.tag !== '' ? v.tag : tag
-    let value = ''
+  private terror(n: Node, tag: string, out: GoType): void {
+    const t = n.tag !== '' ? n.tag : tag
+    // yaml.v3 starts from n.Value and only quotes it for other tags: a scalar tagged !!map or
+    // !!seq shows its value bare (`!!map---`).
+    let value = n.value
     if (t !== SEQ_TAG && t !== MAP_TAG) {
-      const bytes = fromText(v.value)
       // value[:7] cuts bytes, which may split a UTF-8 sequence: keep the bytes as they are.
-      value = bytes.length > 10 ? ` \`${bytes.slice(0, 7)}...\`` : ` \`${bytes}\``
+      value = n.value.length > 10 ? ` \`${n.value.slice(0, 7)}...\`` : ` \`${n.value}\``
     }
-    this.terrors.push(`line ${this.line(v)}: cannot unmarshal ${shortTag(t)}${value} into ${out.name}`)
+    this.terrors.push(`line ${n.line}: cannot unmarshal ${shortTag(t)}${value} into ${out.name}`)
   }
 
-  /** d.unmarshal: returns the decoded value (null when nothing was stored) and whether it was "good". */
-  unmarshal(n: YNodeAny, out: GoType): { value: Decoded | null; good: boolean } {
-    const node = n as YNode | null | undefined
-    if (isAlias(node)) {
-      if (this.aliasStack.has(node))
-        throw new YamlFailure(`yaml: anchor '${(node as Alias).source}' value contains itself`)
-      this.aliasStack.add(node)
-      try {
-        const target = node.resolve(this.doc)
-        return this.unmarshal(target as YNode, out)
-      } finally {
-        this.aliasStack.delete(node)
-      }
+  /** d.unmarshal: the decoded value (null when nothing was stored) and whether it was "good". */
+  unmarshal(n: Node, out: GoType): Result {
+    this.decodeCount++
+    if (this.aliasDepth > 0) this.aliasCount++
+    if (
+      this.aliasCount > 100 &&
+      this.decodeCount > 1000 &&
+      this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)
+    ) {
+      throw new YamlFailure('yaml: document contains excessive aliasing')
     }
-    const v = this.view(node)
-    if (v === null) return { value: null, good: false }
-    switch (v.kind) {
-      case 'scalar':
-        return this.scalar(v, out)
-      case 'map':
-        return this.mapping(v, out)
-      case 'seq':
-        return this.sequence(v, out)
+    switch (n.kind) {
+      case Kind.Document:
+        if (n.content.length === 1) return { value: this.unmarshal(n.content[0], out).value, good: true }
+        return { value: null, good: false }
+      case Kind.Alias:
+        return this.alias(n, out)
     }
+    switch (n.kind) {
+      case Kind.Scalar:
+        return this.scalar(n, out)
+      case Kind.Mapping:
+        return this.mapping(n, out)
+      case Kind.Sequence:
+        return this.sequence(n, out)
+    }
+    throw new YamlFailure(`yaml: cannot decode node with unknown kind ${n.kind}`)
   }
 
-  private scalar(v: NodeView, out: GoType): { value: Decoded | null; good: boolean } {
+  private alias(n: Node, out: GoType): Result {
+    if (this.aliases.has(n)) throw new YamlFailure(`yaml: anchor '${n.value}' value contains itself`)
+    this.aliases.add(n)
+    this.aliasDepth++
+    const r = this.unmarshal(n.alias as Node, out)
+    this.aliasDepth--
+    this.aliases.delete(n)
+    return r
+  }
+
+  private scalar(n: Node, out: GoType): Result {
     let r: Resolved
-    if (this.indicatedString(v)) r = { tag: STR_TAG, kind: 'str' }
+    if (indicatedString(n)) r = { tag: STR_TAG, kind: 'str' }
     else {
       try {
-        r = resolve(v.explicit, v.value)
+        r = resolve(n.tag, n.value)
       } catch (e) {
         throw new YamlFailure(`yaml: ${(e as Error).message}`)
       }
       if (r.tag === BINARY_TAG) throw new YamlFailure('yaml: !!binary values are not checked by ongrid-skill')
     }
     if (r.kind === 'null') return { value: null, good: false }
+    const at = this.at(n)
     switch (out.k) {
       case 'string':
-        return { value: { k: 'string', value: fromText(v.value), at: v.at }, good: true }
+        return { value: { k: 'string', value: n.value, at }, good: true }
       case 'any':
-        return { value: { k: 'other', at: v.at }, good: true }
+        return { value: { k: 'other', at }, good: true }
+      case 'bool':
+        // yaml.v3 also takes YAML 1.1's words when decoding into a bool.
+        if (r.kind === 'bool' || (r.kind === 'str' && YAML11_BOOLS.has(n.value))) {
+          return { value: { k: 'other', at }, good: true }
+        }
+        break
       case 'int': {
         if (r.kind === 'int' && r.value >= -(2n ** 63n) && r.value <= 2n ** 63n - 1n) {
-          return { value: { k: 'int', value: r.value, at: v.at }, good: true }
+          return { value: { k: 'int', value: r.value, at }, good: true }
         }
         // Go: resolved <= math.MaxInt64 (compared as float64, i.e. 2^63); int64(f) then wraps.
         if (r.kind === 'float' && !Number.isNaN(r.value) && r.value <= 2 ** 63) {
           const t = Math.trunc(r.value)
           const big = Number.isFinite(t) ? BigInt(t) : -(2n ** 63n)
-          return { value: { k: 'int', value: big, at: v.at }, good: true }
+          return { value: { k: 'int', value: big, at }, good: true }
         }
         break
       }
     }
-    this.terror(v, r.tag, out)
+    this.terror(n, r.tag, out)
     return { value: null, good: false }
   }
 
-  private sequence(v: NodeView, out: GoType): { value: Decoded | null; good: boolean } {
-    const seq = v.node as YAMLSeq
+  private sequence(n: Node, out: GoType): Result {
     if (out.k === 'any') {
-      for (const item of seq.items) this.unmarshal(item as YNode, any)
-      return { value: { k: 'other', at: v.at }, good: true }
+      for (const item of n.content) this.unmarshal(item, any)
+      return { value: { k: 'other', at: this.at(n) }, good: true }
     }
     if (out.k !== 'slice') {
-      this.terror(v, SEQ_TAG, out)
+      this.terror(n, SEQ_TAG, out)
       return { value: null, good: false }
     }
     const items: Decoded[] = []
-    for (const item of seq.items) {
-      const r = this.unmarshal(item as YNode, out.elem)
+    for (const item of n.content) {
+      const r = this.unmarshal(item, out.elem)
       if (r.good && r.value) items.push(r.value)
     }
-    return { value: { k: 'list', items, at: v.at }, good: true }
+    return { value: { k: 'list', items, at: this.at(n) }, good: true }
   }
 
-  private keyViews(m: YAMLMap): { key: NodeView; pair: Pair }[] {
-    return m.items.map((p) => {
-      const kv = this.view(p.key as YNode) ?? {
-        kind: 'scalar' as const,
-        tag: NULL_TAG,
-        value: '',
-        at: -1,
-        node: null,
-        explicit: '',
-        quoted: false,
-      }
-      return { key: kv, pair: p as Pair }
-    })
-  }
-
-  private mapping(v: NodeView, out: GoType): { value: Decoded | null; good: boolean } {
-    const m = v.node as YAMLMap
-    const keys = this.keyViews(m)
+  private mapping(n: Node, out: GoType): Result {
+    const l = n.content.length
     const nerrs = this.terrors.length
-    for (let i = 0; i < keys.length; i++) {
-      for (let j = i + 1; j < keys.length; j++) {
-        const a = keys[i].key
-        const b = keys[j].key
-        if (a.kind === b.kind && a.value === b.value) {
+    for (let i = 0; i < l; i += 2) {
+      const ni = n.content[i]
+      for (let j = i + 2; j < l; j += 2) {
+        const nj = n.content[j]
+        if (ni.kind === nj.kind && ni.value === nj.value) {
           this.terrors.push(
-            `line ${this.line(b)}: mapping key ${quote(fromText(b.value))} already defined at line ${this.line(a)}`,
+            `line ${nj.line}: mapping key ${quote(nj.value)} already defined at line ${ni.line}`,
           )
         }
       }
     }
     if (this.terrors.length > nerrs) return { value: null, good: false }
-    if (out.k === 'struct') return this.mappingStruct(v, keys, out)
+    if (out.k === 'struct') return this.mappingStruct(n, out)
     if (out.k !== 'map' && out.k !== 'any') {
-      this.terror(v, MAP_TAG, out)
+      this.terror(n, MAP_TAG, out)
       return { value: null, good: false }
     }
-    const keyType: GoType = out.k === 'map' ? str : any
-    const elem = out.k === 'map' ? out.elem : any
-    let merge: Pair | null = null
-    for (const { key, pair } of keys) {
-      if (this.isMerge(key)) {
-        merge = pair
+    // Into an interface{}, yaml.v3 makes a map[string]interface{} when every key is a string,
+    // else a map[interface{}]interface{}, and goes on with that map (its merges too).
+    const map = (out.k === 'any' ? (isStringMap(n) ? STRING_MAP : GENERAL_MAP) : out) as Extract<
+      GoType,
+      { k: 'map' }
+    >
+    out = map
+    const keyType: GoType = map.key ?? str
+    const elem = map.elem
+    const merged = this.mergedFields
+    this.mergedFields = null
+    let mergeNode: Node | null = null
+    for (let i = 0; i < l; i += 2) {
+      if (isMerge(n.content[i])) {
+        mergeNode = n.content[i + 1]
         continue
       }
-      if (this.unmarshal(pair.key as YNode, keyType).good) this.unmarshal(pair.value as YNode, elem)
+      const key = n.content[i]
+      const k = this.unmarshal(key, keyType)
+      if (!k.good) continue
+      const hash = keyType.k === 'any' ? this.unhashable(key) : null
+      if (merged) {
+        if (hash !== null) throw new GoPanic(`runtime error: hash of unhashable type ${hash}`)
+        const ks =
+          keyType.k === 'any' ? this.ifaceString(key) : k.value?.k === 'string' ? k.value.value : null
+        if (ks !== null) {
+          if (merged.has(ks)) continue
+          merged.add(ks)
+        }
+      }
+      if (hash !== null) throw new YamlFailure(`yaml: invalid map key: ${this.sharpV(key)}`)
+      this.unmarshal(n.content[i + 1], elem)
     }
-    if (merge) this.merge(merge.value as YNode, out)
-    return { value: { k: 'other', at: v.at }, good: true }
+    this.mergedFields = merged
+    if (mergeNode) this.merge(n, mergeNode, out)
+    return { value: { k: 'other', at: this.at(n) }, good: true }
   }
 
-  private isMerge(k: NodeView): boolean {
-    return (
-      k.kind === 'scalar' &&
-      k.value === '<<' &&
-      (k.explicit === '' || shortTag(k.explicit) === MERGE_TAG) &&
-      !k.quoted
-    )
-  }
-
-  private mergedFields: Set<string> | null = null
-
-  private mappingStruct(
-    v: NodeView,
-    keys: { key: NodeView; pair: Pair }[],
-    out: Extract<GoType, { k: 'struct' }>,
-    into?: Map<string, Decoded>,
-  ): { value: Decoded | null; good: boolean } {
+  private mappingStruct(n: Node, out: Extract<GoType, { k: 'struct' }>, into?: Map<string, Decoded>): Result {
     const fields = into ?? new Map<string, Decoded>()
     const merged = this.mergedFields
     this.mergedFields = null
-    let merge: Pair | null = null
-    for (const { key, pair } of keys) {
-      if (this.isMerge(key)) {
-        merge = pair
+    let mergeNode: Node | null = null
+    const done = new Set<string>()
+    for (let i = 0; i < n.content.length; i += 2) {
+      const ni = n.content[i]
+      if (isMerge(ni)) {
+        mergeNode = n.content[i + 1]
         continue
       }
-      const k = this.unmarshal(pair.key as YNode, str)
-      if (!k.good || k.value?.k !== 'string') continue
-      const name = k.value.value
+      const k = this.unmarshal(ni, str)
+      if (!k.good) continue
+      const name = k.value?.k === 'string' ? k.value.value : ''
       if (merged) {
         if (merged.has(name)) continue
         merged.add(name)
       }
-      const ft = out.fields[name]
+      const ft = Object.hasOwn(out.fields, name) ? out.fields[name] : undefined
       if (ft === undefined) continue
-      const r = this.unmarshal(pair.value as YNode, ft)
+      if (done.has(name)) {
+        this.terrors.push(`line ${ni.line}: field ${name} already set in type ${out.name}`)
+        continue
+      }
+      done.add(name)
+      const r = this.unmarshal(n.content[i + 1], ft)
       if (r.value) fields.set(name, r.value)
     }
     this.mergedFields = merged
-    if (merge) this.mergeStruct(keys, merge.value as YNode, out, fields)
-    return { value: { k: 'fields', fields, at: v.at }, good: true }
+    if (mergeNode) this.merge(n, mergeNode, out, fields)
+    return { value: { k: 'fields', fields, at: this.at(n) }, good: true }
   }
 
-  private mergeTargets(n: YNode): NodeView[] {
-    const fail = () => {
-      throw new YamlFailure('yaml: map merge requires map or sequence of maps as the value')
-    }
-    const v = this.view(n)
-    if (v === null) return fail()
-    if (v.kind === 'map') return [v]
-    if (v.kind === 'seq') {
-      return (v.node as YAMLSeq).items.map((item) => {
-        const iv = this.view(item as YNode)
-        if (iv === null || iv.kind !== 'map') return fail()
-        return iv
-      })
-    }
-    return fail()
-  }
-
-  private mergeStruct(
-    parentKeys: { key: NodeView; pair: Pair }[],
-    mergeNode: YNode,
-    out: Extract<GoType, { k: 'struct' }>,
-    fields: Map<string, Decoded>,
-  ): void {
+  private merge(parent: Node, mergeNode: Node, out: GoType, fields?: Map<string, Decoded>): void {
     const saved = this.mergedFields
     if (saved === null) {
-      this.mergedFields = new Set(
-        parentKeys.filter((k) => k.key.kind === 'scalar').map((k) => fromText(k.key.value)),
-      )
+      // Go makes the set before decoding the parent's keys (a key that is itself a map sees it).
+      const keys = new Set<string>()
+      this.mergedFields = keys
+      for (let i = 0; i < parent.content.length; i += 2) {
+        const k = parent.content[i]
+        if (!this.unmarshal(k, any).good) continue
+        const hash = this.unhashable(k)
+        if (hash !== null) throw new GoPanic(`runtime error: hash of unhashable type ${hash}`)
+        const ks = this.ifaceString(k)
+        if (ks !== null) keys.add(ks)
+      }
     }
-    for (const t of this.mergeTargets(mergeNode)) {
-      this.mappingStruct(t, this.keyViews(t.node as YAMLMap), out, fields)
+    const fail = (): never => {
+      throw new YamlFailure('yaml: map merge requires map or sequence of maps as the value')
+    }
+    const one = (m: Node) => {
+      if (out.k === 'struct') {
+        const target = m.kind === Kind.Alias ? this.follow(m) : m
+        if (target === null) return
+        this.mappingStructVia(m, target, out, fields as Map<string, Decoded>)
+      } else this.unmarshal(m, out)
+    }
+    switch (mergeNode.kind) {
+      case Kind.Mapping:
+        one(mergeNode)
+        break
+      case Kind.Alias:
+        if (mergeNode.alias !== null && mergeNode.alias.kind !== Kind.Mapping) fail()
+        one(mergeNode)
+        break
+      case Kind.Sequence:
+        for (const ni of mergeNode.content) {
+          if (ni.kind === Kind.Alias) {
+            if (ni.alias !== null && ni.alias.kind !== Kind.Mapping) fail()
+          } else if (ni.kind !== Kind.Mapping) fail()
+          one(ni)
+        }
+        break
+      default:
+        fail()
     }
     this.mergedFields = saved
   }
 
-  private merge(mergeNode: YNode, out: GoType): void {
-    for (const t of this.mergeTargets(mergeNode)) this.unmarshal(t.node as YNode, out)
+  /** The string a key holds once decoded into interface{} (null when it is not a string). */
+  private ifaceString(n: Node): string | null {
+    const t = this.follow(n)
+    if (t === null || t.kind !== Kind.Scalar) return null
+    if (indicatedString(t)) return t.value
+    try {
+      const r = resolve(t.tag, t.value)
+      return r.kind === 'str' || r.kind === 'merge' ? t.value : null
+    } catch {
+      return null
+    }
+  }
+
+  /** The Go type of a collection decoded into interface{} (unhashable as a map key), else null. */
+  private unhashable(n: Node): string | null {
+    const t = this.follow(n)
+    if (t === null || nodeShortTag(t) === NULL_TAG) return null
+    if (t.kind === Kind.Sequence) return '[]interface {}'
+    if (t.kind === Kind.Mapping)
+      return isStringMap(t) ? 'map[string]interface {}' : 'map[interface {}]interface {}'
+    return null
+  }
+
+  /** fmt's %#v of what a node decodes to in an interface{} (the kinds a key can hold). */
+  private sharpV(n: Node, inner = false): string {
+    const t = this.follow(n)
+    if (t === null) return inner ? 'interface {}(nil)' : '<nil>'
+    if (t.kind === Kind.Sequence)
+      return `[]interface {}{${t.content.map((c) => this.sharpV(c, true)).join(', ')}}`
+    if (t.kind === Kind.Mapping) {
+      const type = isStringMap(t) ? 'map[string]interface {}' : 'map[interface {}]interface {}'
+      const pairs: [string, string][] = []
+      for (let i = 0; i + 1 < t.content.length; i += 2) {
+        pairs.push([this.sharpV(t.content[i], true), this.sharpV(t.content[i + 1], true)])
+      }
+      pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      return `${type}{${pairs.map(([k, v]) => `${k}:${v}`).join(', ')}}`
+    }
+    if (indicatedString(t)) return quote(t.value)
+    const r = resolve(t.tag, t.value)
+    switch (r.kind) {
+      case 'null':
+        return inner ? 'interface {}(nil)' : '<nil>'
+      case 'bool':
+        return t.value.toLowerCase() === 'true' ? 'true' : 'false'
+      case 'int':
+        return r.value.toString()
+      case 'float':
+        return formatFloatG(r.value)
+      default:
+        return quote(t.value)
+    }
+  }
+
+  private follow(n: Node): Node | null {
+    let t: Node | null = n
+    while (t !== null && t.kind === Kind.Alias) t = t.alias
+    return t
+  }
+
+  /** d.unmarshal(m, out) for a struct `out` already holding `fields`, through m's aliases. */
+  private mappingStructVia(
+    m: Node,
+    target: Node,
+    out: Extract<GoType, { k: 'struct' }>,
+    fields: Map<string, Decoded>,
+  ): void {
+    if (m.kind === Kind.Alias) {
+      if (this.aliases.has(m)) throw new YamlFailure(`yaml: anchor '${m.value}' value contains itself`)
+      this.aliases.add(m)
+      this.aliasDepth++
+      this.decodeCount++
+      this.aliasCount++
+      try {
+        this.mappingStructVia(m.alias as Node, target, out, fields)
+      } finally {
+        this.aliasDepth--
+        this.aliases.delete(m)
+      }
+      return
+    }
+    this.decodeCount++
+    if (this.aliasDepth > 0) this.aliasCount++
+    const nerrs = this.terrors.length
+    for (let i = 0; i < target.content.length; i += 2) {
+      const ni = target.content[i]
+      for (let j = i + 2; j < target.content.length; j += 2) {
+        const nj = target.content[j]
+        if (ni.kind === nj.kind && ni.value === nj.value) {
+          this.terrors.push(
+            `line ${nj.line}: mapping key ${quote(nj.value)} already defined at line ${ni.line}`,
+          )
+        }
+      }
+    }
+    if (this.terrors.length > nerrs) return
+    this.mappingStruct(target, out, fields)
   }
 }
 
-/** Decodes the document's root into `type` as yaml.Unmarshal does (first document only). */
-export function decodeDocument(
-  doc: Document,
-  type: GoType,
-  lineOf: (offset: number) => number,
-): DecodeOutcome {
-  const d = new Decoder(doc, lineOf)
+/** Decodes a parsed document (yaml.Unmarshal's node) into `type`. */
+export function decodeNode(root: Node | null, type: GoType, at: (n: Node) => number): DecodeOutcome {
+  if (root === null) return { value: null, terrors: [], failure: null, panic: null }
+  const d = new Decoder(at)
   try {
-    const contents = doc.contents as YNode | null
-    if (contents === null || contents === undefined) return { value: null, terrors: [], failure: null }
-    const r = d.unmarshal(contents, type)
-    return { value: r.value, terrors: d.terrors, failure: null }
+    const r = d.unmarshal(root, type)
+    return { value: r.value, terrors: d.terrors, failure: null, panic: null }
   } catch (e) {
-    if (e instanceof YamlFailure) return { value: null, terrors: [], failure: e.message }
+    if (e instanceof YamlFailure) return { value: null, terrors: [], failure: e.message, panic: null }
+    if (e instanceof GoPanic) return { value: null, terrors: [], failure: null, panic: e.message }
+    throw e
+  }
+}
+
+export interface FrontmatterYaml {
+  /** yaml.v3's syntax failure (`yaml: line N: …`), with its problem mark when it has one. */
+  syntax: YamlError | null
+  /** The parsed first document (null: empty, or a syntax failure). */
+  root: Node | null
+  /** A node's offset in toText(frontmatter). */
+  at: (n: Node) => number
+  /** The offset in toText(frontmatter) of a mark's character index. */
+  offsetOf: (index: number) => number
+}
+
+/** yaml.Unmarshal's parse of a frontmatter (a byte string), before any decoding. */
+export function parseFrontmatterYaml(fm: GoString): FrontmatterYaml {
+  const text = toText(fm)
+  // Mark indexes count characters after a leading BOM; offsets count UTF-16 units in `text`.
+  const bom = text.startsWith('\ufeff') ? 1 : 0
+  let table: number[] | null = null
+  const offsetOf = (index: number): number => {
+    if (table === null) {
+      table = []
+      for (let i = 0; i < text.length; i++) {
+        table.push(i)
+        const c = text.charCodeAt(i)
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) i++
+      }
+      table.push(text.length)
+    }
+    const k = index + bom
+    return k < table.length ? table[k] : text.length
+  }
+  const at = (n: Node) => offsetOf(n.index)
+  try {
+    return { syntax: null, root: parseFirstDocument(fm), at, offsetOf }
+  } catch (e) {
+    if (e instanceof YamlError) return { syntax: e, root: null, at, offsetOf }
     throw e
   }
 }

@@ -128,11 +128,17 @@ describe('ParseSkillMd', () => {
       `chatruntime: parse ${path} frontmatter (raw): yaml: unmarshal errors:\n  line 5: mapping key "k" already defined at line 4`,
     )
   })
-  test('a YAML syntax error: ours, marked as not the manager’s text', () => {
-    const { r } = parse('---\nname: a\ndescription: [b\n---\n')
+  test('a YAML syntax error: yaml.v3’s text, at the problem’s position', () => {
+    const { path, r } = parse('---\nname: a\ndescription: [b\n---\n')
     assert.equal(r.error?.stage, 'yaml')
-    assert.equal(r.error?.exact, false)
-    assert.match(r.error?.message ?? '', /^the frontmatter is not valid YAML: .*not reproduced here\)$/)
+    assert.equal(r.error?.exact, true)
+    // yaml.v3 counts the line of the flow sequence's start from 0 here (its context mark).
+    assert.equal(
+      r.error?.message,
+      `chatruntime: parse ${path} frontmatter: yaml: line 1: did not find expected ',' or ']'`,
+    )
+    // Reported where the scanner stood: the end of the frontmatter.
+    assert.deepEqual([r.error?.line, r.error?.column], [3, 16])
   })
   test('null values and aliases decode as yaml.v3 decodes them', () => {
     const { r } = parse('---\nname: &n disk\ndescription: ~\n---\n')

@@ -13,6 +13,9 @@
 //	hash    root              → err, hex (the canonical *.md/*.json stream's SHA-256)
 //	verify  root, pin         → state, err (signature.json checked as the contract describes)
 //	yaml    data              → err (yaml.Unmarshal into map[string]interface{})
+//	skill   data              → err, raw, skill, panic (ParseSkillMd's two decodes; skill.go)
+//	agent   data              → err, raw, agent, panic (ParseAgentMd's)
+//	command data              → err, panic (ConvertCommandFile's)
 //	extract file, name, dest  → err, root, tree [{path, kind, mode, data}] (the upload endpoint's rules)
 package main
 
@@ -206,6 +209,12 @@ func answer(r request) object {
 		return object{"state": state, "err": errText(err)}
 	case "extract":
 		return extractAnswer(string(r.File), string(r.Name), string(r.Dest))
+	case "skill":
+		return skillFrontmatter(r.Data)
+	case "agent":
+		return agentFrontmatter(r.Data, false)
+	case "command":
+		return agentFrontmatter(r.Data, true)
 	case "yaml":
 		var m map[string]interface{}
 		err := yaml.Unmarshal(r.Data, &m)

@@ -10,7 +10,7 @@ ruleTester(rule, {
       findings: [
         {
           message:
-            'the frontmatter is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] (the manager rejects the file with “chatruntime: parse $R/skills/n/SKILL.md frontmatter: yaml: …” in yaml.v3’s own words, not reproduced here)',
+            "chatruntime: parse $R/skills/n/SKILL.md frontmatter: yaml: line 1: did not find expected ',' or ']'",
           line: 2,
           column: 9,
           file: 'skills/n/SKILL.md',

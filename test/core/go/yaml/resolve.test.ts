@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { ResolveError, resolve } from '../../../src/core/native/resolve.js'
+import { ResolveError, resolve } from '../../../../src/core/go/yaml/resolve.js'
 
 describe('yaml.v3 resolve', () => {
   test('tags of plain scalars', () => {
