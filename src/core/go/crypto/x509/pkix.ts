@@ -48,8 +48,13 @@ function readElement(der: Buffer, off: number, limit: number): Element | null {
   if (off + 2 > limit) return null
   const tag = der[off]
   if ((tag & 0x1f) === 0x1f) return null
-  let len = der[off + 1]
-  let p = off + 2
+  return readLength(der, off, off + 1, tag, limit)
+}
+
+/** The definite, minimal length at `p` of an element whose tag began at `head`, and its content. */
+function readLength(der: Buffer, head: number, p: number, tag: number, limit: number): Element | null {
+  if (p >= limit) return null
+  let len = der[p++]
   if (len & 0x80) {
     const n = len & 0x7f
     if (n === 0 || n > 4 || p + n > limit) return null
@@ -59,7 +64,28 @@ function readElement(der: Buffer, off: number, limit: number): Element | null {
     p += n
   }
   if (p + len > limit) return null
-  return { tag, start: p, end: p + len, head: off }
+  return { tag, start: p, end: p + len, head }
+}
+
+/**
+ * One element as encoding/asn1's parseTagAndLength reads it: as readElement, and also a tag in
+ * the high-tag-number form (0x1f, then a minimal base-128 number of at most 31 bits, at least 31),
+ * which asn1.Unmarshal takes for a RawValue (the algorithm's parameters) where cryptobyte, reading
+ * those parameters afterwards, does not. Such an element has tag -1 (it matches no tag here).
+ */
+function readAsn1Element(der: Buffer, off: number, limit: number): Element | null {
+  if (off >= limit || (der[off] & 0x1f) !== 0x1f) return readElement(der, off, limit)
+  let p = off + 1
+  let n = 0
+  for (let shifted = 0; ; shifted++) {
+    if (p >= limit || shifted === 5) return null
+    const b = der[p++]
+    if (shifted === 0 && b === 0x80) return null
+    n = n * 128 + (b & 0x7f)
+    if ((b & 0x80) === 0) break
+  }
+  if (n > 0x7fffffff || n < 0x1f) return null
+  return readLength(der, off, p, -1, limit)
 }
 
 function hex(der: Buffer, e: Element): string {
@@ -137,7 +163,7 @@ export function parsePKIXPublicKey(der: Buffer): ParsedKey {
   if (!isOid(der, oid) || !oid) return asn1Error()
   let params: Element | null = null
   if (oid.end < algo.end) {
-    params = readElement(der, oid.end, algo.end)
+    params = readAsn1Element(der, oid.end, algo.end)
     if (!params) return asn1Error()
   }
   const bits = readElement(der, algo.end, seq.end)

@@ -45,3 +45,20 @@ test('points, trailing data, malformed DER', () => {
   )
   assert.match(outcome(Buffer.from([0x30, 0x03, 0x02, 0x01])), /\(ours\)$/)
 })
+
+test('parameters in the high-tag-number form: asn1.Unmarshal takes them, DSA’s cryptobyte read does not', () => {
+  // SEQUENCE { SEQUENCE { OID dsa, PARAMS }, BIT STRING { INTEGER 1 } }; texts measured with Go.
+  const dsa = (params: string) => {
+    const algo = `06072a8648ce380401${params}`
+    const body = `30${(algo.length / 2).toString(16).padStart(2, '0')}${algo}030400020101`
+    return Buffer.from(`30${(body.length / 2).toString(16).padStart(2, '0')}${body}`, 'hex')
+  }
+  const invalid = { ok: false, exact: true, error: 'x509: invalid DSA parameters' }
+  assert.deepEqual(parsePKIXPublicKey(dsa('3f1f00')), invalid) // [UNIVERSAL 31], constructed
+  assert.deepEqual(parsePKIXPublicKey(dsa('1f2000')), invalid) // [UNIVERSAL 32]
+  assert.deepEqual(parsePKIXPublicKey(dsa('3000')), invalid)
+  // Go's asn1 refuses these (non-minimal tag, non-minimal base-128, truncated): not exact here.
+  for (const p of ['3f1e00', '3f8000', '3f1f']) assert.equal(parsePKIXPublicKey(dsa(p)).ok, false)
+  for (const p of ['3f1e00', '3f8000', '3f1f'])
+    assert.equal((parsePKIXPublicKey(dsa(p)) as { exact: boolean }).exact, false)
+})
