@@ -83,7 +83,10 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
   static override enableJsonFlag = true
 
   static override args = {
-    name: Args.string({ description: 'skill name, lower_snake [a-z0-9_] as the manager’s loader requires' }),
+    name: Args.string({
+      ignoreStdin: true,
+      description: 'skill name, lower_snake [a-z0-9_] as the manager’s loader requires',
+    }),
   }
 
   static override flags = {

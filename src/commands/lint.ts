@@ -41,6 +41,7 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
 
   static override args = {
     path: Args.string({
+      ignoreStdin: true,
       description: 'pack dir, skill.json, SKILL.md, or a dir to walk; repeatable (default: .)',
     }),
   }
@@ -65,6 +66,7 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     rule: Flags.string({
       description: 'set a rule’s severity for this run: ID=off|info|warn|error (repeatable)',
       multiple: true,
+      multipleNonGreedy: true,
     }),
     config: Flags.string({
       description:

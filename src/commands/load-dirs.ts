@@ -36,7 +36,10 @@ With --strict, exit 0 means every line was a registration: a rejected manifest, 
   static override enableJsonFlag = true
 
   static override args = {
-    dir: Args.string({ description: 'allow-list dir (absolute, as the manager requires); repeatable' }),
+    dir: Args.string({
+      ignoreStdin: true,
+      description: 'allow-list dir (absolute, as the manager requires); repeatable',
+    }),
   }
 
   static override flags = {

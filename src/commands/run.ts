@@ -43,6 +43,7 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
 
   static override args = {
     target: Args.string({
+      ignoreStdin: true,
       description: 'pack dir, skill.json, or the name of a skill registered from --dirs',
       required: true,
     }),
@@ -57,10 +58,13 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     }),
     args: Flags.string({ description: 'JSON args sent on stdin, verbatim', exclusive: ['args-file'] }),
     'args-file': Flags.string({ description: 'file holding the JSON args (- for stdin)' }),
-    arg: Flags.string({ description: 'key=value, typed by the schema; repeatable', multiple: true }),
+    arg: Flags.string({
+      description: 'key=value, typed by the schema; repeatable',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     validate: Flags.boolean({
       description: 'check args against the schema first (the manager itself validates nothing)',
-      default: true,
       allowNo: true,
     }),
     'env-from': Flags.string({
@@ -80,7 +84,6 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     }),
     audit: Flags.boolean({
       description: 'append the run to the local audit store',
-      default: true,
       allowNo: true,
     }),
     'audit-db': Flags.string({

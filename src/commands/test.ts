@@ -36,7 +36,10 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir, skill.json, or a dir to walk; repeatable (default: .)' }),
+    path: Args.string({
+      ignoreStdin: true,
+      description: 'pack dir, skill.json, or a dir to walk; repeatable (default: .)',
+    }),
   }
 
   static override flags = {

@@ -41,6 +41,7 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
 
   static override args = {
     path: Args.string({
+      ignoreStdin: true,
       description: 'pack dir, skill.json, SKILL.md, or a dir to walk; repeatable (default: .)',
     }),
   }

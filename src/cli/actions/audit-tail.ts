@@ -36,8 +36,9 @@ interface TailFlags {
 /** audit tail: the last rows of the audit table, then new ones as they are committed. */
 export async function auditTailAction({ flags: f }: ActionInput): Promise<number> {
   const flags = f as TailFlags
+  // A string flag, as oclif's integer flag would take it: digits only (not 1e2, 0x10, 5.0 or '').
   const lines = flags.lines === undefined ? undefined : Number(flags.lines)
-  if (lines !== undefined && !(Number.isInteger(lines) && lines >= 0)) {
+  if (flags.lines !== undefined && !/^\d+$/.test(String(flags.lines))) {
     throw new UserError(`-n ${flags.lines}: expected a whole number of rows (0 or more)`)
   }
   let source: Source

@@ -57,10 +57,9 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
   ]
 
   static override flags = {
-    lines: Flags.integer({
+    lines: Flags.string({
       char: 'n',
       description: 'how many of the last rows to show first (default 10; with --since, all rows since then)',
-      min: 0,
     }),
     follow: Flags.boolean({
       char: 'f',

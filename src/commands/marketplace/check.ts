@@ -31,7 +31,11 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir or archive (.zip, .tar.gz, .tgz, .tar)', default: '.' }),
+    path: Args.string({
+      ignoreStdin: true,
+      description: 'pack dir or archive (.zip, .tar.gz, .tgz, .tar)',
+      default: '.',
+    }),
   }
 
   static override flags = {
@@ -48,6 +52,7 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
       description:
         'a source that must be signed (ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES; repeatable; default ongrid-official)',
       multiple: true,
+      multipleNonGreedy: true,
     }),
     'pinned-key': Flags.string({
       description: 'file with the pinned public key PEM (ONGRID_MARKETPLACE_PINNED_PUBKEY)',

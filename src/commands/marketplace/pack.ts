@@ -24,7 +24,7 @@ The archive is then extracted as the upload endpoint does and checked: same file
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir', default: '.' }),
+    path: Args.string({ ignoreStdin: true, description: 'pack dir', default: '.' }),
   }
 
   static override flags = {

@@ -25,7 +25,7 @@ Exit codes: 0 verified (or unsigned without --require-signed), 1 otherwise, 2 us
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir or archive', default: '.' }),
+    path: Args.string({ ignoreStdin: true, description: 'pack dir or archive', default: '.' }),
   }
 
   static override flags = {
