@@ -5,10 +5,10 @@ import { fromParseError } from './parse-errors.js'
 export { UserError } from './errors.js'
 
 /** What oclif's parser returns, as far as an action is concerned. */
-interface Parsed {
-  args: object
+interface Parsed<F extends object = object, A extends object = object> {
+  args: A
   argv: unknown[]
-  flags: object
+  flags: F
   raw?: readonly { type: string; input: string }[]
 }
 
@@ -18,7 +18,7 @@ interface Parsed {
  * repeated value (`/a /b /a` gives `/a /a /b`; `--x -- --x` puts the argument first): the arguments
  * are taken in the order given from its raw tokens, then the defaults it added after them.
  */
-export function actionInput(parsed: Parsed): ActionInput {
+export function actionInput<F extends object, A extends object>(parsed: Parsed<F, A>): ActionInput<F, A> {
   const argv = parsed.argv as string[]
   const given = parsed.raw?.filter((t) => t.type === 'arg').map((t) => t.input) ?? argv
   const added = [...argv]
@@ -26,11 +26,7 @@ export function actionInput(parsed: Parsed): ActionInput {
     const at = added.indexOf(a)
     if (at >= 0) added.splice(at, 1)
   }
-  return {
-    args: parsed.args as Record<string, string | undefined>,
-    argv: [...given, ...added],
-    flags: parsed.flags as Record<string, unknown>,
-  }
+  return { args: parsed.args, argv: [...given, ...added], flags: parsed.flags }
 }
 
 /**
@@ -43,8 +39,11 @@ export abstract class BaseCommand extends Command {
     printJson(json)
   }
 
-  /** Runs an action with oclif's parsed input and exits with its code. */
-  protected async runAction(action: Action, parsed: Parsed): Promise<void> {
+  /** Runs an action with oclif's parsed input (typed by the command's flags) and exits with its code. */
+  protected async runAction<F extends object, A extends object>(
+    action: Action<ActionInput<F, A>>,
+    parsed: Parsed<F, A>,
+  ): Promise<void> {
     const code = await action(actionInput(parsed))
     if (code !== EXIT.ok) this.exit(code)
   }

@@ -74,10 +74,10 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     timeout: Flags.string({
       description: 'override the timeout, as a Go duration (90s, 1m30s, 500ms) or a number of seconds',
     }),
-    role: Flags.string({
+    role: Flags.option({
       description: "replay the manager's REST class gate for this caller role",
-      options: [...ROLES],
-    }),
+      options: ROLES,
+    })(),
     quiet: Flags.boolean({
       char: 'q',
       description: "do not show the entry's stderr or notices while it runs",

@@ -8,7 +8,11 @@ import { UserError } from '../../../src/cli/errors.js'
 test('audit tail -n: a whole number in digits, else one error line', async () => {
   for (const n of ['1e2', '0x10', '5.0', '', ' 5', '-1', '+3']) {
     await assert.rejects(
-      auditTailAction({ args: {}, argv: [], flags: { lines: n, db: 'sqlite:/nonexistent/x.db' } }),
+      auditTailAction({
+        args: {},
+        argv: [],
+        flags: { lines: n, db: 'sqlite:/nonexistent/x.db', 'gap-wait': '10s' },
+      }),
       (e: Error) =>
         e instanceof UserError && e.message === `-n ${n}: expected a whole number of rows (0 or more)`,
       JSON.stringify(n),
