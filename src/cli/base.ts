@@ -1,6 +1,31 @@
 import { Command, Errors } from '@oclif/core'
-import { type Action, EXIT, printJson, reportError } from './errors.js'
+import { type Action, type ActionInput, EXIT, printJson, reportError } from './errors.js'
 import { fromParseError } from './parse-errors.js'
+
+/** What oclif's parser returns, as far as an action is concerned. */
+interface Parsed<F extends object = object, A extends object = object> {
+  args: A
+  argv: unknown[]
+  flags: F
+  raw?: readonly { type: string; input: string }[]
+}
+
+/**
+ * An action's input from oclif's parse, the same as the fast path's (src/cli/fast.ts) for the same
+ * argv. oclif sorts its argv by where each value first appears on the command line, which moves a
+ * repeated value (`/a /b /a` gives `/a /a /b`; `--x -- --x` puts the argument first): the arguments
+ * are taken in the order given from its raw tokens, then the defaults it added after them.
+ */
+export function actionInput<F extends object, A extends object>(parsed: Parsed<F, A>): ActionInput<F, A> {
+  const argv = parsed.argv as string[]
+  const given = parsed.raw?.filter((t) => t.type === 'arg').map((t) => t.input) ?? argv
+  const added = [...argv]
+  for (const a of given) {
+    const at = added.indexOf(a)
+    if (at >= 0) added.splice(at, 1)
+  }
+  return { args: parsed.args, argv: [...given, ...added], flags: parsed.flags }
+}
 
 /**
  * Base for all commands: help, flags and the manifest come from oclif; the work is an
@@ -12,16 +37,12 @@ export abstract class BaseCommand extends Command {
     printJson(json)
   }
 
-  /** Runs an action with oclif's parsed input and exits with its code. */
-  protected async runAction(
-    action: Action,
-    parsed: { args: object; argv: unknown[]; flags: object },
+  /** Runs an action with oclif's parsed input (typed by the command's flags) and exits with its code. */
+  protected async runAction<F extends object, A extends object>(
+    action: Action<ActionInput<F, A>>,
+    parsed: Parsed<F, A>,
   ): Promise<void> {
-    const code = await action({
-      args: parsed.args as Record<string, string | undefined>,
-      argv: parsed.argv as string[],
-      flags: parsed.flags as Record<string, unknown>,
-    })
+    const code = await action(actionInput(parsed))
     if (code !== EXIT.ok) this.exit(code)
   }
 

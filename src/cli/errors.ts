@@ -1,3 +1,4 @@
+import type { Interfaces } from '@oclif/core'
 import { EXIT, UserError } from '../core/errors.js'
 import { stringify } from '../core/json-text.js'
 
@@ -70,12 +71,42 @@ export function printJson(json: unknown): void {
 }
 
 /** What a command's action receives, from oclif's parser or from the fast path (src/cli/fast.ts). */
-export interface ActionInput {
-  args: Record<string, string | undefined>
+export interface ActionInput<
+  F extends object = Record<string, unknown>,
+  A extends object = Record<string, string | undefined>,
+> {
+  args: A
   argv: string[]
-  /** Flags as given; a flag that was not given may be undefined: actions apply their own defaults. */
-  flags: Record<string, unknown>
+  /** Flags as given, defaults applied; a flag that was not given (a boolean) is undefined. */
+  flags: F
 }
 
 /** A command's work, independent of oclif: returns the exit code. */
-export type Action = (input: ActionInput) => Promise<number>
+export type Action<I extends ActionInput<object, object> = ActionInput> = (input: I) => Promise<number>
+
+/**
+ * The flags a command's static `flags` give its action: oclif's own inference, but a boolean not
+ * given is undefined (oclif types it boolean; neither parser sets it); a flag that may be
+ * undefined may be left out.
+ */
+type FlagsOf<T extends Interfaces.FlagInput> = Optional<{
+  [K in keyof Interfaces.InferredFlags<T>]: K extends keyof T
+    ? T[K] extends { type: 'boolean' }
+      ? boolean | undefined
+      : Interfaces.InferredFlags<T>[K]
+    : Interfaces.InferredFlags<T>[K]
+}>
+
+type Optional<O> = { [K in keyof O as undefined extends O[K] ? K : never]?: O[K] } & {
+  [K in keyof O as undefined extends O[K] ? never : K]: O[K]
+}
+
+/**
+ * The input of a command's action, inferred from the command's static flags and args: the action
+ * imports its command as a type only (`import type Run from '../../commands/run.js'`), so the fast
+ * path, which runs actions without oclif, loads nothing of it.
+ */
+export type InputOf<C extends { flags: Interfaces.FlagInput; args: Interfaces.ArgInput }> = ActionInput<
+  FlagsOf<C['flags']>,
+  Interfaces.InferredArgs<C['args']>
+>

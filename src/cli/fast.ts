@@ -8,7 +8,8 @@ import { type Action, type ActionInput, EXIT, reportError, UserError } from './e
  * has an Action, it is parsed with the flag definitions from the shipped oclif manifest and
  * the action runs without oclif. Anything else — help, unknown or malformed flags, missing
  * arguments, exclusive flags together — returns false and oclif handles it, so every error
- * message and all help output stay oclif's.
+ * message and all help output stay oclif's. What it accepts, it parses to the input oclif would
+ * give the action (test/cli/fast-differential.test.ts compares the two on generated argv).
  */
 
 interface ManifestFlag {
@@ -20,17 +21,22 @@ interface ManifestFlag {
   options?: string[]
   default?: unknown
   exclusive?: string[]
+  required?: boolean
 }
 
 interface ManifestCommand {
   id: string
   strict?: boolean
-  args: Record<string, { name: string; required?: boolean }>
+  args: Record<string, { name: string; required?: boolean; default?: string }>
   flags: Record<string, ManifestFlag>
 }
 
-/** Commands whose work can run without oclif, and where their action lives. */
-const ACTIONS: Record<string, () => Promise<Action>> = {
+/**
+ * Commands whose work can run without oclif, and where their action lives. Each action's input is
+ * typed by its command's flags (InputOf); the fast path's comes from the manifest instead, and is
+ * the same as oclif's by test (test/cli/fast-differential.test.ts).
+ */
+const ACTIONS: Record<string, () => Promise<(input: never) => Promise<number>>> = {
   'load-dirs': async () => (await import('./actions/load-dirs.js')).loadDirsAction,
   run: async () => (await import('./actions/run.js')).runAction,
   validate: async () => (await import('./actions/lint.js')).validateAction,
@@ -65,7 +71,7 @@ export async function tryFast(argv: string[], manifestPath: URL): Promise<boolea
   if (input === null) return false
   let code: number
   try {
-    code = await (await ACTIONS[id]())(input)
+    code = await ((await ACTIONS[id]()) as Action)(input)
   } catch (e) {
     code = reportError(e as Error, input.flags.json === true)
   }
@@ -78,6 +84,14 @@ export function parse(cmd: ManifestCommand, argv: string[]): ActionInput | null 
   const flags: Record<string, unknown> = {}
   const positional: string[] = []
   const byChar = new Map(Object.values(cmd.flags).flatMap((f) => (f.char ? [[f.char, f] as const] : [])))
+  // oclif refuses a value that names one of the command's flags (`--root --quiet`: "expects a value").
+  const namesFlag = (v: string): boolean => {
+    if (v.startsWith('--')) {
+      const negated = v.startsWith('--no-') ? cmd.flags[v.slice(5)] : undefined
+      return v.slice(2) in cmd.flags || (negated?.type === 'boolean' && negated.allowNo === true)
+    }
+    return v[0] === '-' && byChar.has(v[1])
+  }
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i]
     if (tok === '--') {
@@ -117,6 +131,7 @@ export function parse(cmd: ManifestCommand, argv: string[]): ActionInput | null 
       if (i + 1 >= argv.length) return null
       value = argv[++i]
     }
+    if (namesFlag(value)) return null
     if (flag.options && !flag.options.includes(value)) return null
     if (flag.multiple) flags[flag.name] = [...((flags[flag.name] as string[] | undefined) ?? []), value]
     else if (flag.name in flags) return null
@@ -126,16 +141,20 @@ export function parse(cmd: ManifestCommand, argv: string[]): ActionInput | null 
     if (cmd.flags[name]?.exclusive?.some((other) => other in flags)) return null
   }
   for (const f of Object.values(cmd.flags)) {
+    if (!(f.name in flags) && f.required) return null
     if (!(f.name in flags) && f.default !== undefined) flags[f.name] = f.default
   }
   const argDefs = Object.values(cmd.args)
-  const args: Record<string, string | undefined> = {}
-  argDefs.forEach((a, k) => {
-    args[a.name] = positional[k]
-  })
   if (argDefs.some((a, k) => a.required && positional[k] === undefined)) return null
   if (cmd.strict !== false && positional.length > argDefs.length) return null
-  return { args, argv: positional, flags }
+  const args: Record<string, string | undefined> = {}
+  const defaulted: string[] = []
+  argDefs.forEach((a, k) => {
+    args[a.name] = positional[k] ?? (a.default || undefined)
+    // oclif lists an argument's default in argv too.
+    if (positional[k] === undefined && a.default) defaulted.push(a.default)
+  })
+  return { args, argv: [...positional, ...defaulted], flags }
 }
 
 /**

@@ -7,3 +7,4 @@
 export { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../core/audit/dsn.js'
 export { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
 export { ROLES } from '../core/gate.js'
+export { SEVERITIES } from '../core/lint/types.js'

@@ -74,7 +74,10 @@ export function fromParseError(
         // oclif's "--no-config=true cannot also be provided when using --config": the flags as typed.
         .map((l) => {
           const m = /^(--[\w-]+)(?:=\S*)? cannot also be provided when using (--[\w-]+)$/.exec(l)
-          return m ? `${m[2]} and ${m[1]} cannot be used together` : l
+          if (m) return `${m[2]} and ${m[1]} cannot be used together`
+          // "Missing required flag key", said as a missing argument is.
+          const r = /^Missing required flag ([\w-]+)$/.exec(l)
+          return r ? `missing flag: --${r[1]}` : l
         })
       return new UserError(reasons.join('; ') || 'invalid flags', undefined, seeHelp)
     }

@@ -25,7 +25,7 @@ export default class Completion extends BaseCommand {
   static override enableJsonFlag = true
 
   static override args = {
-    shell: Args.string({ description: 'the shell', options: [...SHELLS], required: true }),
+    shell: Args.string({ ignoreStdin: true, description: 'the shell', options: [...SHELLS], required: true }),
   }
 
   async run(): Promise<void> {

@@ -18,7 +18,10 @@ export default class Help extends BaseCommand {
   static override enableJsonFlag = true
 
   static override args = {
-    command: Args.string({ description: 'the command (words of a topic command separated by spaces)' }),
+    command: Args.string({
+      ignoreStdin: true,
+      description: 'the command (words of a topic command separated by spaces)',
+    }),
   }
 
   async run(): Promise<void> {

@@ -62,7 +62,10 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
   static override enableJsonFlag = true
 
   static override args = {
-    name: Args.string({ description: 'skill name, lower_snake [a-z0-9_] as the manager’s loader requires' }),
+    name: Args.string({
+      ignoreStdin: true,
+      description: 'skill name, lower_snake [a-z0-9_] as the manager’s loader requires',
+    }),
   }
 
   static override flags = {
@@ -89,10 +92,12 @@ Exit codes: 0 created, 1 created but the template's build step failed, 2 usage e
     param: Flags.string({
       char: 'p',
       multiple: true,
+      multipleNonGreedy: true,
       description: `a param of the skill, NAME:TYPE[:DESCRIPTION] (repeat it for each; TYPE: ${PARAM_TYPES.join(', ')}): the schema, the sample entry, examples/args.json and tests/cases.json are built from them (default: the template's example, a TCP port checker)`,
     }),
     required: Flags.string({
       multiple: true,
+      multipleNonGreedy: true,
       description: 'a --param the caller must pass (repeat it, or NAME,NAME)',
     }),
     dir: Flags.string({ description: 'where to create the pack (default: NAME with _ turned into -)' }),

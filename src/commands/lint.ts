@@ -1,6 +1,8 @@
-import { Args, Flags } from '@oclif/core'
-import { FORMATS, lintAction } from '../cli/actions/lint.js'
+import { Flags } from '@oclif/core'
+import { lintAction } from '../cli/actions/lint.js'
 import { BaseCommand } from '../cli/base.js'
+import { checkPaths, formatFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
+import { SEVERITIES } from '../cli/flag-sources.js'
 
 export default class Lint extends BaseCommand {
   static override summary = 'Validate skill packs and check them against best practices'
@@ -39,32 +41,24 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
   static override strict = false
   static override enableJsonFlag = true
 
-  static override args = {
-    path: Args.string({
-      description: 'pack dir, skill.json, SKILL.md, or a dir to walk; repeatable (default: .)',
-    }),
-  }
+  static override args = checkPaths
 
   static override flags = {
-    root: Flags.string({
-      description: 'allow-list root for the escape check (default: the dir holding the pack)',
-    }),
-    format: Flags.string({
-      description:
-        'output format (--json is --format json; colours only on a terminal, and never with NO_COLOR)',
-      options: [...FORMATS],
-      default: 'stylish',
-    }),
-    'fail-severity': Flags.string({
+    root: rootFlag,
+    format: formatFlag(
+      'output format (--json is --format json; colours only on a terminal, and never with NO_COLOR)',
+    ),
+    'fail-severity': Flags.option({
       description: 'lowest severity that makes the exit code 1',
-      options: ['error', 'warn', 'info'],
-      default: 'error',
-    }),
+      options: SEVERITIES,
+      default: 'error' as const,
+    })(),
     'max-warnings': Flags.string({ description: 'also exit 1 when there are more than N warnings' }),
-    quiet: Flags.boolean({ char: 'q', description: 'report only findings at or above the fail severity' }),
+    quiet: quietFlag('report only findings at or above the fail severity'),
     rule: Flags.string({
       description: 'set a rule’s severity for this run: ID=off|info|warn|error (repeatable)',
       multiple: true,
+      multipleNonGreedy: true,
     }),
     config: Flags.string({
       description:

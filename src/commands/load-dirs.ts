@@ -36,16 +36,19 @@ With --strict, exit 0 means every line was a registration: a rejected manifest, 
   static override enableJsonFlag = true
 
   static override args = {
-    dir: Args.string({ description: 'allow-list dir (absolute, as the manager requires); repeatable' }),
+    dir: Args.string({
+      ignoreStdin: true,
+      description: 'allow-list dir (absolute, as the manager requires); repeatable',
+    }),
   }
 
   static override flags = {
-    'log-format': Flags.string({
+    'log-format': Flags.option({
       description:
         'text: the message lines; json: the manager’s slog JSON records, including the closing one',
-      options: ['text', 'json'],
-      default: 'text',
-    }),
+      options: ['text', 'json'] as const,
+      default: 'text' as const,
+    })(),
     builtins: Flags.string({
       description: 'comma-separated keys pre-registered instead of the manager’s builtin skills',
       exclusive: ['no-builtins'],

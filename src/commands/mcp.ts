@@ -41,6 +41,7 @@ Exit codes: 0 the client went away (or SIGINT/SIGTERM), 2 usage errors.`
 
   static override args = {
     dir: Args.string({
+      ignoreStdin: true,
       description: 'allow-list dir or pack dir (absolute, as the manager requires); repeatable',
     }),
   }
@@ -53,7 +54,6 @@ Exit codes: 0 the client went away (or SIGINT/SIGTERM), 2 usage errors.`
     jobs: Flags.string({ description: `calls running at once; more wait (default ${DEFAULT_JOBS})` }),
     audit: Flags.boolean({
       description: 'append each call to the local audit store',
-      default: true,
       allowNo: true,
     }),
     'audit-db': Flags.string({

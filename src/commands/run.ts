@@ -43,6 +43,7 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
 
   static override args = {
     target: Args.string({
+      ignoreStdin: true,
       description: 'pack dir, skill.json, or the name of a skill registered from --dirs',
       required: true,
     }),
@@ -57,10 +58,13 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     }),
     args: Flags.string({ description: 'JSON args sent on stdin, verbatim', exclusive: ['args-file'] }),
     'args-file': Flags.string({ description: 'file holding the JSON args (- for stdin)' }),
-    arg: Flags.string({ description: 'key=value, typed by the schema; repeatable', multiple: true }),
+    arg: Flags.string({
+      description: 'key=value, typed by the schema; repeatable',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     validate: Flags.boolean({
       description: 'check args against the schema first (the manager itself validates nothing)',
-      default: true,
       allowNo: true,
     }),
     'env-from': Flags.string({
@@ -70,17 +74,16 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     timeout: Flags.string({
       description: 'override the timeout, as a Go duration (90s, 1m30s, 500ms) or a number of seconds',
     }),
-    role: Flags.string({
+    role: Flags.option({
       description: "replay the manager's REST class gate for this caller role",
-      options: [...ROLES],
-    }),
+      options: ROLES,
+    })(),
     quiet: Flags.boolean({
       char: 'q',
       description: "do not show the entry's stderr or notices while it runs",
     }),
     audit: Flags.boolean({
       description: 'append the run to the local audit store',
-      default: true,
       allowNo: true,
     }),
     'audit-db': Flags.string({

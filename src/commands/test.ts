@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
 import { BaseCommand } from '../cli/base.js'
+import { rootFlag } from '../cli/check-flags.js'
 
 export default class Test extends BaseCommand {
   static override summary = "Run each pack's table of cases through the manager's executor"
@@ -36,18 +37,19 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir, skill.json, or a dir to walk; repeatable (default: .)' }),
+    path: Args.string({
+      ignoreStdin: true,
+      description: 'pack dir, skill.json, or a dir to walk; repeatable (default: .)',
+    }),
   }
 
   static override flags = {
-    root: Flags.string({
-      description: 'allow-list root for the escape check (default: the dir holding the pack)',
-    }),
-    format: Flags.string({
+    root: rootFlag,
+    format: Flags.option({
       description: 'output format (junit for CI systems; json is one document)',
-      options: [...TEST_FORMATS],
-      default: 'spec',
-    }),
+      options: TEST_FORMATS,
+      default: 'spec' as const,
+    })(),
     jobs: Flags.string({
       char: 'j',
       description: 'cases run at once, across packs (output stays in order)',

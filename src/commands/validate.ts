@@ -1,6 +1,6 @@
-import { Args, Flags } from '@oclif/core'
-import { FORMATS, validateAction } from '../cli/actions/lint.js'
+import { validateAction } from '../cli/actions/lint.js'
 import { BaseCommand } from '../cli/base.js'
+import { checkPaths, formatFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
 
 export default class Validate extends BaseCommand {
   static override summary = 'Check skill packs as the manager would load and run them'
@@ -39,22 +39,12 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
   static override strict = false
   static override enableJsonFlag = true
 
-  static override args = {
-    path: Args.string({
-      description: 'pack dir, skill.json, SKILL.md, or a dir to walk; repeatable (default: .)',
-    }),
-  }
+  static override args = checkPaths
 
   static override flags = {
-    root: Flags.string({
-      description: 'allow-list root for the escape check (default: the dir holding the pack)',
-    }),
-    format: Flags.string({
-      description: 'output format (colours only on a terminal, and never with NO_COLOR)',
-      options: [...FORMATS],
-      default: 'stylish',
-    }),
-    quiet: Flags.boolean({ char: 'q', description: 'report errors only' }),
+    root: rootFlag,
+    format: formatFlag('output format (colours only on a terminal, and never with NO_COLOR)'),
+    quiet: quietFlag('report errors only'),
   }
 
   async run(): Promise<void> {

@@ -59,6 +59,11 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     )
     expectError(['init', '--timeout'], '--timeout needs a value', 'see `ongrid-skill init --help`')
     expectError(['run'], 'missing argument: TARGET', 'see `ongrid-skill run --help`')
+    expectError(
+      ['marketplace', 'sign', '.'],
+      'missing flag: --key',
+      'see `ongrid-skill marketplace sign --help`',
+    )
     expectError(['init', 'a', 'b'], 'unexpected argument: "b"', 'see `ongrid-skill init --help`')
     expectError(['audit', 'tail', 'x'], 'unexpected argument: "x"', 'see `ongrid-skill audit tail --help`')
     expectError(

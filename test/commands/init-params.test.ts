@@ -258,3 +258,30 @@ describe('init --param: usage errors and limits', () => {
     assert.equal(JSON.parse(t.stdout).summary.passed, 3, t.stdout)
   })
 })
+
+describe('init --param and --required take one value each', () => {
+  test('the name after them is the name, not one more param', async () => {
+    const dir = join(R, 'after-flags')
+    const r = await cli(
+      [
+        'init',
+        '--param',
+        'root:string',
+        '--required',
+        'root',
+        'after_flags',
+        '-y',
+        '-d',
+        DESCRIPTION,
+        '--dir',
+        dir,
+      ],
+      { cwd: R },
+    )
+    assert.equal(r.code, 0, r.stderr)
+    const m = JSON.parse(readFileSync(join(dir, 'skill.json'), 'utf8'))
+    assert.equal(m.name, 'after_flags')
+    assert.deepEqual(Object.keys(m.schema.properties), ['root'])
+    assert.deepEqual(m.schema.required, ['root'])
+  })
+})

@@ -546,7 +546,7 @@ test('SKILL.md frontmatter: yaml.v3’s verdict, error text and decoded fields, 
         ? s.slice(0, at) + rand.pick(YAML_PIECES) + s.slice(at)
         : s.slice(0, at) + s.slice(at + rand.range(1, 3))
     }
-    let b = fromText(s)
+    let b: string = fromText(s)
     if (rand.chance(0.03)) {
       const at = rand.int(b.length + 1)
       b = b.slice(0, at) + String.fromCharCode(0x80 + rand.int(128)) + b.slice(at)

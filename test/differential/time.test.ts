@@ -1,6 +1,6 @@
 /** time.Duration.String and time.ParseDuration against real Go. */
 import { after, test } from 'node:test'
-import type { GoString } from '../../src/core/go/gostring.js'
+import { bytesOf, type GoString } from '../../src/core/go/gostring.js'
 import { durationString, parseDuration } from '../../src/core/go/time/duration.js'
 import { randomString, utf8 } from './gen.js'
 import {
@@ -212,7 +212,7 @@ test('time.ParseDuration on random and mutated strings', async (t) => {
   inputs.forEach((s, i) => {
     const want = { ns: answers[i].ns as string | null, err: unb64OrNull(answers[i].err) }
     const got = capture(() => {
-      const r = parseDuration(s)
+      const r = parseDuration(bytesOf(s))
       return r.ok ? { ns: r.value.toString(), err: null } : { ns: null, err: r.err.error() }
     })
     mm.check(show(s), want, got)

@@ -1,9 +1,10 @@
+import type AuditTail from '../../commands/audit/tail.js'
 import { resolveSource, type Source } from '../../core/audit/dsn.js'
-import type { AuditRow, Status } from '../../core/audit/row.js'
+import type { AuditRow } from '../../core/audit/row.js'
 import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
-import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { EXIT, type InputOf, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `audit tail`. */
@@ -18,25 +19,11 @@ export const TAIL_EXIT = {
 
 const POLL_MS = 250
 
-interface TailFlags {
-  lines?: number | string
-  follow?: boolean
-  db?: string
-  llm?: boolean
-  skill?: string
-  status?: string
-  since?: string
-  'caller-role'?: string
-  edge?: string
-  json?: boolean
-  'gap-wait'?: string
-}
-
 /** audit tail: the last rows of the audit table, then new ones as they are committed. */
-export async function auditTailAction({ flags: f }: ActionInput): Promise<number> {
-  const flags = f as TailFlags
+export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Promise<number> {
+  // A string flag, as oclif's integer flag would take it: digits only (not 1e2, 0x10, 5.0 or '').
   const lines = flags.lines === undefined ? undefined : Number(flags.lines)
-  if (lines !== undefined && !(Number.isInteger(lines) && lines >= 0)) {
+  if (flags.lines !== undefined && !/^\d+$/.test(flags.lines)) {
     throw new UserError(`-n ${flags.lines}: expected a whole number of rows (0 or more)`)
   }
   // A --db that names no usable source is a usage error (SourceError).
@@ -51,7 +38,7 @@ export async function auditTailAction({ flags: f }: ActionInput): Promise<number
   }
   const filter: Filter = {
     skill: flags.skill,
-    status: flags.status as Status | undefined,
+    status: flags.status,
     callerRole: flags['caller-role'],
   }
   if (flags.edge !== undefined) {

@@ -2,32 +2,28 @@
  * The work of `validate` and `lint`, without oclif: the commands (src/commands/) and the fast
  * path (src/cli/fast.ts) both call these with parsed flags and get an exit code back.
  */
+
+import type Lint from '../../commands/lint.js'
+import type Validate from '../../commands/validate.js'
 import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
 import { LIST_RULES_HINT } from '../../core/lint/errors.js'
-import { SETTINGS, SEVERITIES, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
+import { SETTINGS, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
 import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
 import { LINT_FORMATS, type LintFormat, renderLint } from '../../ui/lint/format.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
-import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
 
 export const FORMATS = LINT_FORMATS
 export type Format = LintFormat
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined
-}
-
-function formatOf(flags: Record<string, unknown>): Format {
-  if (flags.json === true) return 'json'
-  const f = str(flags.format) ?? 'stylish'
-  if (!(FORMATS as readonly string[]).includes(f))
-    throw new UserError(`--format: expected one of ${FORMATS.join(', ')}`)
-  return f as Format
+/** The format asked for: --json is --format json. */
+export function formatOf(flags: { json?: boolean; format: Format }): Format {
+  return flags.json === true ? 'json' : flags.format
 }
 
 /** Renders the result in the chosen format, applies --quiet, and decides the exit code. */
@@ -62,13 +58,13 @@ async function report(
 }
 
 /** `validate [PATH...]`: the manager rules at their severities. */
-export async function validateAction({ argv, flags }: ActionInput): Promise<number> {
+export async function validateAction({ argv, flags }: InputOf<typeof Validate>): Promise<number> {
   const format = formatOf(flags)
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
   const result = await check({
     paths: argv,
     pathBytes: argv.map(argBytes),
-    root: str(flags.root),
+    root: flags.root,
     rules: MANAGER_RULES,
     set: 'manager',
   })
@@ -79,10 +75,9 @@ export async function validateAction({ argv, flags }: ActionInput): Promise<numb
   })
 }
 
-function parseRuleFlags(values: unknown, known: ReadonlySet<string>): Map<string, Setting> {
+function parseRuleFlags(values: readonly string[], known: ReadonlySet<string>): Map<string, Setting> {
   const out = new Map<string, Setting>()
-  const list = Array.isArray(values) ? values : typeof values === 'string' ? [values] : []
-  for (const v of list as string[]) {
+  for (const v of values) {
     const eq = v.lastIndexOf('=')
     const id = eq < 0 ? v : v.slice(0, eq)
     const setting = eq < 0 ? '' : v.slice(eq + 1)
@@ -105,16 +100,16 @@ function parseRuleFlags(values: unknown, known: ReadonlySet<string>): Map<string
   return out
 }
 
-function parseMaxWarnings(v: unknown): number | null {
-  if (v === undefined || v === null) return null
-  const n = typeof v === 'number' ? v : Number(v)
+function parseMaxWarnings(v: string | undefined): number | null {
+  if (v === undefined) return null
+  const n = Number(v)
   if (!Number.isInteger(n) || n < 0)
-    throw new UserError(`--max-warnings: expected a whole number ≥ 0, not ${String(v)}`)
+    throw new UserError(`--max-warnings: expected a whole number ≥ 0, not ${v}`)
   return n
 }
 
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
-export async function lintAction({ argv, flags }: ActionInput): Promise<number> {
+export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
   const format = formatOf(flags)
   const { RULES, RULES_BY_ID, ruleMeta } = await import('../../core/lint/registry.js')
   if (flags['list-rules'] === true) {
@@ -123,19 +118,18 @@ export async function lintAction({ argv, flags }: ActionInput): Promise<number> 
     process.stdout.write(format === 'json' ? `${JSON.stringify(rules, null, 2)}\n` : listRules(rules))
     return EXIT.ok
   }
-  const failSeverity = (str(flags['fail-severity']) ?? 'error') as Severity
-  if (!SEVERITIES.includes(failSeverity)) throw new UserError('--fail-severity: expected error, warn or info')
+  const failSeverity: Severity = flags['fail-severity']
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
-  const overrides = parseRuleFlags(flags.rule, new Set(RULES_BY_ID.keys()))
+  const overrides = parseRuleFlags(flags.rule ?? [], new Set(RULES_BY_ID.keys()))
   const result = await check({
     paths: argv,
     pathBytes: argv.map(argBytes),
-    root: str(flags.root),
+    root: flags.root,
     rules: RULES,
     set: 'all',
     overrides,
-    useConfig: flags['no-config'] !== true && flags.config !== false,
-    configPath: typeof flags.config === 'string' ? flags.config : undefined,
+    useConfig: flags['no-config'] !== true,
+    configPath: flags.config,
   })
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
   return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })

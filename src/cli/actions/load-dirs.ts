@@ -1,3 +1,4 @@
+import type LoadDirs from '../../commands/load-dirs.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { Explainer } from '../../core/explain.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
@@ -7,7 +8,7 @@ import { type LoaderEvent, type LoaderEventKind, loadDirs } from '../../core/loa
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { loadSummary, skillJson } from '../../ui/load-dirs.js'
 import { terminalText } from '../../ui/terminal.js'
-import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
+import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
 import { ByteWriter } from '../output.js'
 
@@ -21,7 +22,7 @@ const LOADER_ATTRS: [string, string][] = [
 ]
 
 /** load-dirs: replay LoadDirs over the dirs and print the manager's lines. */
-export async function loadDirsAction({ argv, flags }: ActionInput): Promise<number> {
+export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>): Promise<number> {
   const json = flags.json === true
   // The bytes given, as the manager gets them (not Node's text of them).
   const dirArgs = argv.map(argBytes)
@@ -29,7 +30,7 @@ export async function loadDirsAction({ argv, flags }: ActionInput): Promise<numb
   if (dirs.length === 0) {
     throw new UserError(`no dirs: pass DIR arguments or set ${EXTERNAL_DIRS_ENV}`)
   }
-  const builtinsFlag = flags.builtins as string | undefined
+  const builtinsFlag = flags.builtins
   const builtins = flags['no-builtins']
     ? []
     : builtinsFlag !== undefined

@@ -6,6 +6,11 @@
 import * as fsModule from 'node:fs'
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
+import type MarketplaceCheck from '../../commands/marketplace/check.js'
+import type MarketplaceKeygen from '../../commands/marketplace/keygen.js'
+import type MarketplacePack from '../../commands/marketplace/pack.js'
+import type MarketplaceSign from '../../commands/marketplace/sign.js'
+import type MarketplaceVerify from '../../commands/marketplace/verify.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { ENOENT } from '../../core/go/os/errors.js'
 import { base } from '../../core/go/path/filepath/path.js'
@@ -28,24 +33,8 @@ import { listPackFiles, type Verdict, verifySignature } from '../../core/marketp
 import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import { type CheckDocument, lintOutput, summary } from '../../ui/marketplace/report.js'
-import { type ActionInput, EXIT, UserError } from '../errors.js'
-import { FORMATS, type Format } from './lint.js'
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined
-}
-
-function list(v: unknown): string[] {
-  return Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []
-}
-
-function formatOf(flags: Record<string, unknown>): Format {
-  if (flags.json === true) return 'json'
-  const f = str(flags.format) ?? 'stylish'
-  if (!(FORMATS as readonly string[]).includes(f))
-    throw new UserError(`--format: expected one of ${FORMATS.join(', ')}`)
-  return f as Format
-}
+import { EXIT, type InputOf, UserError } from '../errors.js'
+import { type Format, formatOf } from './lint.js'
 
 /** A pack dir or an extracted archive, with how its paths are shown. */
 export interface Target {
@@ -118,11 +107,16 @@ export async function openTarget(path: string): Promise<Target> {
 const NOT_EXACT = ' (not the manager’s exact text)'
 const OURS = 'not the manager’s verdict: '
 
-function trustOf(flags: Record<string, unknown>): TrustConfig {
+/** The trust gate's settings: check's flags, or verify's --pinned-key alone. */
+function trustOf(
+  flags: Partial<
+    Pick<InputOf<typeof MarketplaceCheck>['flags'], 'dev-mode' | 'require-signed' | 'pinned-key' | 'source'>
+  >,
+): TrustConfig {
   const dev = flags['dev-mode']
-  const devMode = dev === undefined ? true : parseDevMode(String(dev))
-  const required = list(flags['require-signed'])
-  const pinFile = str(flags['pinned-key'])
+  const devMode = dev === undefined ? true : parseDevMode(dev)
+  const required = flags['require-signed'] ?? []
+  const pinFile = flags['pinned-key']
   let pinnedKey = ''
   if (pinFile !== undefined) {
     try {
@@ -135,7 +129,7 @@ function trustOf(flags: Record<string, unknown>): TrustConfig {
     devMode,
     requireSigned: required.length > 0 ? required : [...DEFAULT_REQUIRE_SIGNED],
     pinnedKey,
-    source: str(flags.source) ?? 'local',
+    source: flags.source ?? 'local',
   }
 }
 
@@ -313,7 +307,10 @@ function severe(doc: CheckDocument, at: Severity = 'error'): boolean {
 }
 
 /** `marketplace check PATH|ARCHIVE`. */
-export async function marketplaceCheckAction({ args, flags }: ActionInput): Promise<number> {
+export async function marketplaceCheckAction({
+  args,
+  flags,
+}: InputOf<typeof MarketplaceCheck>): Promise<number> {
   const format = formatOf(flags)
   const trust = trustOf(flags)
   const t = await openTarget(args.path ?? '.')
@@ -326,9 +323,12 @@ export async function marketplaceCheckAction({ args, flags }: ActionInput): Prom
 }
 
 /** `marketplace verify PATH|ARCHIVE`: verified (0), unsigned (0, or 1 with --require-signed), failed (1). */
-export async function marketplaceVerifyAction({ args, flags }: ActionInput): Promise<number> {
+export async function marketplaceVerifyAction({
+  args,
+  flags,
+}: InputOf<typeof MarketplaceVerify>): Promise<number> {
   const format = formatOf(flags)
-  const trust = trustOf(flags)
+  const trust = trustOf({ 'pinned-key': flags['pinned-key'] })
   const requireSigned = flags['require-signed'] === true
   const t = await openTarget(args.path ?? '.')
   try {
@@ -382,10 +382,10 @@ function isLink(p: string): boolean {
 }
 
 /** `marketplace keygen [--out FILE]`: a P-256 private key (0600) and FILE.pub, never over existing files. */
-export async function marketplaceKeygenAction({ flags }: ActionInput): Promise<number> {
+export async function marketplaceKeygenAction({ flags }: InputOf<typeof MarketplaceKeygen>): Promise<number> {
   const { createHash, generateKeyPairSync } = await import('node:crypto')
   const { writeFileSync } = await import('node:fs')
-  const out = resolve(str(flags.out) ?? 'ongrid-pack-key.pem')
+  const out = resolve(flags.out ?? 'ongrid-pack-key.pem')
   const pubOut = `${out.replace(/\.pem$/, '')}.pub`
   refuseExisting(out)
   refuseExisting(pubOut)
@@ -413,13 +413,14 @@ export async function marketplaceKeygenAction({ flags }: ActionInput): Promise<n
 }
 
 /** `marketplace sign PATH --key FILE`: signature.json over the pack's *.md / *.json stream. */
-export async function marketplaceSignAction({ args, flags }: ActionInput): Promise<number> {
+export async function marketplaceSignAction({
+  args,
+  flags,
+}: InputOf<typeof MarketplaceSign>): Promise<number> {
   const { createPrivateKey, createPublicKey } = await import('node:crypto')
   const { renameSync, writeFileSync } = await import('node:fs')
   const { signatureJSON, signStream, computePackHash } = await import('../../core/marketplace/signature.js')
-  const keyFile = str(flags.key)
-  if (keyFile === undefined)
-    throw new UserError('--key FILE is required (make one with `marketplace keygen`)')
+  const keyFile = flags.key
   let st: ReturnType<typeof statSync>
   try {
     st = statSync(resolve(args.path ?? '.'))
@@ -550,12 +551,14 @@ function sameTree(
 }
 
 /** `marketplace pack PATH [-o FILE] [--format tar.gz|zip]`. */
-export async function marketplacePackAction({ args, flags }: ActionInput): Promise<number> {
+export async function marketplacePackAction({
+  args,
+  flags,
+}: InputOf<typeof MarketplacePack>): Promise<number> {
   const { STRICT_ID } = await import('../../core/marketplace/install.js')
   const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
   const { extractUpload } = await import('../../core/marketplace/archive.js')
-  const fmt = str(flags.format) ?? 'tar.gz'
-  if (fmt !== 'tar.gz' && fmt !== 'zip') throw new UserError('--format: expected tar.gz or zip')
+  const fmt = flags.format
   let st: fsModule.Stats
   try {
     st = statSync(resolve(args.path ?? '.'))
@@ -593,7 +596,7 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
   const bytes = fmt === 'zip' ? await writeZip(id, entries) : await writeTarGz(id, entries)
   const version = doc.pack?.version ?? ''
   const defaultName = `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${fmt}`
-  const out = resolve(str(flags.output) ?? defaultName)
+  const out = resolve(flags.output ?? defaultName)
   if (!flags.force) refuseExisting(out)
   if (out.startsWith(`${dir}/`)) throw new UserError(`${out} is inside the pack; write the archive elsewhere`)
   try {

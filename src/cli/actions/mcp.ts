@@ -2,6 +2,7 @@ import { readFileSync, watch as watchFs } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Database } from 'better-sqlite3'
+import type Mcp from '../../commands/mcp.js'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
@@ -21,21 +22,11 @@ import {
 } from '../../core/mcp/tools.js'
 import { packageRoot, packageVersion } from '../../core/package-root.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
-import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
+import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 
 /** Calls running at once, unless --jobs says otherwise. */
 export const DEFAULT_JOBS = 8
-
-interface McpFlags {
-  json?: boolean
-  class?: string
-  jobs?: string
-  audit?: boolean
-  'audit-db'?: string
-  watch?: boolean
-  http?: string
-}
 
 /** What is served now: replaced whole on a reload. */
 interface ToolState {
@@ -127,8 +118,7 @@ class AuditSink {
 }
 
 /** `mcp [DIR...]`: serve the packs the manager would register, as its LLM bridge offers them. */
-export async function mcpAction({ argv, flags: f }: ActionInput): Promise<number> {
-  const flags = f as McpFlags
+export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<number> {
   const dirArgs = argv.map(fromText)
   const envValue = process.env[EXTERNAL_DIRS_ENV]
   const dirs =

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import type Run from '../../commands/run.js'
 import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import {
   defaultAuditPath,
@@ -22,7 +23,7 @@ import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { terminalBytes } from '../../ui/terminal.js'
-import { type ActionInput, EXIT, ExitWith, failureDocument, printJson, UserError } from '../errors.js'
+import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
@@ -38,25 +39,8 @@ export const RUN_EXIT = {
   interrupted: 130,
 } as const
 
-interface RunFlags {
-  json?: boolean
-  root?: string
-  dirs?: string
-  args?: string
-  'args-file'?: string
-  arg?: string[]
-  validate?: boolean
-  'env-from'?: string
-  timeout?: string
-  role?: string
-  quiet?: boolean
-  audit?: boolean
-  'audit-db'?: string
-}
-
 /** run: build the pack as the loader does, then execute it as the manager's executor does. */
-export async function runAction({ args, flags: f }: ActionInput): Promise<number> {
-  const flags = f as RunFlags
+export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<number> {
   const json = flags.json === true
   const say = (line: string) => {
     if (!flags.quiet && !json) process.stderr.write(`${line}\n`)

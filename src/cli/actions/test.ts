@@ -1,3 +1,4 @@
+import type Test from '../../commands/test.js'
 import {
   findPacks,
   type Item,
@@ -9,7 +10,7 @@ import {
 import { colorWanted } from '../../ui/color.js'
 import { inCi } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
-import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
@@ -38,18 +39,14 @@ export interface TestOptions {
   auditDb?: string
 }
 
-const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
-
 /** Flags to options, each bad value a one-line usage error. */
-export function testOptions({ argv, flags }: ActionInput): TestOptions {
-  const format = (flags.json === true ? 'json' : (str(flags.format) ?? 'spec')) as TestFormat
-  if (!TEST_FORMATS.includes(format))
-    throw new UserError(`--format: expected one of ${TEST_FORMATS.join(', ')}`)
-  const j = flags.jobs === undefined ? 1 : Number(flags.jobs)
+export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions {
+  const format: TestFormat = flags.json === true ? 'json' : flags.format
+  const j = Number(flags.jobs)
   if (!Number.isInteger(j) || j < 1 || j > 1024)
-    throw new UserError(`--jobs: expected a whole number from 1 to 1024, not ${String(flags.jobs)}`)
+    throw new UserError(`--jobs: expected a whole number from 1 to 1024, not ${flags.jobs}`)
   let filter: RegExp | null = null
-  const f = str(flags.filter)
+  const f = flags.filter
   if (f !== undefined) {
     try {
       filter = new RegExp(f, 'u')
@@ -59,7 +56,7 @@ export function testOptions({ argv, flags }: ActionInput): TestOptions {
   }
   return {
     paths: argv,
-    root: str(flags.root),
+    root: flags.root,
     format,
     jobs: j,
     filter,
@@ -68,7 +65,7 @@ export function testOptions({ argv, flags }: ActionInput): TestOptions {
     passWithNoTests: flags['pass-with-no-tests'] === true,
     watch: flags.watch === true,
     audit: flags.audit === true,
-    auditDb: str(flags['audit-db']),
+    auditDb: flags['audit-db'],
   }
 }
 
@@ -189,7 +186,7 @@ async function openAudit(path: string | undefined): Promise<{ record(r: ItemResu
 }
 
 /** `test [PATH...]`: each pack's cases, run as the manager runs the entry. */
-export async function testAction(input: ActionInput): Promise<number> {
+export async function testAction(input: InputOf<typeof Test>): Promise<number> {
   const o = testOptions(input)
   if (o.watch) {
     const { watch } = await import('./test-watch.js')

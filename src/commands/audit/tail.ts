@@ -57,10 +57,9 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
   ]
 
   static override flags = {
-    lines: Flags.integer({
+    lines: Flags.string({
       char: 'n',
       description: 'how many of the last rows to show first (default 10; with --since, all rows since then)',
-      min: 0,
     }),
     follow: Flags.boolean({
       char: 'f',
@@ -73,10 +72,10 @@ Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong pa
     }),
     llm: Flags.boolean({ description: 'LLM tool calls (chat_tool_calls) instead of skill executions' }),
     skill: Flags.string({ description: 'only this skill key (tool name with --llm)' }),
-    status: Flags.string({
+    status: Flags.option({
       description: 'only rows with this status (pending: unfinished tool calls, with --llm)',
-      options: ['ok', 'error', 'timeout', 'pending'],
-    }),
+      options: ['ok', 'error', 'timeout', 'pending'] as const,
+    })(),
     since: Flags.string({
       description: 'only rows started since: a duration ago (10m, 1h30m) or an RFC 3339 time',
     }),

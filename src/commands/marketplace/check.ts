@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
-import { FORMATS } from '../../cli/actions/lint.js'
 import { marketplaceCheckAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
+import { formatFlag } from '../../cli/check-flags.js'
 
 export default class MarketplaceCheck extends BaseCommand {
   static override summary = "The manager's verdict on a marketplace pack dir or archive, offline"
@@ -31,15 +31,15 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir or archive (.zip, .tar.gz, .tgz, .tar)', default: '.' }),
+    path: Args.string({
+      ignoreStdin: true,
+      description: 'pack dir or archive (.zip, .tar.gz, .tgz, .tar)',
+      default: '.',
+    }),
   }
 
   static override flags = {
-    format: Flags.string({
-      description: 'output format (--json is --format json)',
-      options: [...FORMATS],
-      default: 'stylish',
-    }),
+    format: formatFlag('output format (--json is --format json)'),
     'dev-mode': Flags.string({
       description:
         'the manager’s ONGRID_MARKETPLACE_DEVMODE, read as it reads it: empty or "true" in any case is on, anything else (false, 0, no) off; default on',
@@ -48,6 +48,7 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
       description:
         'a source that must be signed (ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES; repeatable; default ongrid-official)',
       multiple: true,
+      multipleNonGreedy: true,
     }),
     'pinned-key': Flags.string({
       description: 'file with the pinned public key PEM (ONGRID_MARKETPLACE_PINNED_PUBKEY)',

@@ -24,12 +24,16 @@ The archive is then extracted as the upload endpoint does and checked: same file
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir', default: '.' }),
+    path: Args.string({ ignoreStdin: true, description: 'pack dir', default: '.' }),
   }
 
   static override flags = {
     output: Flags.string({ char: 'o', description: 'archive file (default <id>-<version>.<format> here)' }),
-    format: Flags.string({ description: 'archive format', options: ['tar.gz', 'zip'], default: 'tar.gz' }),
+    format: Flags.option({
+      description: 'archive format',
+      options: ['tar.gz', 'zip'] as const,
+      default: 'tar.gz' as const,
+    })(),
     force: Flags.boolean({ description: 'replace an existing archive file' }),
   }
 

@@ -20,7 +20,7 @@ Sign the exact tree you will upload: the folder that becomes the archive's singl
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir', default: '.' }),
+    path: Args.string({ ignoreStdin: true, description: 'pack dir', default: '.' }),
   }
 
   static override flags = {

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
-import { FORMATS } from '../../cli/actions/lint.js'
 import { marketplaceVerifyAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
+import { formatFlag } from '../../cli/check-flags.js'
 
 export default class MarketplaceVerify extends BaseCommand {
   static override summary = "A pack's signature state and the manager's exact error text"
@@ -25,15 +25,11 @@ Exit codes: 0 verified (or unsigned without --require-signed), 1 otherwise, 2 us
   static override enableJsonFlag = true
 
   static override args = {
-    path: Args.string({ description: 'pack dir or archive', default: '.' }),
+    path: Args.string({ ignoreStdin: true, description: 'pack dir or archive', default: '.' }),
   }
 
   static override flags = {
-    format: Flags.string({
-      description: 'output format (--json is --format json)',
-      options: [...FORMATS],
-      default: 'stylish',
-    }),
+    format: formatFlag('output format (--json is --format json)'),
     'pinned-key': Flags.string({
       description: 'file with the pinned public key PEM (as ONGRID_MARKETPLACE_PINNED_PUBKEY)',
     }),

@@ -9,11 +9,32 @@ import { decodeRune, RUNE_ERROR } from './unicode/utf8.js'
 
 export type GoString = string
 
+declare const goBytes: unique symbol
+
+/**
+ * A byte string the compiler tells from text: a plain string is not one, so text handed where
+ * bytes are expected without fromText is a compile error. Made by fromText, fromBuffer and the
+ * core/go functions that return one; bytesOf for a string whose chars are bytes already.
+ * GoString is the unchecked name it replaces, signature by signature, from core/go's out
+ * (ARCHITECTURE.md lists those that take it).
+ */
+export type GoBytes = string & { readonly [goBytes]: true }
+
+/**
+ * A string whose chars are bytes already (latin1-decoded data, byte literals) as GoBytes; not
+ * text, which takes fromText. A char above 0xff is not a byte: a RangeError.
+ */
+export function bytesOf(s: string): GoBytes {
+  if (/[^\x00-\xff]/.test(s))
+    throw new RangeError('bytesOf: a char above 0xff is text, not a byte (fromText)')
+  return s as GoBytes
+}
+
 /** The UTF-8 bytes of a JS (UTF-16) string, as a byte string. */
-export function fromText(s: string): GoString {
+export function fromText(s: string): GoBytes {
   // Fast path: pure ASCII is already a valid byte string.
-  if (/^[\x00-\x7f]*$/.test(s)) return s
-  return Buffer.from(s, 'utf8').toString('latin1')
+  if (/^[\x00-\x7f]*$/.test(s)) return s as GoBytes
+  return Buffer.from(s, 'utf8').toString('latin1') as GoBytes
 }
 
 /**
@@ -38,8 +59,8 @@ export function toText(b: GoString): string {
   return out + buf.toString('utf8', from)
 }
 
-export function fromBuffer(buf: Uint8Array): GoString {
-  return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('latin1')
+export function fromBuffer(buf: Uint8Array): GoBytes {
+  return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('latin1') as GoBytes
 }
 
 export function toBuffer(b: GoString): Buffer {

@@ -3,7 +3,7 @@
  * Printability follows Go 1.25's tables, i.e. Unicode 15.0.0 (see ../unicode/tables.ts).
  */
 import { ErrorString, fail, ok, type Result } from '../errors.js'
-import type { GoString } from '../gostring.js'
+import type { GoBytes, GoString } from '../gostring.js'
 import { isGraphic as unicodeIsGraphic, isPrint as unicodeIsPrint } from '../unicode/tables.js'
 import { decodeRune, encodeRune, RUNE_ERROR, RUNE_SELF, validRune, validString } from '../unicode/utf8.js'
 
@@ -145,12 +145,12 @@ export function quote(s: GoString): GoString {
 }
 
 /** strconv.QuoteToASCII */
-export function quoteToASCII(s: GoString): GoString {
+export function quoteToASCII(s: GoBytes): GoString {
   return quoteWith(s, 0x22, true, false)
 }
 
 /** strconv.QuoteToGraphic */
-export function quoteToGraphic(s: GoString): GoString {
+export function quoteToGraphic(s: GoBytes): GoString {
   return quoteWith(s, 0x22, false, true)
 }
 
@@ -325,7 +325,7 @@ function unquotePrefix(input: GoString): Result<{ out: GoString; rem: GoString }
 }
 
 /** strconv.Unquote: the value of a Go string, rune or raw string literal. */
-export function unquote(s: GoString): Result<GoString> {
+export function unquote(s: GoBytes): Result<GoString> {
   const res = unquotePrefix(s)
   if (!res.ok) return res
   if (res.value.rem.length > 0) return fail(ERR_SYNTAX)

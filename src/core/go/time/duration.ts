@@ -3,7 +3,7 @@
  * that callers keep within int64 range.
  */
 import { ErrorString, fail, ok, type Result } from '../errors.js'
-import type { GoString } from '../gostring.js'
+import type { GoBytes, GoString } from '../gostring.js'
 
 export const NANOSECOND = 1n
 export const MICROSECOND = 1_000n
@@ -40,14 +40,14 @@ function fmtFrac(v: bigint, prec: number): [frac: string, int: bigint] {
  * "1m30s", "-2h0m0s". The result is a byte string: µ (U+00B5) appears as its
  * UTF-8 bytes "\xc2\xb5", exactly as Go returns it.
  */
-export function durationString(d: bigint): GoString {
+export function durationString(d: bigint): GoBytes {
   d = BigInt.asIntN(64, d)
   const neg = d < 0n
   const u = neg ? -d : d // 2^63 for math.MinInt64, as Go's uint64 negation gives
   let out: string
   if (u < SECOND) {
     // Smaller units, like 1.2ms.
-    if (u === 0n) return '0s'
+    if (u === 0n) return '0s' as GoBytes
     let unit: string
     let prec: number
     if (u < MICROSECOND) {
@@ -73,7 +73,7 @@ export function durationString(d: bigint): GoString {
       if (hours > 0n) out = hours.toString() + 'h' + out
     }
   }
-  return neg ? '-' + out : out
+  return (neg ? '-' + out : out) as GoBytes
 }
 
 const LOWERHEX = '0123456789abcdef'
@@ -148,7 +148,7 @@ const UNITS: ReadonlyMap<GoString, bigint> = new Map([
  * decimal numbers, each with an optional fraction and a unit ("300ms",
  * "-1.5h", "2h45m"). Errors carry Go's exact texts.
  */
-export function parseDuration(s: GoString): Result<bigint> {
+export function parseDuration(s: GoBytes): Result<bigint> {
   const invalid = () => fail<bigint>(new ErrorString('time: invalid duration ' + quote(s)))
   let i = 0
   let neg = false

@@ -2,7 +2,7 @@
  * Go's unicode/utf8 over byte strings (see ../gostring.ts): offsets and sizes
  * are byte counts, runes are code point numbers.
  */
-import type { GoString } from '../gostring.js'
+import type { GoBytes, GoString } from '../gostring.js'
 
 /** utf8.RuneError: U+FFFD, returned for invalid input. */
 export const RUNE_ERROR = 0xfffd
@@ -71,7 +71,7 @@ export function runeStart(b: number): boolean {
  * utf8.DecodeLastRuneInString(s[start:end]): the last rune before byte offset
  * end and its width. Invalid input gives [RUNE_ERROR, 1]; empty [RUNE_ERROR, 0].
  */
-export function decodeLastRune(s: GoString, end: number = s.length, start = 0): [rune: number, size: number] {
+export function decodeLastRune(s: GoBytes, end: number = s.length, start = 0): [rune: number, size: number] {
   if (end <= start) return [RUNE_ERROR, 0]
   let i = end - 1
   const last = s.charCodeAt(i)
@@ -150,7 +150,7 @@ export function validString(s: GoString): boolean {
 }
 
 /** utf8.RuneCountInString: each invalid byte counts as one rune. */
-export function runeCount(s: GoString): number {
+export function runeCount(s: GoBytes): number {
   let n = 0
   for (let i = 0; i < s.length; n++) {
     i += s.charCodeAt(i) < 0x80 ? 1 : decodeRune(s, i)[1]

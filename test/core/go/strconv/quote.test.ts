@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { bytesOf } from '../../../../src/core/go/gostring.js'
 import {
   isGraphic,
   isPrint,
@@ -82,11 +83,17 @@ describe('strconv.Quote', () => {
 
 describe('strconv quoting variants', () => {
   test('QuoteToASCII', () => {
-    assert.equal(quoteToASCII('h\xc3\xa9llo\n\xf0\x9f\x98\x80\xff'), '"h\\u00e9llo\\n\\U0001f600\\xff"')
+    assert.equal(
+      quoteToASCII(bytesOf('h\xc3\xa9llo\n\xf0\x9f\x98\x80\xff')),
+      '"h\\u00e9llo\\n\\U0001f600\\xff"',
+    )
   })
 
   test('QuoteToGraphic', () => {
-    assert.equal(quoteToGraphic('a\xc2\xa0b\xe3\x80\x80\t\xe2\x80\xa8'), '"a\xc2\xa0b\xe3\x80\x80\\t\\u2028"')
+    assert.equal(
+      quoteToGraphic(bytesOf('a\xc2\xa0b\xe3\x80\x80\t\xe2\x80\xa8')),
+      '"a\xc2\xa0b\xe3\x80\x80\\t\\u2028"',
+    )
   })
 
   test('QuoteRune', () => {
@@ -152,7 +159,7 @@ describe('strconv.Unquote', () => {
   ]
   for (const [input, want] of cases) {
     test(JSON.stringify(input), () => {
-      const res = unquote(input)
+      const res = unquote(bytesOf(input))
       if (want === null) {
         assert.equal(res.ok, false)
         if (!res.ok) assert.equal(res.err.error(), 'invalid syntax')
@@ -178,9 +185,9 @@ describe('strconv.Unquote', () => {
   test('round trip through quote', () => {
     for (const [input] of QUOTE) {
       if (input.includes('\xff') || !/^[\x00-\xff]*$/.test(input)) continue
-      const res = unquote(quote(input))
+      const res = unquote(bytesOf(quote(input)))
       assert.ok(res.ok)
     }
-    assert.deepEqual(unquote(quote('a\xffb')), { ok: true, value: 'a\xffb' })
+    assert.deepEqual(unquote(bytesOf(quote('a\xffb'))), { ok: true, value: 'a\xffb' })
   })
 })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { bytesOf, fromText } from '../../../../src/core/go/gostring.js'
 import {
   durationString,
   fromSeconds,
@@ -109,7 +110,7 @@ describe('time.ParseDuration', () => {
   ]
   for (const [input, want] of cases) {
     test(JSON.stringify(input), () => {
-      const res = parseDuration(input)
+      const res = parseDuration(bytesOf(input))
       if (typeof want === 'bigint') {
         assert.deepEqual(res, { ok: true, value: want })
       } else {
@@ -118,6 +119,15 @@ describe('time.ParseDuration', () => {
       }
     })
   }
+
+  test('takes bytes, not text: a missing fromText does not compile', () => {
+    // 1µs as text is one char U+00B5, not the two bytes of µ that Go reads: an unknown unit.
+    // @ts-expect-error a plain string is text, not GoBytes
+    const raw = parseDuration('1µs' as string)
+    assert.equal(raw.ok, false)
+    assert.deepEqual(parseDuration(fromText('1µs')), { ok: true, value: 1000n })
+    assert.throws(() => bytesOf('1µs\u2009'), RangeError)
+  })
 
   test('round trip through durationString', () => {
     for (const d of [1n, 1500n, 999999999n, 90000000000n, -7200000000001n, 9223372036854775807n]) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { bytesOf } from '../../../../src/core/go/gostring.js'
 import {
   decodeLastRune,
   decodeRune,
@@ -40,9 +41,9 @@ describe('utf8 decoding', () => {
   for (const [s, r, n, lr, ln, valid, count, full] of CASES) {
     test(JSON.stringify(s), () => {
       assert.deepEqual(decodeRune(s, 0), [r, n])
-      assert.deepEqual(decodeLastRune(s), [lr, ln])
+      assert.deepEqual(decodeLastRune(bytesOf(s)), [lr, ln])
       assert.equal(validString(s), valid)
-      assert.equal(runeCount(s), count)
+      assert.equal(runeCount(bytesOf(s)), count)
       assert.equal(fullRune(s), full)
     })
   }
@@ -53,8 +54,8 @@ describe('utf8 decoding', () => {
     assert.deepEqual(decodeRune(s, 4), [0x79, 1])
     assert.deepEqual(decodeRune(s, 5), [RUNE_ERROR, 0])
     assert.deepEqual(decodeRune(s, 1, 3), [RUNE_ERROR, 1]) // "\xe2\x82" cut short
-    assert.deepEqual(decodeLastRune(s, 4), [0x20ac, 3])
-    assert.deepEqual(decodeLastRune(s, 4, 2), [RUNE_ERROR, 1]) // s[2:4] = "\x82\xac"
+    assert.deepEqual(decodeLastRune(bytesOf(s), 4), [0x20ac, 3])
+    assert.deepEqual(decodeLastRune(bytesOf(s), 4, 2), [RUNE_ERROR, 1]) // s[2:4] = "\x82\xac"
   })
 
   test('fullRune on short prefixes', () => {

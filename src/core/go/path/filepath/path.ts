@@ -3,7 +3,7 @@
  * Ext, IsAbs, Abs and Rel. Lexical, except Abs, which asks for the working directory.
  */
 import { ErrorString, fail, ok, type Result } from '../../errors.js'
-import type { GoString } from '../../gostring.js'
+import type { GoBytes, GoString } from '../../gostring.js'
 import { getwdResult } from '../../os/file.js'
 
 export const SEPARATOR = '/'
@@ -92,7 +92,7 @@ export function isAbs(path: GoString): boolean {
 }
 
 /** filepath.Split: [dir, file] around the last slash, dir keeping it; dir + file === path. */
-export function split(path: GoString): [GoString, GoString] {
+export function split(path: GoBytes): [GoString, GoString] {
   const i = path.lastIndexOf('/')
   return [path.slice(0, i + 1), path.slice(i + 1)]
 }

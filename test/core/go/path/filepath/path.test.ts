@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { bytesOf } from '../../../../../src/core/go/gostring.js'
 import {
   abs,
   base,
@@ -120,7 +121,7 @@ describe('filepath lexical functions', () => {
       assert.equal(clean(p), c, `Clean(${JSON.stringify(p)})`)
       assert.equal(base(p), b, `Base(${JSON.stringify(p)})`)
       assert.equal(dir(p), d, `Dir(${JSON.stringify(p)})`)
-      assert.deepEqual(split(p), [sd, sf], `Split(${JSON.stringify(p)})`)
+      assert.deepEqual(split(bytesOf(p)), [sd, sf], `Split(${JSON.stringify(p)})`)
       assert.equal(ext(p), e, `Ext(${JSON.stringify(p)})`)
     }
   })

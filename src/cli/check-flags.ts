@@ -1,0 +1,28 @@
+import { Args, Flags } from '@oclif/core'
+import { FORMATS } from './actions/lint.js'
+
+/**
+ * The argument and flags `validate` and `lint` share (lint is validate's check with every rule),
+ * and `test` and the marketplace checks with them: one definition each, so the actions, typed by
+ * their commands' flags (InputOf), read the same types. Loaded by the commands only.
+ */
+
+/** PATH...: what to check. */
+export const checkPaths = {
+  path: Args.string({
+    ignoreStdin: true,
+    description: 'pack dir, skill.json, SKILL.md, or a dir to walk; repeatable (default: .)',
+  }),
+}
+
+/** --root: the allow-list root of the escape check. */
+export const rootFlag = Flags.string({
+  description: 'allow-list root for the escape check (default: the dir holding the pack)',
+})
+
+/** --format: a findings format (ui/lint/format.ts); the help line is the command's. */
+export const formatFlag = (description: string) =>
+  Flags.option({ description, options: FORMATS, default: 'stylish' as const })()
+
+/** -q, --quiet: fewer findings; the help line is the command's. */
+export const quietFlag = (description: string) => Flags.boolean({ char: 'q', description })
