@@ -174,4 +174,38 @@ describe('ongrid-skill marketplace', () => {
     assert.equal(r.code, 1)
     assert.match(r.stderr, /pack id "My Pack" is not of the form/)
   })
+
+  test('a gzip bomb: one line, exit 2, nothing checked, --json a failure document', async () => {
+    // 1 GiB + 1 MiB of zeros in an entry both Go and we skip (a contiguous file): about 1 MiB
+    // of gzip, nothing written to disk while it is read.
+    const { pack: tarPack } = await import('tar-stream')
+    const { createGzip } = await import('node:zlib')
+    const { createWriteStream } = await import('node:fs')
+    const { pipeline } = await import('node:stream/promises')
+    const bomb = join(R, 'bomb.tgz')
+    const p = tarPack()
+    const size = (1 << 30) + (1 << 20)
+    const done = pipeline(p, createGzip({ level: 1 }), createWriteStream(bomb))
+    const e = p.entry({ name: 'p/x', type: 'contiguous-file', size })
+    const zeros = Buffer.alloc(1 << 20)
+    for (let left = size; left > 0; left -= zeros.length) {
+      if (!e.write(zeros)) await new Promise<void>((resolve) => e.once('drain', () => resolve()))
+    }
+    ;(e as unknown as { end: () => void }).end()
+    p.finalize()
+    await done
+    assert.ok(statSync(bomb).size < 8 << 20)
+    let r = cli(['marketplace', 'check', bomb])
+    assert.equal(r.code, 2, r.stderr)
+    assert.equal(r.stdout, '')
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: .*bomb\.tgz: the archive expands past 1 GiB; not extracted further \(a limit of ongrid-skill's, not the manager's: [^\n]*\)\n$/,
+    )
+    r = cli(['marketplace', 'verify', bomb, '--json'])
+    assert.equal(r.code, 2)
+    const doc = JSON.parse(r.stdout)
+    assert.equal(doc.ok, false)
+    assert.match(doc.error.message, /expands past 1 GiB/)
+  })
 })

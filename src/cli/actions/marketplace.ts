@@ -89,6 +89,7 @@ export async function openTarget(path: string): Promise<Target> {
   }
   const { extractUpload } = await import('../../core/marketplace/archive.js')
   const x = await extractUpload(display)
+  if (!x.ok && x.ours === true) throw new UserError(`${path}: ${toText(x.error)}`)
   if (!x.ok) {
     return {
       display,
@@ -553,7 +554,7 @@ function sameTree(
 export async function marketplacePackAction({ args, flags }: ActionInput): Promise<number> {
   const { STRICT_ID } = await import('../../core/marketplace/install.js')
   const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
-  const { extractUpload } = await import('../../core/marketplace/archive.js')
+  const { extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
   const fmt = str(flags.format) ?? 'tar.gz'
   if (fmt !== 'tar.gz' && fmt !== 'zip') throw new UserError('--format: expected tar.gz or zip')
   let st: fsModule.Stats
@@ -606,6 +607,12 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
   try {
     // Check the output as the upload endpoint would take it.
     const x = await extractUpload(tmp, out)
+    if (!x.ok && (x.ours === true || x.error === UPLOAD_TOO_LARGE)) {
+      throw new UserError(
+        `${out}: ${bytes.length} bytes, refused: ${toText(x.error)}${x.ours ? '' : ' (the upload endpoint takes at most 64 MiB per request)'}`,
+        EXIT.findings,
+      )
+    }
     if (!x.ok) throw new Error(`the archive just written is refused: ${toText(x.error)}`)
     try {
       if (!x.value.descended || base(x.value.root) !== id)

@@ -14,6 +14,8 @@
 //	verify  root, pin         → state, err (signature.json checked as the contract describes)
 //	yaml    data              → err (yaml.Unmarshal into map[string]interface{})
 //	extract file, name, dest  → err, root, tree [{path, kind, mode, data}] (the upload endpoint's rules)
+//	upload  head, size, tail  → err, name, size (head + size zero bytes + tail as the upload's
+//	                            multipart body, boundary B, parsed under its 64 MiB MaxBytesReader)
 package main
 
 import (
@@ -48,6 +50,9 @@ type request struct {
 	File []byte `json:"file"`
 	Name []byte `json:"name"`
 	Dest []byte `json:"dest"`
+	Head []byte `json:"head"`
+	Tail []byte `json:"tail"`
+	Size int    `json:"size"`
 }
 
 type object = map[string]interface{}
@@ -206,6 +211,8 @@ func answer(r request) object {
 		return object{"state": state, "err": errText(err)}
 	case "extract":
 		return extractAnswer(string(r.File), string(r.Name), string(r.Dest))
+	case "upload":
+		return uploadAnswer(r.Head, r.Size, r.Tail)
 	case "yaml":
 		var m map[string]interface{}
 		err := yaml.Unmarshal(r.Data, &m)
