@@ -208,4 +208,67 @@ describe('ongrid-skill marketplace', () => {
     assert.equal(doc.ok, false)
     assert.match(doc.error.message, /expands past 1 GiB/)
   })
+
+  test('pack leaves out VCS data and --exclude globs, says so, and keeps the signature whole', async () => {
+    const key = join(R, 'kx.pem')
+    assert.equal(cli(['marketplace', 'keygen', '--out', key]).code, 0)
+    const dir = pack(
+      {
+        ...PACK,
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        'skills/hello/.DS_Store': 'junk',
+        'skills/hello/notes.md~': 'backup',
+        'testdata/big.bin': 'data',
+        'docs/testdata/keep.txt': 'kept: the glob is anchored',
+      },
+      'demo',
+    )
+    assert.equal(cli(['marketplace', 'sign', dir, '--key', key]).code, 0)
+    const out = join(R, 'ex.tgz')
+    let r = cli([
+      'marketplace',
+      'pack',
+      dir,
+      '-o',
+      out,
+      '--exclude',
+      '/testdata/',
+      '--exclude',
+      '*~',
+      '--json',
+    ])
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(doc.excluded, ['.git/', 'skills/hello/.DS_Store', 'skills/hello/notes.md~', 'testdata/'])
+    assert.equal(doc.signature, 'verified')
+    const x = await extractUpload(out)
+    assert.ok(x.ok)
+    try {
+      const { readdirSync } = await import('node:fs')
+      assert.deepEqual(readdirSync(x.value.root).sort(), [
+        '.claude-plugin',
+        'docs',
+        'signature.json',
+        'skills',
+      ])
+      assert.deepEqual(readdirSync(join(x.value.root, 'skills/hello')).sort(), ['SKILL.md', 'run.sh'])
+      assert.equal(verifySignature(x.value.root, '').state, 'verified')
+    } finally {
+      x.value.cleanup()
+    }
+    // Human output names what was left out.
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'ex2.tgz')])
+    assert.match(r.stdout, /\nleft out: \.git\/, skills\/hello\/\.DS_Store\n/)
+    // --no-default-excludes packs .git too (nothing signed in it).
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'ex3.tgz'), '--no-default-excludes', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(JSON.parse(r.stdout).excluded, [])
+    // Leaving out a file the signature covers is refused: the archive would not verify.
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'ex4.tgz'), '--exclude', 'SKILL.md'])
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: the excludes leave out signed files \(skills\/hello\/SKILL\.md\): the archive would not verify/,
+    )
+  })
 })

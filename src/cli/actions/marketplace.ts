@@ -483,8 +483,43 @@ export async function marketplaceSignAction({ args, flags }: ActionInput): Promi
   return EXIT.ok
 }
 
-/** The pack's tree for an archive, or why it cannot be packed faithfully. */
-function collectEntries(dir: string): import('../../core/marketplace/archive-write.js').PackEntry[] {
+/** Left out of every archive unless --no-default-excludes: version control data and Finder litter. */
+export const DEFAULT_EXCLUDES = ['.git', '.hg', '.svn', '.bzr', '_darcs', 'CVS', '.DS_Store']
+
+/**
+ * A --exclude glob as a test on a `/`-separated path under the pack: `*` and `?` within one
+ * name, `**` across names; a glob without `/` matches a name at any depth (as in .gitignore), one
+ * with `/` the path from the pack root; a trailing `/` matches dirs only.
+ */
+export function excludeTest(glob: string): (rel: string, dir: boolean) => boolean {
+  const dirOnly = glob.endsWith('/')
+  let g = dirOnly ? glob.slice(0, -1) : glob
+  const anchored = g.includes('/')
+  if (g.startsWith('/')) g = g.slice(1)
+  let re = ''
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i]
+    if (c === '*' && g[i + 1] === '*') {
+      const slash = g[i + 2] === '/'
+      re += slash ? '(?:.*/)?' : '.*'
+      i += slash ? 2 : 1
+    } else if (c === '*') re += '[^/]*'
+    else if (c === '?') re += '[^/]'
+    else re += c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')
+  }
+  const whole = new RegExp(`^${re}$`)
+  return (rel, dir) => {
+    if (dirOnly && !dir) return false
+    return anchored ? whole.test(rel) : whole.test(rel.slice(rel.lastIndexOf('/') + 1))
+  }
+}
+
+/** The pack's tree for an archive, or why it cannot be packed faithfully; `skipped` lists what the excludes left out. */
+function collectEntries(
+  dir: string,
+  exclude: (rel: string, dir: boolean) => boolean,
+  skipped: string[],
+): import('../../core/marketplace/archive-write.js').PackEntry[] {
   const { readdirSync, lstatSync: lst, readFileSync: rd } = fsModule
   const out: import('../../core/marketplace/archive-write.js').PackEntry[] = []
   const problems: string[] = []
@@ -493,13 +528,17 @@ function collectEntries(dir: string): import('../../core/marketplace/archive-wri
       const r = rel === '' ? name.toString('latin1') : `${rel}/${name.toString('latin1')}`
       const p = Buffer.concat([abs, Buffer.from('/'), name])
       const shown = toText(r)
+      const st = lst(p)
+      if (exclude(shown, st.isDirectory())) {
+        skipped.push(st.isDirectory() ? `${shown}/` : shown)
+        continue
+      }
       if (!Buffer.from(name.toString('utf8'), 'utf8').equals(name))
         problems.push(`${shown}: the name is not valid UTF-8`)
       if (name.includes('..'))
         problems.push(
           `${shown}: a name containing ".." (tarball-URL installs drop it, which breaks the signature)`,
         )
-      const st = lst(p)
       if (st.isSymbolicLink())
         problems.push(
           `${shown}: a symlink (tar uploads drop it, zip uploads turn it into a file: the installed tree would differ)`,
@@ -590,7 +629,23 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
       EXIT.findings,
     )
   }
-  const entries = collectEntries(dir)
+  const globs = [...(flags['default-excludes'] === false ? [] : DEFAULT_EXCLUDES), ...list(flags.exclude)]
+  const tests = globs.map(excludeTest)
+  const skipped: string[] = []
+  const entries = collectEntries(dir, (rel, isDir) => tests.some((t) => t(rel, isDir)), skipped)
+  // The signature covers the source's *.md / *.json: leaving one out changes what the manager hashes.
+  if (sig.state === 'verified') {
+    const kept = new Set(entries.map((e) => e.rel))
+    const lost = listPackFiles(fromText(dir))
+      .files.signable.map((f) => f.rel)
+      .filter((r) => !kept.has(r))
+    if (lost.length > 0) {
+      throw new UserError(
+        `the excludes leave out signed files (${lost.slice(0, 3).map(toText).join(', ')}${lost.length > 3 ? ', …' : ''}): the archive would not verify; move them out of the pack and sign again`,
+        EXIT.findings,
+      )
+    }
+  }
   const bytes = fmt === 'zip' ? await writeZip(id, entries) : await writeTarGz(id, entries)
   const version = doc.pack?.version ?? ''
   const defaultName = `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${fmt}`
@@ -648,11 +703,12 @@ export async function marketplacePackAction({ args, flags }: ActionInput): Promi
     bytes: bytes.length,
     sha256: sha,
     signature: sig.state,
+    excluded: skipped,
   }
   if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   else {
     process.stdout.write(
-      `wrote ${out}: ${result.files} file(s) under ${id}/, ${bytes.length} bytes, sha256 ${sha}\nchecked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
+      `wrote ${out}: ${result.files} file(s) under ${id}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
     )
   }
   return EXIT.ok
