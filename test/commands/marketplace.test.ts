@@ -271,4 +271,68 @@ describe('ongrid-skill marketplace', () => {
       /^ongrid-skill: the excludes leave out signed files \(skills\/hello\/SKILL\.md\): the archive would not verify/,
     )
   })
+
+  test('the manager’s variables as defaults, flags over them, and the pin as a PEM or a file', () => {
+    const key = join(R, 'kv.pem')
+    assert.equal(cli(['marketplace', 'keygen', '--out', key]).code, 0)
+    const pem = readFileSync(join(R, 'kv.pub'), 'utf8')
+    const other = join(R, 'kw.pem')
+    assert.equal(cli(['marketplace', 'keygen', '--out', other]).code, 0)
+    const otherPem = readFileSync(join(R, 'kw.pub'), 'utf8')
+    const dir = pack(PACK, 'demo')
+    assert.equal(cli(['marketplace', 'sign', dir, '--key', key]).code, 0)
+    const clean = {
+      ONGRID_MARKETPLACE_DEVMODE: undefined,
+      ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES: undefined,
+      ONGRID_MARKETPLACE_PINNED_PUBKEY: undefined,
+    }
+    const check = (args: string[], env: Record<string, string | undefined> = {}) => {
+      const r = cli(['marketplace', 'check', dir, '--json', ...args], { ...clean, ...env })
+      return { code: r.code, doc: JSON.parse(r.stdout) }
+    }
+    let c = check([])
+    assert.deepEqual(c.doc.trust, {
+      devMode: true,
+      requireSigned: ['ongrid-official'],
+      pinnedKey: false,
+      source: 'local',
+      from: { devMode: 'default', requireSigned: 'default', pinnedKey: 'default' },
+    })
+    // The manager's settings from its variables: a wrong pin fails the gate with its text.
+    const gate = {
+      ONGRID_MARKETPLACE_DEVMODE: 'False',
+      ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES: ' local ,, x ',
+      ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem,
+    }
+    c = check([], gate)
+    assert.equal(c.code, 1)
+    assert.deepEqual(c.doc.trust.requireSigned, ['local', 'x'])
+    assert.deepEqual(c.doc.trust.from, { devMode: 'env', requireSigned: 'env', pinnedKey: 'env' })
+    assert.equal(
+      c.doc.install.error,
+      'forbidden: source "local" requires signed packs (state=failed: pub_key does not match pinned registry key)',
+    )
+    // Flags win: the right pin, inline, as the manager's variable holds it.
+    c = check(['--pinned-key', pem], gate)
+    assert.equal(c.code, 0, JSON.stringify(c.doc.install))
+    assert.equal(c.doc.trust.from.pinnedKey, 'flag')
+    c = check(['--pinned-key', join(R, 'kv.pub'), '--dev-mode', 'true'], gate)
+    assert.equal(c.doc.trust.devMode, true)
+    // A variable with literal \n instead of newlines: every signed pack fails, as on the manager.
+    c = check([], { ...gate, ONGRID_MARKETPLACE_PINNED_PUBKEY: pem.replace(/\n/g, '\\n') })
+    assert.equal(
+      c.doc.install.error,
+      'forbidden: source "local" requires signed packs (state=failed: expected key: pub_key not PEM-encoded)',
+    )
+    // verify reads the pin variable too.
+    let r = cli(['marketplace', 'verify', dir], { ...clean, ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem })
+    assert.equal(r.code, 1)
+    assert.match(r.stdout, /pub_key does not match pinned registry key/)
+    r = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'missing.pub')], clean)
+    assert.equal(r.code, 2)
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: --pinned-key .*missing\.pub: no such file or directory \(give a file, or the PEM itself\)\n$/,
+    )
+  })
 })

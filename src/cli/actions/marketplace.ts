@@ -12,9 +12,12 @@ import { base } from '../../core/go/path/filepath/path.js'
 import type { RuleMeta, Severity } from '../../core/lint/types.js'
 import {
   checkInstall,
-  DEFAULT_REQUIRE_SIGNED,
+  DEVMODE_ENV,
   type InstallCheck,
+  PINNED_PUBKEY_ENV,
   parseDevMode,
+  parseRequireSigned,
+  REQUIRE_SIGNED_ENV,
   stagingBasename,
   type TrustConfig,
 } from '../../core/marketplace/install.js'
@@ -29,6 +32,7 @@ import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import { type CheckDocument, lintOutput, summary } from '../../ui/marketplace/report.js'
 import { type ActionInput, EXIT, UserError } from '../errors.js'
+import { argBytes, envBytes } from '../os-bytes.js'
 import { FORMATS, type Format } from './lint.js'
 
 function str(v: unknown): string | undefined {
@@ -119,25 +123,44 @@ export async function openTarget(path: string): Promise<Target> {
 const NOT_EXACT = ' (not the manager’s exact text)'
 const OURS = 'not the manager’s verdict: '
 
-function trustOf(flags: Record<string, unknown>): TrustConfig {
-  const dev = flags['dev-mode']
-  const devMode = dev === undefined ? true : parseDevMode(String(dev))
+/** Where a trust setting came from: the flag, the manager's variable, or the manager's default. */
+type Origin = 'flag' | 'env' | 'default'
+
+/**
+ * --pinned-key: the PEM itself when the value holds a PEM header (as the manager's variable does),
+ * else a file to read it from.
+ */
+function pinnedKeyOf(value: string): GoString {
+  if (value.includes('-----BEGIN')) return argBytes(value)
+  try {
+    return readFileSync(value).toString('latin1')
+  } catch (e) {
+    const code = (e as { code?: string }).code
+    throw new UserError(
+      `--pinned-key ${value}: ${code === 'ENOENT' ? ENOENT.error() : (e as Error).message.replace(/^[A-Z]+: /, '')} (give a file, or the PEM itself)`,
+    )
+  }
+}
+
+/**
+ * The trust settings: each flag, else the manager's own variable read as main.go reads it
+ * (ONGRID_MARKETPLACE_DEVMODE, _REQUIRE_SIGNED_SOURCES, _PINNED_PUBKEY), else its default.
+ */
+function trustOf(flags: Record<string, unknown>): TrustConfig & { origin: Record<string, Origin> } {
+  const origin: Record<string, Origin> = {}
+  const dev = str(flags['dev-mode'])
+  const devEnv = envBytes(DEVMODE_ENV)
+  origin.devMode = dev !== undefined ? 'flag' : devEnv !== undefined ? 'env' : 'default'
+  const devMode = parseDevMode(dev !== undefined ? argBytes(dev) : devEnv)
   const required = list(flags['require-signed'])
-  const pinFile = str(flags['pinned-key'])
-  let pinnedKey = ''
-  if (pinFile !== undefined) {
-    try {
-      pinnedKey = readFileSync(pinFile).toString('latin1')
-    } catch (e) {
-      throw new UserError(`--pinned-key ${pinFile}: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`)
-    }
-  }
-  return {
-    devMode,
-    requireSigned: required.length > 0 ? required : [...DEFAULT_REQUIRE_SIGNED],
-    pinnedKey,
-    source: str(flags.source) ?? 'local',
-  }
+  const requiredEnv = envBytes(REQUIRE_SIGNED_ENV)
+  origin.requireSigned = required.length > 0 ? 'flag' : requiredEnv !== undefined ? 'env' : 'default'
+  const requireSigned = required.length > 0 ? required : parseRequireSigned(requiredEnv).map(toText)
+  const pin = str(flags['pinned-key'])
+  const pinEnv = envBytes(PINNED_PUBKEY_ENV)
+  origin.pinnedKey = pin !== undefined ? 'flag' : pinEnv !== undefined && pinEnv !== '' ? 'env' : 'default'
+  const pinnedKey = pin !== undefined ? pinnedKeyOf(pin) : (pinEnv ?? '')
+  return { devMode, requireSigned, pinnedKey, source: str(flags.source) ?? 'local', origin }
 }
 
 function uncoveredOf(root: GoString): string[] {
@@ -183,12 +206,16 @@ function emptyDocument(
 }
 
 /** The check document: the manager's verdict on the target, and our findings. */
-export async function checkDocument(t: Target, trust: TrustConfig): Promise<CheckDocument> {
+export async function checkDocument(
+  t: Target,
+  trust: TrustConfig & { origin?: Record<string, 'flag' | 'env' | 'default'> },
+): Promise<CheckDocument> {
   const doc = emptyDocument('marketplace check', t, {
     devMode: trust.devMode,
     requireSigned: trust.requireSigned,
     pinnedKey: trust.pinnedKey !== '',
     source: trust.source,
+    ...(trust.origin ? { from: trust.origin } : {}),
   })
   const findings = doc.findings
   if (t.uploadError || t.root === null) {

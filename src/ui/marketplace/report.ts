@@ -38,7 +38,14 @@ export interface CheckDocument {
     curve: string | null
     uncovered: string[]
   } | null
-  trust: { devMode: boolean; requireSigned: string[]; pinnedKey: boolean; source: string } | null
+  trust: {
+    devMode: boolean
+    requireSigned: string[]
+    pinnedKey: boolean
+    source: string
+    /** Where each setting came from: a flag, the manager's variable, or the manager's default. */
+    from?: Record<string, 'flag' | 'env' | 'default'>
+  } | null
   findings: MarketplaceFinding[]
 }
 
