@@ -217,6 +217,9 @@ function ders(): [string, Buffer][] {
   off[off.length - 1] ^= 1
   out.push(['off-curve', off])
   out.push(['trailing', Buffer.concat([full, Buffer.from([0])])])
+  // Private keys where a public key belongs (the key file instead of the .pub): asn1's texts.
+  out.push(['pkcs8-private', P256.privateKey.export({ type: 'pkcs8', format: 'der' }) as Buffer])
+  out.push(['sec1-private', P256.privateKey.export({ type: 'sec1', format: 'der' }) as Buffer])
   return out
 }
 
