@@ -324,10 +324,23 @@ describe('ongrid-skill marketplace', () => {
       c.doc.install.error,
       'forbidden: source "local" requires signed packs (state=failed: expected key: pub_key not PEM-encoded)',
     )
-    // verify reads the pin variable too.
-    let r = cli(['marketplace', 'verify', dir], { ...clean, ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem })
+    // Human output names the settings the variables gave.
+    let r = cli(['marketplace', 'check', dir, '--dev-mode', 'true'], { ...clean, ...gate })
+    assert.match(
+      r.stdout,
+      /\nsettings: {3}signed sources local,x \(ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES\); a pinned key \(ONGRID_MARKETPLACE_PINNED_PUBKEY\)\n/,
+    )
+    assert.doesNotMatch(cli(['marketplace', 'check', dir], clean).stdout, /settings:/)
+    // verify reads the pin variable too, and says so.
+    r = cli(['marketplace', 'verify', dir], { ...clean, ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem })
     assert.equal(r.code, 1)
     assert.match(r.stdout, /pub_key does not match pinned registry key/)
+    assert.match(r.stdout, /\nsettings: {3}a pinned key \(ONGRID_MARKETPLACE_PINNED_PUBKEY\)\n/)
+    r = cli(['marketplace', 'verify', dir, '--json'], {
+      ...clean,
+      ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem,
+    })
+    assert.deepEqual(JSON.parse(r.stdout).trust, { pinnedKey: true, from: { pinnedKey: 'env' } })
     r = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'missing.pub')], clean)
     assert.equal(r.code, 2)
     assert.match(

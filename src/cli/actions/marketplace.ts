@@ -360,7 +360,10 @@ export async function marketplaceVerifyAction({ args, flags }: ActionInput): Pro
   const requireSigned = flags['require-signed'] === true
   const t = await openTarget(args.path ?? '.')
   try {
-    const doc = emptyDocument('marketplace verify', t, null)
+    const doc = emptyDocument('marketplace verify', t, {
+      pinnedKey: trust.pinnedKey !== '',
+      from: { pinnedKey: trust.origin.pinnedKey },
+    })
     if (t.root === null) {
       const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
       doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
