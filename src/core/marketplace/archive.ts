@@ -10,6 +10,7 @@
  * tar-stream is imported here only, lazily.
  */
 
+import { isAscii } from 'node:buffer'
 import {
   accessSync,
   closeSync,
@@ -165,6 +166,8 @@ function tarSize(b: Buffer, off: number): number {
   return t === '' ? 0 : Number.parseInt(t, 8) || 0
 }
 
+const ZERO_BLOCK = Buffer.alloc(512)
+
 /**
  * Go's tar reader's walk over a stream, block by block, without keeping it: where each header
  * is, the entry being read, and where the reader stops. A zero block then a zero block is the
@@ -189,35 +192,45 @@ export class TarWalk {
    */
   push(chunk: Buffer): Buffer[] {
     const out: Buffer[] = []
+    // Pieces of the chunk that follow each other go out as one.
+    const emit = (b: Buffer) => {
+      const last = out[out.length - 1]
+      if (last !== undefined && last.buffer === b.buffer && last.byteOffset + last.length === b.byteOffset)
+        out[out.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + b.length)
+      else out.push(b)
+    }
     let i = 0
     while (i < chunk.length && this.stopped === null) {
       if (this.pos < this.next) {
         const skip = Math.min(this.next - this.pos, chunk.length - i)
-        if (this.zeroAt < 0) out.push(chunk.subarray(i, i + skip))
+        if (this.zeroAt < 0) emit(chunk.subarray(i, i + skip))
         this.pos += skip
         i += skip
         continue
       }
       const take = Math.min(512 - this.have, chunk.length - i)
-      chunk.copy(this.block, this.have, i, i + take)
+      // A whole header in this chunk is read in place; one across chunks is put together.
+      const whole = this.have === 0 && take === 512
+      const block = whole ? chunk.subarray(i, i + 512) : this.block
+      if (!whole) chunk.copy(this.block, this.have, i, i + take)
       this.have += take
       this.pos += take
       i += take
       if (this.have < 512) break
       this.have = 0
       this.next = this.pos
-      const zero = this.block.every((b) => b === 0)
+      const zero = block.equals(ZERO_BLOCK)
       if (this.zeroAt >= 0) {
         this.stopped = { error: zero ? null : 'tar: archive/tar: invalid tar header' }
         break
       }
-      out.push(signedChecksumFixed(Buffer.from(this.block)))
+      emit(signedChecksumFixed(whole ? block : Buffer.from(block)))
       if (zero) {
         this.zeroAt = this.pos - 512
         continue
       }
-      const size = tarSize(this.block, 124)
-      const type = this.block[156]
+      const size = tarSize(block, 124)
+      const type = block[156]
       this.last = {
         regular: type === 0x30 || type === 0,
         size,
@@ -256,9 +269,12 @@ export class TarWalk {
 
 /**
  * Go takes a header whose checksum field is its bytes' sum as signed chars (old tars wrote
- * that); the parser checks the unsigned sum only: such a header gets the unsigned sum written in.
+ * that); the parser checks the unsigned sum only: such a header gets the unsigned sum written in
+ * (in place).
  */
 function signedChecksumFixed(b: Buffer): Buffer {
+  // Without a byte over 0x7f both sums are the same (the common case, checked natively).
+  if (isAscii(b)) return b
   let unsigned = 0
   let signed = 0
   for (let i = 0; i < 512; i++) {
@@ -323,9 +339,17 @@ async function extractTar(buf: Buffer, dest: GoString, gz: boolean, budget: Budg
   let stopFeed = () => {}
   // The walk sees every byte in order as it comes (events, not an iterator: data before an error
   // is never dropped); the parser gets what Go's reader would read, paused while it is behind.
+  // A sound gzip of at most 16 MiB (nearly every pack) is decoded at once; anything else, as a stream.
+  let whole: Buffer | null = gz ? null : buf
+  if (gz) {
+    const { gunzipSync } = await import('node:zlib')
+    try {
+      whole = gunzipSync(buf, { maxOutputLength: Math.min(16 << 20, EXTRACT_LIMITS.bytes) })
+    } catch {}
+  }
   const fed = new Promise<void>((resolve) => {
-    if (!gz) {
-      for (const part of walk.push(buf)) ex.write(part)
+    if (whole !== null) {
+      for (const part of walk.push(whole)) ex.write(part)
       exEnd()
       resolve()
       return
