@@ -543,6 +543,8 @@ interface ZipEntryInfo {
  */
 function zipOpen(buf: Buffer, e: ZipEntryInfo): number {
   const at = e.headerOffset
+  // A base offset can take it below 0: os.File.ReadAt's error names the manager's temp file.
+  if (at < 0) throw new ExtractError('readat ongrid-upload: negative offset', false)
   if (at + 30 > buf.length) throw new ExtractError('EOF')
   if (buf.readUInt32LE(at) !== 0x04034b50) throw new ExtractError(ZIP_FORMAT)
   const body = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28)

@@ -196,6 +196,13 @@ test('zip entries read as archive/zip reads them: header, method, sizes, checksu
     await z((b) => b.writeUInt32LE(b.readUInt32LE(central(b) + 24) + 1, central(b) + 24)),
     'unexpected EOF',
   )
+  // The end record's directory offset too large by 4 KiB: the base offset goes below 0 and with it
+  // the entries' headers (Go's os.File.ReadAt error names the manager's temp file: ours).
+  const eocd = (b: Buffer) => b.lastIndexOf(Buffer.from('PK\x05\x06', 'latin1'))
+  assert.equal(
+    await z((b) => b.writeUInt32LE(b.readUInt32LE(eocd(b) + 16) + 4096, eocd(b) + 16)),
+    'readat ongrid-upload: negative offset',
+  )
   // A directory header that does not read: the count no longer matches.
   assert.equal(await z((b) => b.writeUInt32LE(0, central(b))), 'open zip: zip: not a valid zip file')
 })
