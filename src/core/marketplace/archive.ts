@@ -224,13 +224,17 @@ export class TarWalk {
         this.stopped = { error: zero ? null : 'tar: archive/tar: invalid tar header' }
         break
       }
-      emit(signedChecksumFixed(whole ? block : Buffer.from(block)))
+      if (!zero && !goHeaderOk(block)) {
+        this.stopped = { error: 'tar: archive/tar: invalid tar header' }
+        break
+      }
+      emit(goHeaderAsParsed(whole ? block : Buffer.from(block)))
       if (zero) {
         this.zeroAt = this.pos - 512
         continue
       }
-      const size = tarSize(block, 124)
       const type = block[156]
+      const size = HEADER_ONLY.has(type) ? 0 : tarSize(block, 124)
       this.last = {
         regular: type === 0x30 || type === 0,
         size,
@@ -267,14 +271,34 @@ export class TarWalk {
   }
 }
 
-/**
- * Go takes a header whose checksum field is its bytes' sum as signed chars (old tars wrote
- * that); the parser checks the unsigned sum only: such a header gets the unsigned sum written in
- * (in place).
- */
-function signedChecksumFixed(b: Buffer): Buffer {
-  // Without a byte over 0x7f both sums are the same (the common case, checked natively).
-  if (isAscii(b)) return b
+/** parser.parseOctal's verdict: NULs and spaces trimmed, cut at a NUL, then ParseUint(…, 8, 64). */
+function octal(b: Buffer, off: number, len: number): bigint | null {
+  let t = b.toString('latin1', off, off + len).replace(/^[ \0]+|[ \0]+$/g, '')
+  if (t === '') return 0n
+  const nul = t.indexOf('\0')
+  if (nul >= 0) t = t.slice(0, nul)
+  if (!/^[0-7]+$/.test(t)) return null
+  const v = BigInt(`0o${t}`)
+  return v >> 64n === 0n ? v : null
+}
+
+/** parser.parseNumeric: base-256 when the high bit is set (overflow is an error), else octal. */
+function numeric(b: Buffer, off: number, len: number): bigint | null {
+  if ((b[off] & 0x80) === 0) return octal(b, off, len)
+  const inv = b[off] & 0x40 ? 0xff : 0
+  let x = 0n
+  for (let i = 0; i < len; i++) {
+    let c = b[off + i] ^ inv
+    if (i === 0) c &= 0x7f
+    if (x >> 56n > 0n) return null
+    x = (x << 8n) | BigInt(c)
+  }
+  if (x >> 63n > 0n) return null
+  return inv ? -x - 1n : x
+}
+
+/** The checksum field, and Go's two sums of the block (unsigned, signed). */
+function checksums(b: Buffer): { value: bigint | null; unsigned: number; signed: number } {
   let unsigned = 0
   let signed = 0
   for (let i = 0; i < 512; i++) {
@@ -282,11 +306,50 @@ function signedChecksumFixed(b: Buffer): Buffer {
     unsigned += c
     signed += c > 127 ? c - 256 : c
   }
-  const field = b.toString('latin1', 148, 156).replace(/^[ \0]+|[ \0]+$/g, '')
-  if (!/^[0-7]+$/.test(field)) return b
-  const value = Number.parseInt(field, 8)
-  if (value === signed && value !== unsigned)
-    b.write(`${unsigned.toString(8).padStart(6, '0')}\0 `, 148, 'latin1')
+  return { value: octal(b, 148, 8), unsigned, signed }
+}
+
+/** Types Go reads no data for: hard and symbolic links, devices, dirs, FIFOs. */
+const HEADER_ONLY = new Set([0x31, 0x32, 0x33, 0x34, 0x35, 0x36])
+
+/**
+ * Whether Go's tar reader takes this (non-zero) block as a header: getFormat's checksum (either
+ * sum), then readHeader's numeric fields (size, mode, uid, gid, mtime; devmajor and devminor past
+ * V7; a STAR header's atime and ctime), then a negative size where data follows.
+ */
+function goHeaderOk(b: Buffer): boolean {
+  const sum = checksums(b)
+  if (sum.value === null || (sum.value !== BigInt(sum.unsigned) && sum.value !== BigInt(sum.signed)))
+    return false
+  const fields: [number, number][] = [
+    [124, 12],
+    [100, 8],
+    [108, 8],
+    [116, 8],
+    [136, 12],
+  ]
+  const magic = b.toString('latin1', 257, 263)
+  const star = magic === 'ustar\0' && b.toString('latin1', 508, 512) === 'tar\0'
+  const gnu = magic === 'ustar ' && b.toString('latin1', 263, 265) === ' \0'
+  if (magic === 'ustar\0' || gnu) fields.push([329, 8], [337, 8])
+  if (star) fields.push([476, 12], [488, 12])
+  for (const [off, len] of fields) if (numeric(b, off, len) === null) return false
+  return (numeric(b, 124, 12) ?? 0n) >= 0n || HEADER_ONLY.has(b[156])
+}
+
+/**
+ * A header as Go reads it, for the parser (in place): the unsigned checksum written in when only
+ * Go's signed sum matches (old tars wrote that; the parser checks the unsigned one only), and a
+ * size of 0 for the types Go reads no data for, whatever the field says.
+ */
+function goHeaderAsParsed(b: Buffer): Buffer {
+  const headerOnly = HEADER_ONLY.has(b[156]) && numeric(b, 124, 12) !== 0n
+  // Without a byte over 0x7f both sums are the same (the common case, checked natively).
+  if (isAscii(b) && !headerOnly) return b
+  if (headerOnly) b.write('00000000000\0', 124, 'latin1')
+  const sum = checksums(b)
+  if (sum.value !== BigInt(sum.unsigned))
+    b.write(`${sum.unsigned.toString(8).padStart(6, '0')}\0 `, 148, 'latin1')
   return b
 }
 

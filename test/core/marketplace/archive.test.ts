@@ -206,3 +206,27 @@ test('zip entries read as archive/zip reads them: header, method, sizes, checksu
   // A directory header that does not read: the count no longer matches.
   assert.equal(await z((b) => b.writeUInt32LE(0, central(b))), 'open zip: zip: not a valid zip file')
 })
+
+test('headers as Go’s tar reader reads them: numeric fields, and no data after a dir header', async () => {
+  const fix = (b: Buffer, at: number) => {
+    // The header's unsigned checksum, written back as tar writes it.
+    b.fill(0x20, at + 148, at + 156)
+    let sum = 0
+    for (let i = at; i < at + 512; i++) sum += b[i]
+    b.write(`${sum.toString(8).padStart(6, '0')}\0 `, at + 148, 'latin1')
+  }
+  // A bad digit in the mtime field (tar-stream reads past it; Go refuses the header).
+  const bad = Buffer.from(await tarBytes('p', [entry('a.md')]))
+  bad[512 + 138] = 0x13
+  fix(bad, 512)
+  const x = await extractUpload(file('mtime.tar', bad))
+  assert.deepEqual(x, { ok: false, error: 'tar: archive/tar: invalid tar header', exact: true })
+  // A dir header whose size field says 512: Go reads no data for a dir, so the next block is a header.
+  const dir = Buffer.from(await tarBytes('p', [entry('a.md', 'hi')]))
+  dir.write('00000001000\0', 124, 'latin1')
+  fix(dir, 0)
+  const y = await extractUpload(file('dirsize.tar', dir))
+  assert.ok(y.ok, y.ok ? '' : y.error)
+  assert.deepEqual(readdirSync(join(y.value.root)), ['a.md'])
+  y.value.cleanup()
+})
