@@ -174,4 +174,178 @@ describe('ongrid-skill marketplace', () => {
     assert.equal(r.code, 1)
     assert.match(r.stderr, /pack id "My Pack" is not of the form/)
   })
+
+  test('a gzip bomb: one line, exit 2, nothing checked, --json a failure document', async () => {
+    // 1 GiB + 1 MiB of zeros in an entry both Go and we skip (a contiguous file): about 1 MiB
+    // of gzip, nothing written to disk while it is read.
+    const { pack: tarPack } = await import('tar-stream')
+    const { createGzip } = await import('node:zlib')
+    const { createWriteStream } = await import('node:fs')
+    const { pipeline } = await import('node:stream/promises')
+    const bomb = join(R, 'bomb.tgz')
+    const p = tarPack()
+    const size = (1 << 30) + (1 << 20)
+    const done = pipeline(p, createGzip({ level: 1 }), createWriteStream(bomb))
+    const e = p.entry({ name: 'p/x', type: 'contiguous-file', size })
+    const zeros = Buffer.alloc(1 << 20)
+    for (let left = size; left > 0; left -= zeros.length) {
+      if (!e.write(zeros)) await new Promise<void>((resolve) => e.once('drain', () => resolve()))
+    }
+    ;(e as unknown as { end: () => void }).end()
+    p.finalize()
+    await done
+    assert.ok(statSync(bomb).size < 8 << 20)
+    let r = cli(['marketplace', 'check', bomb])
+    assert.equal(r.code, 2, r.stderr)
+    assert.equal(r.stdout, '')
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: .*bomb\.tgz: the archive expands past 1 GiB; not extracted further \(a limit of ongrid-skill's, not the manager's: [^\n]*\)\n$/,
+    )
+    r = cli(['marketplace', 'verify', bomb, '--json'])
+    assert.equal(r.code, 2)
+    const doc = JSON.parse(r.stdout)
+    assert.equal(doc.ok, false)
+    assert.match(doc.error.message, /expands past 1 GiB/)
+  })
+
+  test('pack leaves out VCS data and --exclude globs, says so, and keeps the signature whole', async () => {
+    const key = join(R, 'kx.pem')
+    assert.equal(cli(['marketplace', 'keygen', '--out', key]).code, 0)
+    const dir = pack(
+      {
+        ...PACK,
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        'skills/hello/.DS_Store': 'junk',
+        'skills/hello/notes.md~': 'backup',
+        'testdata/big.bin': 'data',
+        'docs/testdata/keep.txt': 'kept: the glob is anchored',
+      },
+      'demo',
+    )
+    assert.equal(cli(['marketplace', 'sign', dir, '--key', key]).code, 0)
+    const out = join(R, 'ex.tgz')
+    let r = cli([
+      'marketplace',
+      'pack',
+      dir,
+      '-o',
+      out,
+      '--exclude',
+      '/testdata/',
+      '--exclude',
+      '*~',
+      '--json',
+    ])
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(doc.excluded, ['.git/', 'skills/hello/.DS_Store', 'skills/hello/notes.md~', 'testdata/'])
+    assert.equal(doc.signature, 'verified')
+    const x = await extractUpload(out)
+    assert.ok(x.ok)
+    try {
+      const { readdirSync } = await import('node:fs')
+      assert.deepEqual(readdirSync(x.value.root).sort(), [
+        '.claude-plugin',
+        'docs',
+        'signature.json',
+        'skills',
+      ])
+      assert.deepEqual(readdirSync(join(x.value.root, 'skills/hello')).sort(), ['SKILL.md', 'run.sh'])
+      assert.equal(verifySignature(x.value.root, '').state, 'verified')
+    } finally {
+      x.value.cleanup()
+    }
+    // Human output names what was left out.
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'ex2.tgz')])
+    assert.match(r.stdout, /\nleft out: \.git\/, skills\/hello\/\.DS_Store\n/)
+    // --no-default-excludes packs .git too (nothing signed in it).
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'ex3.tgz'), '--no-default-excludes', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(JSON.parse(r.stdout).excluded, [])
+    // Leaving out a file the signature covers is refused: the archive would not verify.
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'ex4.tgz'), '--exclude', 'SKILL.md'])
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: the excludes leave out signed files \(skills\/hello\/SKILL\.md\): the archive would not verify/,
+    )
+  })
+
+  test('the manager’s variables as defaults, flags over them, and the pin as a PEM or a file', () => {
+    const key = join(R, 'kv.pem')
+    assert.equal(cli(['marketplace', 'keygen', '--out', key]).code, 0)
+    const pem = readFileSync(join(R, 'kv.pub'), 'utf8')
+    const other = join(R, 'kw.pem')
+    assert.equal(cli(['marketplace', 'keygen', '--out', other]).code, 0)
+    const otherPem = readFileSync(join(R, 'kw.pub'), 'utf8')
+    const dir = pack(PACK, 'demo')
+    assert.equal(cli(['marketplace', 'sign', dir, '--key', key]).code, 0)
+    const clean = {
+      ONGRID_MARKETPLACE_DEVMODE: undefined,
+      ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES: undefined,
+      ONGRID_MARKETPLACE_PINNED_PUBKEY: undefined,
+    }
+    const check = (args: string[], env: Record<string, string | undefined> = {}) => {
+      const r = cli(['marketplace', 'check', dir, '--json', ...args], { ...clean, ...env })
+      return { code: r.code, doc: JSON.parse(r.stdout) }
+    }
+    let c = check([])
+    assert.deepEqual(c.doc.trust, {
+      devMode: true,
+      requireSigned: ['ongrid-official'],
+      pinnedKey: false,
+      source: 'local',
+      from: { devMode: 'default', requireSigned: 'default', pinnedKey: 'default' },
+    })
+    // The manager's settings from its variables: a wrong pin fails the gate with its text.
+    const gate = {
+      ONGRID_MARKETPLACE_DEVMODE: 'False',
+      ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES: ' local ,, x ',
+      ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem,
+    }
+    c = check([], gate)
+    assert.equal(c.code, 1)
+    assert.deepEqual(c.doc.trust.requireSigned, ['local', 'x'])
+    assert.deepEqual(c.doc.trust.from, { devMode: 'env', requireSigned: 'env', pinnedKey: 'env' })
+    assert.equal(
+      c.doc.install.error,
+      'forbidden: source "local" requires signed packs (state=failed: pub_key does not match pinned registry key)',
+    )
+    // Flags win: the right pin, inline, as the manager's variable holds it.
+    c = check(['--pinned-key', pem], gate)
+    assert.equal(c.code, 0, JSON.stringify(c.doc.install))
+    assert.equal(c.doc.trust.from.pinnedKey, 'flag')
+    c = check(['--pinned-key', join(R, 'kv.pub'), '--dev-mode', 'true'], gate)
+    assert.equal(c.doc.trust.devMode, true)
+    // A variable with literal \n instead of newlines: every signed pack fails, as on the manager.
+    c = check([], { ...gate, ONGRID_MARKETPLACE_PINNED_PUBKEY: pem.replace(/\n/g, '\\n') })
+    assert.equal(
+      c.doc.install.error,
+      'forbidden: source "local" requires signed packs (state=failed: expected key: pub_key not PEM-encoded)',
+    )
+    // Human output names the settings the variables gave.
+    let r = cli(['marketplace', 'check', dir, '--dev-mode', 'true'], { ...clean, ...gate })
+    assert.match(
+      r.stdout,
+      /\nsettings: {3}signed sources local,x \(ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES\); a pinned key \(ONGRID_MARKETPLACE_PINNED_PUBKEY\)\n/,
+    )
+    assert.doesNotMatch(cli(['marketplace', 'check', dir], clean).stdout, /settings:/)
+    // verify reads the pin variable too, and says so.
+    r = cli(['marketplace', 'verify', dir], { ...clean, ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem })
+    assert.equal(r.code, 1)
+    assert.match(r.stdout, /pub_key does not match pinned registry key/)
+    assert.match(r.stdout, /\nsettings: {3}a pinned key \(ONGRID_MARKETPLACE_PINNED_PUBKEY\)\n/)
+    r = cli(['marketplace', 'verify', dir, '--json'], {
+      ...clean,
+      ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem,
+    })
+    assert.deepEqual(JSON.parse(r.stdout).trust, { pinnedKey: true, from: { pinnedKey: 'env' } })
+    r = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'missing.pub')], clean)
+    assert.equal(r.code, 2)
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: --pinned-key .*missing\.pub: no such file or directory \(give a file, or the PEM itself\)\n$/,
+    )
+  })
 })

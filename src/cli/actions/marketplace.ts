@@ -17,9 +17,12 @@ import { base } from '../../core/go/path/filepath/path.js'
 import type { RuleMeta, Severity } from '../../core/lint/types.js'
 import {
   checkInstall,
-  DEFAULT_REQUIRE_SIGNED,
+  DEVMODE_ENV,
   type InstallCheck,
+  PINNED_PUBKEY_ENV,
   parseDevMode,
+  parseRequireSigned,
+  REQUIRE_SIGNED_ENV,
   stagingBasename,
   type TrustConfig,
 } from '../../core/marketplace/install.js'
@@ -34,6 +37,7 @@ import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import { type CheckDocument, lintOutput, summary } from '../../ui/marketplace/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { argBytes, envBytes } from '../os-bytes.js'
 import { type Format, formatOf } from './lint.js'
 
 /** A pack dir or an extracted archive, with how its paths are shown. */
@@ -78,6 +82,7 @@ export async function openTarget(path: string): Promise<Target> {
   }
   const { extractUpload } = await import('../../core/marketplace/archive.js')
   const x = await extractUpload(display)
+  if (!x.ok && x.ours === true) throw new UserError(`${path}: ${toText(x.error)}`)
   if (!x.ok) {
     return {
       display,
@@ -107,30 +112,48 @@ export async function openTarget(path: string): Promise<Target> {
 const NOT_EXACT = ' (not the manager’s exact text)'
 const OURS = 'not the manager’s verdict: '
 
-/** The trust gate's settings: check's flags, or verify's --pinned-key alone. */
+/** Where a trust setting came from: the flag, the manager's variable, or the manager's default. */
+type Origin = 'flag' | 'env' | 'default'
+
+/**
+ * --pinned-key: the PEM itself when the value holds a PEM header (as the manager's variable does),
+ * else a file to read it from.
+ */
+function pinnedKeyOf(value: string): GoString {
+  if (value.includes('-----BEGIN')) return argBytes(value)
+  try {
+    return readFileSync(value).toString('latin1')
+  } catch (e) {
+    const code = (e as { code?: string }).code
+    throw new UserError(
+      `--pinned-key ${value}: ${code === 'ENOENT' ? ENOENT.error() : (e as Error).message.replace(/^[A-Z]+: /, '')} (give a file, or the PEM itself)`,
+    )
+  }
+}
+
+/**
+ * The trust settings: each flag, else the manager's own variable read as main.go reads it
+ * (ONGRID_MARKETPLACE_DEVMODE, _REQUIRE_SIGNED_SOURCES, _PINNED_PUBKEY), else its default.
+ */
 function trustOf(
   flags: Partial<
     Pick<InputOf<typeof MarketplaceCheck>['flags'], 'dev-mode' | 'require-signed' | 'pinned-key' | 'source'>
   >,
-): TrustConfig {
+): TrustConfig & { origin: Record<string, Origin> } {
+  const origin: Record<string, Origin> = {}
   const dev = flags['dev-mode']
-  const devMode = dev === undefined ? true : parseDevMode(dev)
+  const devEnv = envBytes(DEVMODE_ENV)
+  origin.devMode = dev !== undefined ? 'flag' : devEnv !== undefined ? 'env' : 'default'
+  const devMode = parseDevMode(dev !== undefined ? argBytes(dev) : devEnv)
   const required = flags['require-signed'] ?? []
-  const pinFile = flags['pinned-key']
-  let pinnedKey = ''
-  if (pinFile !== undefined) {
-    try {
-      pinnedKey = readFileSync(pinFile).toString('latin1')
-    } catch (e) {
-      throw new UserError(`--pinned-key ${pinFile}: ${(e as Error).message.replace(/^[A-Z]+: /, '')}`)
-    }
-  }
-  return {
-    devMode,
-    requireSigned: required.length > 0 ? required : [...DEFAULT_REQUIRE_SIGNED],
-    pinnedKey,
-    source: flags.source ?? 'local',
-  }
+  const requiredEnv = envBytes(REQUIRE_SIGNED_ENV)
+  origin.requireSigned = required.length > 0 ? 'flag' : requiredEnv !== undefined ? 'env' : 'default'
+  const requireSigned = required.length > 0 ? required : parseRequireSigned(requiredEnv).map(toText)
+  const pin = flags['pinned-key']
+  const pinEnv = envBytes(PINNED_PUBKEY_ENV)
+  origin.pinnedKey = pin !== undefined ? 'flag' : pinEnv !== undefined && pinEnv !== '' ? 'env' : 'default'
+  const pinnedKey = pin !== undefined ? pinnedKeyOf(pin) : (pinEnv ?? '')
+  return { devMode, requireSigned, pinnedKey, source: flags.source ?? 'local', origin }
 }
 
 function uncoveredOf(root: GoString): string[] {
@@ -176,12 +199,16 @@ function emptyDocument(
 }
 
 /** The check document: the manager's verdict on the target, and our findings. */
-export async function checkDocument(t: Target, trust: TrustConfig): Promise<CheckDocument> {
+export async function checkDocument(
+  t: Target,
+  trust: TrustConfig & { origin?: Record<string, 'flag' | 'env' | 'default'> },
+): Promise<CheckDocument> {
   const doc = emptyDocument('marketplace check', t, {
     devMode: trust.devMode,
     requireSigned: trust.requireSigned,
     pinnedKey: trust.pinnedKey !== '',
     source: trust.source,
+    ...(trust.origin ? { from: trust.origin } : {}),
   })
   const findings = doc.findings
   if (t.uploadError || t.root === null) {
@@ -332,7 +359,10 @@ export async function marketplaceVerifyAction({
   const requireSigned = flags['require-signed'] === true
   const t = await openTarget(args.path ?? '.')
   try {
-    const doc = emptyDocument('marketplace verify', t, null)
+    const doc = emptyDocument('marketplace verify', t, {
+      pinnedKey: trust.pinnedKey !== '',
+      from: { pinnedKey: trust.origin.pinnedKey },
+    })
     if (t.root === null) {
       const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
       doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
@@ -483,8 +513,43 @@ export async function marketplaceSignAction({
   return EXIT.ok
 }
 
-/** The pack's tree for an archive, or why it cannot be packed faithfully. */
-function collectEntries(dir: string): import('../../core/marketplace/archive-write.js').PackEntry[] {
+/** Left out of every archive unless --no-default-excludes: version control data and Finder litter. */
+export const DEFAULT_EXCLUDES = ['.git', '.hg', '.svn', '.bzr', '_darcs', 'CVS', '.DS_Store']
+
+/**
+ * A --exclude glob as a test on a `/`-separated path under the pack: `*` and `?` within one
+ * name, `**` across names; a glob without `/` matches a name at any depth (as in .gitignore), one
+ * with `/` the path from the pack root; a trailing `/` matches dirs only.
+ */
+export function excludeTest(glob: string): (rel: string, dir: boolean) => boolean {
+  const dirOnly = glob.endsWith('/')
+  let g = dirOnly ? glob.slice(0, -1) : glob
+  const anchored = g.includes('/')
+  if (g.startsWith('/')) g = g.slice(1)
+  let re = ''
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i]
+    if (c === '*' && g[i + 1] === '*') {
+      const slash = g[i + 2] === '/'
+      re += slash ? '(?:.*/)?' : '.*'
+      i += slash ? 2 : 1
+    } else if (c === '*') re += '[^/]*'
+    else if (c === '?') re += '[^/]'
+    else re += c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')
+  }
+  const whole = new RegExp(`^${re}$`)
+  return (rel, dir) => {
+    if (dirOnly && !dir) return false
+    return anchored ? whole.test(rel) : whole.test(rel.slice(rel.lastIndexOf('/') + 1))
+  }
+}
+
+/** The pack's tree for an archive, or why it cannot be packed faithfully; `skipped` lists what the excludes left out. */
+function collectEntries(
+  dir: string,
+  exclude: (rel: string, dir: boolean) => boolean,
+  skipped: string[],
+): import('../../core/marketplace/archive-write.js').PackEntry[] {
   const { readdirSync, lstatSync: lst, readFileSync: rd } = fsModule
   const out: import('../../core/marketplace/archive-write.js').PackEntry[] = []
   const problems: string[] = []
@@ -493,13 +558,17 @@ function collectEntries(dir: string): import('../../core/marketplace/archive-wri
       const r = rel === '' ? name.toString('latin1') : `${rel}/${name.toString('latin1')}`
       const p = Buffer.concat([abs, Buffer.from('/'), name])
       const shown = toText(r)
+      const st = lst(p)
+      if (exclude(shown, st.isDirectory())) {
+        skipped.push(st.isDirectory() ? `${shown}/` : shown)
+        continue
+      }
       if (!Buffer.from(name.toString('utf8'), 'utf8').equals(name))
         problems.push(`${shown}: the name is not valid UTF-8`)
       if (name.includes('..'))
         problems.push(
           `${shown}: a name containing ".." (tarball-URL installs drop it, which breaks the signature)`,
         )
-      const st = lst(p)
       if (st.isSymbolicLink())
         problems.push(
           `${shown}: a symlink (tar uploads drop it, zip uploads turn it into a file: the installed tree would differ)`,
@@ -557,7 +626,7 @@ export async function marketplacePackAction({
 }: InputOf<typeof MarketplacePack>): Promise<number> {
   const { STRICT_ID } = await import('../../core/marketplace/install.js')
   const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
-  const { extractUpload } = await import('../../core/marketplace/archive.js')
+  const { extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
   const fmt = flags.format
   let st: fsModule.Stats
   try {
@@ -592,7 +661,23 @@ export async function marketplacePackAction({
       EXIT.findings,
     )
   }
-  const entries = collectEntries(dir)
+  const globs = [...(flags['default-excludes'] === false ? [] : DEFAULT_EXCLUDES), ...(flags.exclude ?? [])]
+  const tests = globs.map(excludeTest)
+  const skipped: string[] = []
+  const entries = collectEntries(dir, (rel, isDir) => tests.some((t) => t(rel, isDir)), skipped)
+  // The signature covers the source's *.md / *.json: leaving one out changes what the manager hashes.
+  if (sig.state === 'verified') {
+    const kept = new Set(entries.map((e) => e.rel))
+    const lost = listPackFiles(fromText(dir))
+      .files.signable.map((f) => f.rel)
+      .filter((r) => !kept.has(r))
+    if (lost.length > 0) {
+      throw new UserError(
+        `the excludes leave out signed files (${lost.slice(0, 3).map(toText).join(', ')}${lost.length > 3 ? ', …' : ''}): the archive would not verify; move them out of the pack and sign again`,
+        EXIT.findings,
+      )
+    }
+  }
   const bytes = fmt === 'zip' ? await writeZip(id, entries) : await writeTarGz(id, entries)
   const version = doc.pack?.version ?? ''
   const defaultName = `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${fmt}`
@@ -609,6 +694,12 @@ export async function marketplacePackAction({
   try {
     // Check the output as the upload endpoint would take it.
     const x = await extractUpload(tmp, out)
+    if (!x.ok && (x.ours === true || x.error === UPLOAD_TOO_LARGE)) {
+      throw new UserError(
+        `${out}: ${bytes.length} bytes, refused: ${toText(x.error)}${x.ours ? '' : ' (the upload endpoint takes at most 64 MiB per request)'}`,
+        EXIT.findings,
+      )
+    }
     if (!x.ok) throw new Error(`the archive just written is refused: ${toText(x.error)}`)
     try {
       if (!x.value.descended || base(x.value.root) !== id)
@@ -644,11 +735,12 @@ export async function marketplacePackAction({
     bytes: bytes.length,
     sha256: sha,
     signature: sig.state,
+    excluded: skipped,
   }
   if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   else {
     process.stdout.write(
-      `wrote ${out}: ${result.files} file(s) under ${id}/, ${bytes.length} bytes, sha256 ${sha}\nchecked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
+      `wrote ${out}: ${result.files} file(s) under ${id}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
     )
   }
   return EXIT.ok

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { marketplaceCheckAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
 import { formatFlag } from '../../cli/check-flags.js'
+import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../cli/flag-sources.js'
 
 export default class MarketplaceCheck extends BaseCommand {
   static override summary = "The manager's verdict on a marketplace pack dir or archive, offline"
@@ -11,7 +12,7 @@ export default class MarketplaceCheck extends BaseCommand {
 
 An archive (.zip, .tar.gz, .tgz, .tar) is extracted exactly as the upload endpoint does it (suffix decides the type, \`..\` names refused, symlinks dropped from tar and turned into files from zip, modes 0755/0644) and its single top-level folder descended into. Paths in the output point into the archive (ARCHIVE/…); the manager's own texts name its staging dir instead.
 
---dev-mode, --require-signed, --pinned-key and --source replay the trust gate of a manager configured that way (its defaults: dev mode on, no gate). Findings marked "not the manager's verdict" are the manager's likely bugs (a pack id of "." deletes its whole skills root; a dangling symlink out of the pack installs) and limits of its database.
+--dev-mode, --require-signed, --pinned-key and --source replay the trust gate of a manager configured that way (its defaults: dev mode on, no gate). Without the flags, the manager's own variables are read as it reads them (${DEVMODE_ENV}, ${REQUIRE_SIGNED_ENV}, ${PINNED_PUBKEY_ENV}), so the same environment gives the same verdict; --json says where each setting came from (trust.from). Findings marked "not the manager's verdict" are the manager's likely bugs (a pack id of "." deletes its whole skills root; a dangling symlink out of the pack installs) and limits of its database.
 
 Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an error finding, 2 usage or tool error.`
 
@@ -21,6 +22,10 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
       description: 'Check the archive you will upload, as a manager that requires signed local packs',
       command:
         '<%= config.bin %> <%= command.id %> my-pack.tar.gz --dev-mode=false --require-signed local --pinned-key team.pub',
+    },
+    {
+      description: "With the manager's own settings",
+      command: `${DEVMODE_ENV}=false ${REQUIRE_SIGNED_ENV}=local ${PINNED_PUBKEY_ENV}="$(cat team.pub)" <%= config.bin %> <%= command.id %> my-pack.tar.gz`,
     },
     {
       description: 'SARIF for code scanning',
@@ -41,17 +46,15 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
   static override flags = {
     format: formatFlag('output format (--json is --format json)'),
     'dev-mode': Flags.string({
-      description:
-        'the manager’s ONGRID_MARKETPLACE_DEVMODE, read as it reads it: empty or "true" in any case is on, anything else (false, 0, no) off; default on',
+      description: `the manager’s ${DEVMODE_ENV}, read as it reads it: empty or "true" in any case is on, anything else (false, 0, no) off; default: $${DEVMODE_ENV}, else on`,
     }),
     'require-signed': Flags.string({
-      description:
-        'a source that must be signed (ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES; repeatable; default ongrid-official)',
+      description: `a source that must be signed (repeatable); default: $${REQUIRE_SIGNED_ENV} split on "," as the manager splits it, else ongrid-official`,
       multiple: true,
       multipleNonGreedy: true,
     }),
     'pinned-key': Flags.string({
-      description: 'file with the pinned public key PEM (ONGRID_MARKETPLACE_PINNED_PUBKEY)',
+      description: `the pinned public key: a PEM file, or the PEM itself (as the manager takes it); default: $${PINNED_PUBKEY_ENV}`,
     }),
     source: Flags.string({
       description: 'the install’s source label (an upload is "local")',

@@ -1,12 +1,12 @@
 import { Args, Flags } from '@oclif/core'
-import { marketplacePackAction } from '../../cli/actions/marketplace.js'
+import { DEFAULT_EXCLUDES, marketplacePackAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
 
 export default class MarketplacePack extends BaseCommand {
   static override summary = 'Make an archive the upload endpoint accepts and extracts to the same tree'
 
   static override description =
-    `Checks the pack as the manager would (refused packs, an unsafe id, a signature that no longer verifies are not packed), then writes a tar.gz or zip with one top-level folder named after the pack id, every file and dir of the pack sorted by path, fixed times and owners (the same pack gives the same bytes), and the modes the endpoint keeps (0755 when executable, else 0644). Symlinks, special files and names containing ".." are refused: the endpoint would drop or change them, and the installed tree would differ from the signed one.
+    `Checks the pack as the manager would (refused packs, an unsafe id, a signature that no longer verifies are not packed), then writes a tar.gz or zip with one top-level folder named after the pack id, every file and dir of the pack sorted by path, fixed times and owners (the same pack gives the same bytes), and the modes the endpoint keeps (0755 when executable, else 0644). Symlinks, special files and names containing ".." are refused: the endpoint would drop or change them, and the installed tree would differ from the signed one. Version control data (.git, .hg, .svn, …) and .DS_Store are left out, and whatever --exclude matches; what was left out is listed. Leaving out a file the signature covers (*.md, *.json) is refused: the archive would not verify.
 
 The archive is then extracted as the upload endpoint does and checked: same files, bytes and modes, install accepted, the same signature state. It is written next to its destination and renamed into place only then. Existing files are not overwritten without --force.`
 
@@ -18,6 +18,10 @@ The archive is then extracted as the upload endpoint does and checked: same file
     {
       description: 'A zip, named',
       command: '<%= config.bin %> <%= command.id %> my-pack --format zip -o dist/my-pack.zip',
+    },
+    {
+      description: 'Leave out test data and editor backups too',
+      command: "<%= config.bin %> <%= command.id %> my-pack --exclude 'testdata/' --exclude '*~'",
     },
   ]
 
@@ -35,6 +39,17 @@ The archive is then extracted as the upload endpoint does and checked: same file
       default: 'tar.gz' as const,
     })(),
     force: Flags.boolean({ description: 'replace an existing archive file' }),
+    exclude: Flags.string({
+      description:
+        'leave out paths matching GLOB (repeatable; `*`, `?`, `**`; no `/`: a name at any depth; a trailing `/`: dirs only)',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    'default-excludes': Flags.boolean({
+      // No default: the fast path keeps none for booleans; not given is on.
+      description: `leave out ${DEFAULT_EXCLUDES.join(', ')} (--no-default-excludes packs them)`,
+      allowNo: true,
+    }),
   }
 
   async run(): Promise<void> {

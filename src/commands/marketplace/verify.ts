@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { marketplaceVerifyAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
 import { formatFlag } from '../../cli/check-flags.js'
+import { PINNED_PUBKEY_ENV } from '../../cli/flag-sources.js'
 
 export default class MarketplaceVerify extends BaseCommand {
   static override summary = "A pack's signature state and the manager's exact error text"
@@ -31,7 +32,7 @@ Exit codes: 0 verified (or unsigned without --require-signed), 1 otherwise, 2 us
   static override flags = {
     format: formatFlag('output format (--json is --format json)'),
     'pinned-key': Flags.string({
-      description: 'file with the pinned public key PEM (as ONGRID_MARKETPLACE_PINNED_PUBKEY)',
+      description: `the pinned public key: a PEM file, or the PEM itself (as the manager takes it); default: $${PINNED_PUBKEY_ENV}`,
     }),
     'require-signed': Flags.boolean({ description: 'an unsigned pack fails too' }),
   }

@@ -33,18 +33,23 @@ export const DEFAULT_TRUST: TrustConfig = {
   source: 'local',
 }
 
+/** The manager's marketplace settings (read once in cmd/ongrid/main.go). */
+export const DEVMODE_ENV = 'ONGRID_MARKETPLACE_DEVMODE'
+export const REQUIRE_SIGNED_ENV = 'ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES'
+export const PINNED_PUBKEY_ENV = 'ONGRID_MARKETPLACE_PINNED_PUBKEY'
+
 /** ONGRID_MARKETPLACE_DEVMODE as main.go reads it. */
 export function parseDevMode(v: string | undefined): boolean {
   return v === undefined || v === '' || v.toLowerCase() === 'true'
 }
 
 /** ONGRID_MARKETPLACE_REQUIRE_SIGNED_SOURCES as main.go reads it. */
-export function parseRequireSigned(v: string | undefined): string[] {
-  const t = (v ?? '').trim()
+export function parseRequireSigned(v: GoString | undefined): GoString[] {
+  const t = trimSpace(v ?? '')
   if (t === '') return [...DEFAULT_REQUIRE_SIGNED]
   return t
     .split(',')
-    .map((s) => s.trim())
+    .map((s) => trimSpace(s))
     .filter((s) => s !== '')
 }
 

@@ -4,6 +4,7 @@
  */
 import type { FileReport } from '../../core/lint/engine.js'
 import type { Finding, RuleMeta, Severity } from '../../core/lint/types.js'
+import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../core/marketplace/install.js'
 import { type LintOutput, repoRoot } from '../lint/model.js'
 
 export interface MarketplaceFinding {
@@ -38,7 +39,15 @@ export interface CheckDocument {
     curve: string | null
     uncovered: string[]
   } | null
-  trust: { devMode: boolean; requireSigned: string[]; pinnedKey: boolean; source: string } | null
+  /** The trust settings used (verify: the pin only). */
+  trust: {
+    devMode?: boolean
+    requireSigned?: string[]
+    pinnedKey: boolean
+    source?: string
+    /** Where each setting came from: a flag, the manager's variable, or the manager's default. */
+    from?: Record<string, 'flag' | 'env' | 'default'>
+  } | null
   findings: MarketplaceFinding[]
 }
 
@@ -116,6 +125,17 @@ export function summary(doc: CheckDocument, rel: (p: string) => string): string 
   }
   if (doc.install) {
     line('install', doc.install.ok ? 'accepted' : `refused: ${doc.install.error}`)
+  }
+  // Settings taken from the manager's variables are named: they act without a flag in sight.
+  const t = doc.trust
+  const fromEnv = Object.entries(t?.from ?? {}).filter(([, v]) => v === 'env')
+  if (t && fromEnv.length > 0) {
+    const said: Record<string, string> = {
+      devMode: `dev mode ${t.devMode ? 'on' : 'off'} (${DEVMODE_ENV})`,
+      requireSigned: `signed sources ${(t.requireSigned ?? []).join(',') || 'none'} (${REQUIRE_SIGNED_ENV})`,
+      pinnedKey: `a pinned key (${PINNED_PUBKEY_ENV})`,
+    }
+    line('settings', fromEnv.map(([k]) => said[k]).join('; '))
   }
   return `${out}\n`
 }

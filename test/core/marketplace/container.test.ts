@@ -202,4 +202,7 @@ test('configuration as main.go reads it', () => {
   assert.deepEqual(parseRequireSigned(''), ['ongrid-official'])
   assert.deepEqual(parseRequireSigned(','), [])
   assert.deepEqual(parseRequireSigned(' a , ,b'), ['a', 'b'])
+  // Go's TrimSpace (bytes): NEL (U+0085) is white space, a BOM (U+FEFF) is not; JS's trim thinks the opposite.
+  assert.deepEqual(parseRequireSigned('\xc2\x85a\xc2\x85,b'), ['a', 'b'])
+  assert.deepEqual(parseRequireSigned('\xef\xbb\xbfa'), ['\xef\xbb\xbfa'])
 })

@@ -2,16 +2,19 @@ package main
 
 // The upload endpoint's archive handling as the contract (section 4.2) states it,
 // written here with Go's own archive/zip, archive/tar and compress/gzip so the
-// tests can compare our extraction (tar-stream, yauzl) with Go's readers.
+// tests can compare our extraction (tar-stream, our own zip reader) with Go's readers.
 
 import (
 	"archive/tar"
+	"bytes"
 	"archive/zip"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,4 +169,33 @@ func extractAnswer(file, name, dest string) object {
 	})
 	rootRel, _ := filepath.Rel(dest, root)
 	return object{"err": nil, "root": b64([]byte(rootRel)), "tree": tree}
+}
+
+// uploadAnswer parses a multipart body as the upload handler does: a 64 MiB
+// MaxBytesReader, ParseMultipartForm(64 MiB), then the 'file' field.
+func uploadAnswer(head []byte, size int, tail []byte) object {
+	body := io.MultiReader(bytes.NewReader(head), io.LimitReader(zeros{}, int64(size)), bytes.NewReader(tail))
+	r := httptest.NewRequest("POST", "/v1/marketplace/upload", body)
+	r.Header.Set("Content-Type", "multipart/form-data; boundary=B")
+	r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 64<<20)
+	if err := r.ParseMultipartForm(64 << 20); err != nil {
+		return object{"err": errText(fmt.Errorf("parse upload: %w", err))}
+	}
+	defer r.MultipartForm.RemoveAll()
+	f, h, err := r.FormFile("file")
+	if err != nil {
+		return object{"err": errText(fmt.Errorf("missing 'file' field: %w", err))}
+	}
+	defer f.Close()
+	n, _ := io.Copy(io.Discard, f)
+	return object{"err": nil, "name": b64([]byte(filepath.Base(h.Filename))), "size": n}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 0
+	}
+	return len(p), nil
 }

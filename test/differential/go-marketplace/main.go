@@ -17,6 +17,8 @@
 //	agent   data              → err, raw, agent, panic (ParseAgentMd's)
 //	command data              → err, panic (ConvertCommandFile's)
 //	extract file, name, dest  → err, root, tree [{path, kind, mode, data}] (the upload endpoint's rules)
+//	upload  head, size, tail  → err, name, size (head + size zero bytes + tail as the upload's
+//	                            multipart body, boundary B, parsed under its 64 MiB MaxBytesReader)
 package main
 
 import (
@@ -51,6 +53,9 @@ type request struct {
 	File []byte `json:"file"`
 	Name []byte `json:"name"`
 	Dest []byte `json:"dest"`
+	Head []byte `json:"head"`
+	Tail []byte `json:"tail"`
+	Size int    `json:"size"`
 }
 
 type object = map[string]interface{}
@@ -215,6 +220,8 @@ func answer(r request) object {
 		return agentFrontmatter(r.Data, false)
 	case "command":
 		return agentFrontmatter(r.Data, true)
+	case "upload":
+		return uploadAnswer(r.Head, r.Size, r.Tail)
 	case "yaml":
 		var m map[string]interface{}
 		err := yaml.Unmarshal(r.Data, &m)

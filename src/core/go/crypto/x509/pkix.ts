@@ -5,8 +5,11 @@
  * curve-point check is OpenSSL's (node:crypto), which accepts exactly the on-curve points of the
  * same four NIST curves Go supports.
  *
- * Not reproduced: the texts of Go's encoding/asn1 for DER that is not a SEQUENCE of the expected
- * shape (`asn1: structure error: …`); those come back with `exact: false` and a text of ours.
+ * encoding/asn1's texts for DER that is not a SEQUENCE of the expected shape (`asn1: structure
+ * error: tags don't match …`, `asn1: syntax error: data truncated`, …: a private key or a
+ * certificate where a public key belongs) are reproduced; an OID's own encoding errors (whose
+ * rules changed between Go versions) and multi-byte tags come back with `exact: false` and a
+ * text of ours.
  * X25519 is what Go 1.20+ (the manager's Go) does: an `*ecdh.PublicKey`; Go 1.19 calls it
  * an unknown algorithm.
  */
@@ -143,7 +146,98 @@ function isPkcs1(der: Buffer): boolean {
   return true
 }
 
+const PARAMS =
+  '{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}'
+
+class Asn1Stop {
+  constructor(readonly text: string | null) {}
+}
+
+/** encoding/asn1's parseTagAndLength at `off` in `b` (single-byte tags only: else inconclusive). */
+function tagAndLength(b: Buffer, off: number) {
+  const t = b[off++]
+  const tag = { class: t >> 6, compound: (t & 0x20) !== 0, tag: t & 0x1f, length: 0 }
+  if (tag.tag === 0x1f) throw new Asn1Stop(null)
+  if (off >= b.length) throw new Asn1Stop('asn1: syntax error: truncated tag or length')
+  const l = b[off++]
+  if ((l & 0x80) === 0) tag.length = l & 0x7f
+  else {
+    const n = l & 0x7f
+    if (n === 0) throw new Asn1Stop('asn1: syntax error: indefinite length found (not DER)')
+    for (let i = 0; i < n; i++) {
+      if (off >= b.length) throw new Asn1Stop('asn1: syntax error: truncated tag or length')
+      const x = b[off++]
+      if (tag.length >= 1 << 23) throw new Asn1Stop('asn1: structure error: length too large')
+      tag.length = tag.length * 256 + x
+      if (tag.length === 0) throw new Asn1Stop('asn1: structure error: superfluous leading zeros in length')
+    }
+    if (tag.length < 0x80) throw new Asn1Stop('asn1: structure error: non-minimal length')
+  }
+  return { tag, off }
+}
+
+/**
+ * parseField for one non-optional field of universal `want` tag (compound or not) named `name`
+ * (its Go type's name) at `off` in `b`: its content, or Go's error.
+ */
+function field(b: Buffer, off: number, want: number, compound: boolean, name: string): Buffer {
+  if (off === b.length) throw new Asn1Stop('asn1: syntax error: sequence truncated')
+  const { tag: t, off: at } = tagAndLength(b, off)
+  if (t.class !== 0 || t.tag !== want || t.compound !== compound) {
+    throw new Asn1Stop(
+      `asn1: structure error: tags don't match (${want} vs {class:${t.class} tag:${t.tag} length:${t.length} isCompound:${t.compound}}) ${PARAMS} ${name} @${at}`,
+    )
+  }
+  if (at + t.length > b.length) throw new Asn1Stop('asn1: syntax error: data truncated')
+  return b.subarray(at, at + t.length)
+}
+
+/** How far `field` read (the end of the element at `off`). */
+function fieldEnd(b: Buffer, off: number): number {
+  const { tag: t, off: at } = tagAndLength(b, off)
+  return at + t.length
+}
+
+/**
+ * asn1.Unmarshal of `der` into x509's publicKeyInfo, as far as its errors go: Go's text for a
+ * structure or syntax error in the SEQUENCE { SEQUENCE { OID, ANY OPTIONAL }, BIT STRING } shape,
+ * '' when it decodes, null when the error is one not reproduced (an OID's own encoding, whose
+ * rules changed between Go versions; multi-byte tags).
+ */
+export function asn1PublicKeyInfoError(der: Buffer): string | null {
+  try {
+    const seq = field(der, 0, 16, true, 'publicKeyInfo')
+    const algo = field(seq, 0, 16, true, 'AlgorithmIdentifier')
+    const oid = field(algo, 0, 6, false, 'ObjectIdentifier')
+    if (oid.length === 0) return 'asn1: syntax error: zero length OBJECT IDENTIFIER'
+    // An OID both Go versions read alike, else inconclusive.
+    if (!isOid(oid, { tag: 6, head: 0, start: 0, end: oid.length })) return null
+    let p = fieldEnd(algo, 0)
+    if (p < algo.length) {
+      // Parameters: a RawValue, any tag, optional.
+      const { tag: t, off: at } = tagAndLength(algo, p)
+      if (at + t.length > algo.length) return 'asn1: syntax error: data truncated'
+    }
+    p = fieldEnd(seq, 0)
+    const bits = field(seq, p, 3, false, 'BitString')
+    if (bits.length === 0) return 'asn1: syntax error: zero length BIT STRING'
+    const pad = bits[0]
+    if (pad > 7 || (bits.length === 1 && pad > 0) || (bits[bits.length - 1] & ((1 << pad) - 1)) !== 0)
+      return 'asn1: syntax error: invalid padding bits in BIT STRING'
+    return ''
+  } catch (e) {
+    if (e instanceof Asn1Stop) return e.text
+    throw e
+  }
+}
+
 const ASN1_TEXT = 'malformed PKIX public key DER (Go reports an encoding/asn1 error here, not reproduced)'
+
+/** The asn1 error Go reports for `der`, when we know its text. */
+function asn1Failure(der: Buffer): ParsedKey {
+  const text = asn1PublicKeyInfoError(der)
+  return text ? { ok: false, exact: true, error: text } : { ok: false, exact: false, error: ASN1_TEXT }
+}
 
 /** x509.ParsePKIXPublicKey(der). */
 export function parsePKIXPublicKey(der: Buffer): ParsedKey {
@@ -154,7 +248,7 @@ export function parsePKIXPublicKey(der: Buffer): ParsedKey {
           exact: true,
           error: 'x509: failed to parse public key (use ParsePKCS1PublicKey instead for this key format)',
         }
-      : { ok: false, exact: false, error: ASN1_TEXT }
+      : asn1Failure(der)
   const seq = readElement(der, 0, der.length)
   if (seq?.tag !== 0x30) return asn1Error()
   const algo = readElement(der, seq.start, seq.end)
