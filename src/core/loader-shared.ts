@@ -44,6 +44,8 @@ export interface ShareOptions {
   onShared?: (fromWorker: number) => void
   /** Tests: make the worker fail after taking its first child, or send a read out of order. */
   fault?: 'crash' | 'misorder'
+  /** Tests: told of the worker thread once started (to see that it ends). */
+  onWorker?: (thread: Worker) => void
 }
 
 /** What the worker is given. */
@@ -193,6 +195,7 @@ export function walkShared(
         tried = true
         const shared = state.buffer as SharedArrayBuffer
         worker = startWorker({ root, names: split.names, shared, fault: opts.fault })
+        if (worker !== null) opts.onWorker?.(worker.thread)
         if (worker !== null && opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
       }
       if (worker !== null && ahead === null && Atomics.load(state, READY) === 1 && i + 1 < n) {

@@ -395,6 +395,42 @@ describe('loader-worker: what it reads and posts', () => {
     ])
   })
 
+  test('a child with more reads than a batch holds arrives in more than one batch, in order', async (t) => {
+    const { root: B, cleanup: done } = tempRoot()
+    t.after(done)
+    const tree: Record<string, string> = { 'z/skill.json': '{}' }
+    const subs: string[] = []
+    for (let k = 0; k < 700; k++) {
+      const s = `s${String(k).padStart(3, '0')}`
+      subs.push(s)
+      tree[`big/${s}/skill.json`] = `{"k":${k}}`
+    }
+    makeTree(B, tree)
+    const r = await runWorker(B, ['big', 'z'])
+    const got = r.messages.map(plain) as { parts: string[]; nums: number[]; bytes: string }[]
+    // 702 parts for the listing, 5 per sub-directory: cut once a batch holds 4096 parts.
+    assert.deepEqual(
+      got.map((b) => b.parts.length),
+      [702 + 5 * 679, 5 * 21, 5],
+    )
+    assert.deepEqual(
+      got.slice(0, 2).flatMap((b) => b.parts),
+      [
+        'd',
+        `${B}/big`,
+        ...subs,
+        ...subs.flatMap((s) => ['d', `${B}/big/${s}`, 'skill.json', 'f', `${B}/big/${s}/skill.json`]),
+      ],
+    )
+    assert.equal(
+      got
+        .slice(0, 2)
+        .map((b) => b.bytes)
+        .join(''),
+      subs.map((_, k) => `{"k":${k}}`).join(''),
+    )
+  })
+
   test('a manifest that may not end (a FIFO): what was read is sent, then why it stopped', async (t) => {
     const { root: F, cleanup: done } = tempRoot()
     t.after(done)
@@ -481,6 +517,29 @@ describe('walkShared: each child walked here, in order, with the worker reading 
     // Ended early: not told how much came from the worker.
     assert.deepEqual(r.shared, [])
     assert.equal(r.after, undefined)
+  })
+
+  test('a worker started ends, whether it was used or not', async () => {
+    // Each exit is listened for as the thread starts, and the thread is kept referenced so
+    // that the test waits for it (the loader's own threads are not).
+    const exits: Promise<unknown[]>[] = []
+    const onWorker = (w: Worker) => {
+      exits.push(once(w, 'exit'))
+      w.ref()
+    }
+    // Used: waitForWorker has it read every child after the first.
+    const a = walk(R, { afterMs: 0, waitForWorker: true, onWorker })
+    assert.deepEqual(a.shared, [9])
+    // Not used, in all likelihood: without waitForWorker a thread is not running yet when these
+    // small children have been walked. Whether or not it got to read, it is told to end, and ends.
+    const b = walk(R, { afterMs: 0, onWorker })
+    assert.equal(b.err, null)
+    assert.equal(exits.length, 2)
+    const codes = await Promise.all(exits)
+    assert.deepEqual(
+      codes.map(([code]) => code),
+      [0, 0],
+    )
   })
 
   test('without onShared: the same walk', () => {

@@ -363,6 +363,16 @@ describe('manifests that are not plain files, and a walk error', () => {
     assert.equal(events[0].name, 'from_fifo')
     assert.equal(result.stopped, null)
     await once(writer, 'exit')
+    // Without onBlocking: the same, untold.
+    const again = spawn('sh', ['-c', `printf '%s' '${manifest({ name: 'again' })}' > skill.json`], {
+      cwd: `${R}/fifo/a`,
+      stdio: 'ignore',
+    })
+    t.after(() => again.kill('SIGKILL'))
+    const quiet: string[] = []
+    loadDirs([`${R}/fifo`], { registry: new Registry(), onEvent: (e) => quiet.push(`${e.kind} ${e.name}`) })
+    assert.deepEqual(quiet, ['registered again'])
+    await once(again, 'exit')
   })
 
   test('a directory that cannot be listed (a path too long to open) is a walk error line', (t) => {
