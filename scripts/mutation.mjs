@@ -34,7 +34,7 @@ export const MODULES = {
   },
   loader: {
     mutate: ['src/core/loader.ts', 'src/core/loader-shared.ts', 'src/core/loader-worker.ts'],
-    tests: ['test/core/loader.test.ts'],
+    tests: ['test/core/loader-shared.test.ts', 'test/core/loader.test.ts'],
   },
   executor: {
     mutate: ['src/core/executor.ts'],

@@ -44,6 +44,8 @@ export interface ShareOptions {
   onShared?: (fromWorker: number) => void
   /** Tests: make the worker fail after taking its first child, or send a read out of order. */
   fault?: 'crash' | 'misorder'
+  /** Tests: told of the worker thread once started (to see that it ends). */
+  onWorker?: (thread: Worker) => void
 }
 
 /** What the worker is given. */
@@ -74,8 +76,8 @@ export type ShareMessage = { batch: ReadBatch } | { failed: string }
 /** How long to wait for the worker's next batch before reading from the disk again. */
 const WORKER_PATIENCE_MS = 30_000
 
-/** The reads the worker sends, taken in walk order. */
-class ReadAhead {
+/** The reads the worker sends, taken in walk order (exported for its tests). */
+export class ReadAhead {
   private parts: string[] = []
   private at = 0
   private nums: Uint32Array = new Uint32Array(0)
@@ -88,6 +90,8 @@ class ReadAhead {
   constructor(
     private readonly port: MessagePort,
     private readonly state: Int32Array,
+    /** How long to wait for a batch before giving up on the worker. */
+    private readonly patienceMs = WORKER_PATIENCE_MS,
   ) {}
 
   /** Whether the next read in the stream is `tag` (or its error) for path; if not, the stream ends. */
@@ -128,7 +132,7 @@ class ReadAhead {
       }
       // Nothing left to take from a worker that had ended before this look at the port.
       if (gone) return false
-      if (Atomics.wait(this.state, POSTED, posted, WORKER_PATIENCE_MS) === 'timed-out') return false
+      if (Atomics.wait(this.state, POSTED, posted, this.patienceMs) === 'timed-out') return false
     }
   }
 
@@ -191,6 +195,7 @@ export function walkShared(
         tried = true
         const shared = state.buffer as SharedArrayBuffer
         worker = startWorker({ root, names: split.names, shared, fault: opts.fault })
+        if (worker !== null) opts.onWorker?.(worker.thread)
         if (worker !== null && opts.waitForWorker) Atomics.wait(state, READY, 0, WORKER_PATIENCE_MS)
       }
       if (worker !== null && ahead === null && Atomics.load(state, READY) === 1 && i + 1 < n) {

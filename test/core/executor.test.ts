@@ -130,6 +130,12 @@ describe('buildSubprocessEnv', () => {
     const pe = buildSubprocessEnv(['HOME\0X', 'constructor', 'hasOwnProperty'], process.env)
     assert.deepEqual(Object.keys(pe), [])
   })
+  test('an empty name, an inherited property and a value that is not a string are never passed', () => {
+    // os.LookupEnv("") finds nothing, whatever the environment holds.
+    assert.deepEqual(Object.keys(buildSubprocessEnv(['', '  '], { '': 'x' })), [])
+    assert.deepEqual(Object.keys(buildSubprocessEnv(['INHERITED'], Object.create({ INHERITED: 'x' }))), [])
+    assert.deepEqual(Object.keys(buildSubprocessEnv(['UNSET'], { UNSET: undefined })), [])
+  })
   test('a variable really named __proto__ or constructor (from an env file) is passed', () => {
     const environ2: Record<string, string> = Object.create(null)
     for (const [k, v] of [
@@ -153,8 +159,12 @@ describe('buildSubprocessEnv', () => {
 describe('execute', { concurrency: true }, () => {
   describe('execute: entry checks and params, before anything runs', { concurrency: true }, () => {
     test('entry required, and absolute', async () => {
-      assert.equal((await run('')).error, 'subprocess skill: entry path required')
-      assert.equal((await run('rel/run.sh')).error, 'subprocess skill: entry "rel/run.sh" must be absolute')
+      const none = await run('')
+      assert.equal(none.error, 'subprocess skill: entry path required')
+      assert.deepEqual([none.ok, none.exitCode, none.timedOut], [false, null, false])
+      const rel = await run('rel/run.sh')
+      assert.equal(rel.error, 'subprocess skill: entry "rel/run.sh" must be absolute')
+      assert.equal(rel.ok, false)
     })
     test('stat failure wraps the os error (%w of *PathError)', async () => {
       const p = join(dir(), 'gone.sh')
@@ -229,6 +239,12 @@ describe('execute', { concurrency: true }, () => {
         assert.equal(latin1(r.stdout), params)
       }
     })
+    test('the entry runs with no arguments', async () => {
+      const p = script(dir(), 'run.sh', `${SH}printf '{"argc":%s}' "$#"\n`)
+      const r = await run(p)
+      assert.equal(r.stdout.toString(), '{"argc":0}')
+      assert.equal(r.ok, true)
+    })
     test('stdout on success is returned verbatim: any JSON value, trailing newlines kept', async () => {
       const d = dir()
       const cases: [string, string][] = [
@@ -250,7 +266,9 @@ describe('execute', { concurrency: true }, () => {
     })
     test('empty stdout is not valid JSON', async () => {
       const p = script(dir(), 'run.sh', `${SH}exit 0\n`)
-      assert.equal((await run(p)).error, 'subprocess skill k: stdout is not valid JSON (first 200B: )')
+      const r = await run(p)
+      assert.equal(r.error, 'subprocess skill k: stdout is not valid JSON (first 200B: )')
+      assert.deepEqual([r.ok, r.exitCode], [false, 0])
     })
     test('non-JSON stdout: TrimSpace’d, and over 200 bytes the LAST 200 with ...', async () => {
       const d = dir()
@@ -529,6 +547,7 @@ describe('execute', { concurrency: true }, () => {
       const p = script(dir(), 'run.sh', `${SH}echo started >&2; /bin/sleep 30\n`)
       const r = await run(p, '', { timeoutNs: SECOND })
       assert.equal(r.error, 'subprocess skill k: timed out after 1s')
+      assert.equal(r.ok, false)
       assert.equal(r.timedOut, true)
       assert.equal(r.exitCode, -1)
       assert.equal(r.stderr.toString(), 'started\n')

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
-import { lstatSync, readdirSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { lstatSync, mkdirSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { buildSubprocessSkill } from '../../src/core/build.js'
@@ -8,6 +10,7 @@ import { type LoaderEvent, loadDirs } from '../../src/core/loader.js'
 import { Registry } from '../../src/core/registry.js'
 import { expectGolden } from '../helpers/golden.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
+import { mkfifoSync } from './lint/fifo.js'
 
 /** The tree behind sections-2-4.golden: one pack per line of spec sections 2–4. */
 function buildSpecTree(R: string): string[] {
@@ -291,5 +294,115 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     const { events } = run([`${R}/skills`], new Registry([]))
     const web = events.find((e) => e.path === `${R}/skills/web/skill.json`)!
     assert.equal(web.kind, 'registered')
+  })
+})
+
+describe('manifests that are not plain files, and a walk error', () => {
+  let R = ''
+  let cleanup = () => {}
+  before(() => {
+    ;({ root: R, cleanup } = tempRoot())
+  })
+  after(() => cleanup())
+
+  /** loadDirs with onBlocking recorded among the events. */
+  function load(dirs: string[]) {
+    const seen: string[] = []
+    const events: LoaderEvent[] = []
+    const result = loadDirs(dirs.map(fromText), {
+      registry: new Registry(),
+      onEvent: (e) => {
+        events.push(e)
+        seen.push(`${e.kind} ${e.path}`)
+      },
+      onBlocking: (p) => seen.push(`blocking ${p}`),
+    })
+    return { seen, events, result }
+  }
+
+  test('a device that never ends stops the walk there: no line after it, no error', () => {
+    makeTree(R, {
+      'zero/a/skill.json': manifest({ name: 'before_zero' }),
+      'zero/a/run.sh': ECHO,
+      'zero/b/skill.json': { link: '/dev/zero' },
+      'zero/c/skill.json': manifest({ name: 'after_zero' }),
+      'zero/c/run.sh': ECHO,
+      'later/skill.json': manifest({ name: 'later_dir' }),
+      'later/run.sh': ECHO,
+    })
+    const { seen, result } = load([`${R}/zero`, `${R}/later`])
+    assert.deepEqual(seen, [`registered ${R}/zero/a/skill.json`])
+    assert.deepEqual(result.stopped, { path: `${R}/zero/b/skill.json`, kind: 'endless' })
+    assert.equal(result.err, null)
+    assert.equal(result.count, 1)
+  })
+
+  test('a device that ends is judged on what it gave, without blocking', () => {
+    makeTree(R, { 'null/a/skill.json': { link: '/dev/null' } })
+    const { seen, events, result } = load([`${R}/null`])
+    assert.deepEqual(seen, [`parse-error ${R}/null/a/skill.json`])
+    assert.equal(
+      events[0].message,
+      `skill loader: parse ${R}/null/a/skill.json: decode: unexpected end of JSON input`,
+    )
+    assert.equal(result.stopped, null)
+  })
+
+  test('a FIFO: the caller is told before the loader blocks on it, then it is read as a file', async (t) => {
+    makeTree(R, { 'fifo/a/run.sh': ECHO })
+    mkfifoSync(`${R}/fifo/a/skill.json`)
+    // The writer blocks until the loader opens the FIFO; no timing either way.
+    const writer = spawn('sh', ['-c', `printf '%s' '${manifest({ name: 'from_fifo' })}' > skill.json`], {
+      cwd: `${R}/fifo/a`,
+      stdio: 'ignore',
+    })
+    t.after(() => writer.kill('SIGKILL'))
+    const { seen, events, result } = load([`${R}/fifo`])
+    assert.deepEqual(seen, [`blocking ${R}/fifo/a/skill.json`, `registered ${R}/fifo/a/skill.json`])
+    assert.equal(events[0].name, 'from_fifo')
+    assert.equal(result.stopped, null)
+    await once(writer, 'exit')
+    // Without onBlocking: the same, untold.
+    const again = spawn('sh', ['-c', `printf '%s' '${manifest({ name: 'again' })}' > skill.json`], {
+      cwd: `${R}/fifo/a`,
+      stdio: 'ignore',
+    })
+    t.after(() => again.kill('SIGKILL'))
+    const quiet: string[] = []
+    loadDirs([`${R}/fifo`], { registry: new Registry(), onEvent: (e) => quiet.push(`${e.kind} ${e.name}`) })
+    assert.deepEqual(quiet, ['registered again'])
+    await once(again, 'exit')
+  })
+
+  test('a directory that cannot be listed (a path too long to open) is a walk error line', (t) => {
+    // Nested by relative steps: no absolute path this long can be created in one call.
+    const base = `${R}/deep/a`
+    makeTree(R, { 'deep/a/x': 'x' })
+    const cwd = process.cwd()
+    t.after(() => process.chdir(cwd))
+    process.chdir(base)
+    const seg = 'd'.repeat(250)
+    for (let k = 0; k < 17; k++) {
+      mkdirSync(seg)
+      process.chdir(seg)
+    }
+    process.chdir(cwd)
+    // rm(1) removes what Node's rmSync cannot reach by absolute paths.
+    t.after(() => execFileSync('rm', ['-rf', `${R}/deep`]))
+    const { events, result } = load([`${R}/deep`])
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['walk-error'],
+    )
+    const e = events[0]
+    // The first path of 4096 bytes or more is the one that fails.
+    let first = base
+    while (first.length < 4096) first += `/${seg}`
+    assert.equal(e.path, first)
+    assert.equal(e.root, `${R}/deep`)
+    assert.equal(e.name, null)
+    assert.ok(e.err !== null && /file name too long$/.test(e.err.error()), e.err?.error())
+    assert.equal(e.message, `skill loader: walk ${first}: ${e.err.error()}`)
+    assert.equal(result.err, null)
   })
 })

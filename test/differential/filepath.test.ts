@@ -3,6 +3,7 @@
  * Base, Dir, IsAbs) on random paths, and EvalSymlinks and Walk over generated
  * temp trees with links of every kind and odd names.
  */
+import { execFileSync } from 'node:child_process'
 import {
   lstatSync,
   mkdirSync,
@@ -665,4 +666,52 @@ test('filepath.Abs under $PWD variants (os.Getwd)', async (t) => {
     rmSync(buf(R), { recursive: true, force: true })
   }
   finish(t, [mm])
+})
+
+test('filepath.Walk past PATH_MAX, with and without the listing types', async (t) => {
+  const go = await getHarness()
+  if (!go) return t.skip(GO_MISSING)
+  const R = realpathSync(mkdtempSync(`${tmpdir()}/go-walk-deep-`))
+  const cwd = process.cwd()
+  try {
+    // Nested by relative steps; files beside the directory whose path passes 4096 bytes, and in it.
+    process.chdir(R)
+    const seg = 'e'.repeat(240)
+    for (let k = 0; k < 18; k++) {
+      mkdirSync(seg)
+      writeFileSync('skill.json', '{}')
+      process.chdir(seg)
+    }
+    writeFileSync('skill.json', '{}')
+    process.chdir(cwd)
+    const a = await go.one({ op: 'walk', root: b64(R), limit: WALK_LIMIT })
+    const want = {
+      events: (a.events as Resp[]).map((e) => ({
+        path: unb64(e.path),
+        err: unb64OrNull(e.err),
+        isdir: e.isdir,
+      })),
+      err: unb64OrNull(a.err),
+    }
+    const wm = new Mismatches('Walk past PATH_MAX')
+    for (const direntTypes of [false, true]) {
+      const got = capture(() => {
+        const events: { path: GoString; err: GoString | null; isdir: boolean | null }[] = []
+        const err = walk(
+          R,
+          (path, info, e) => {
+            events.push({ path, err: e ? e.error() : null, isdir: info ? info.isDir() : null })
+            return null
+          },
+          { direntTypes },
+        )
+        return { events, err: err ? err.error() : null }
+      })
+      wm.check(`Walk(deep tree, direntTypes ${direntTypes})`, want, got)
+    }
+    finish(t, [wm])
+  } finally {
+    process.chdir(cwd)
+    execFileSync('rm', ['-rf', R])
+  }
 })

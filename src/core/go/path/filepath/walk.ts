@@ -117,10 +117,35 @@ export function splitWalk(root: GoString, fn: WalkFunc, onDir?: OnDir): SplitWal
     names: first === null ? list.map(([name]) => name) : [],
     walkChild(i, f, readDir) {
       const [name, child] = list[i]
-      const err = walkPathDirent(joinName(name), child, f, onDir, readDir)
-      return err !== null && (!child.isDir() || err !== SKIP_DIR) ? err : null
+      return walkEntry(joinName(name), child, f, onDir, readDir)
     },
   }
+}
+
+/** Linux's PATH_MAX: a path of this many bytes or more (with its NUL, more than it) is never found. */
+const PATH_MAX = 4096
+
+/**
+ * A listed child, walked as Walk walks it after its Lstat; the error to stop with, or null. Go
+ * Lstats every child; the listing's type stands in for that Lstat, except for a path too long for
+ * any system call: Go's Lstat fails there (ENAMETOOLONG), and that failure is what fn is told.
+ */
+function walkEntry(
+  path: GoString,
+  listed: FileInfo,
+  fn: WalkFunc,
+  onDir: OnDir | undefined,
+  readDir: ReadDir | undefined,
+): GoError | null {
+  if (path.length >= PATH_MAX) {
+    const info = lstat(path)
+    if (!info.ok) {
+      const err = fn(path, null, info.err) ?? null
+      return err !== null && err !== SKIP_DIR ? err : null
+    }
+  }
+  const err = walkPathDirent(path, listed, fn, onDir, readDir)
+  return err !== null && (!listed.isDir() || err !== SKIP_DIR) ? err : null
 }
 
 /** Join(path, name) for names read from path: only path needs cleaning, and only once. */
@@ -146,8 +171,8 @@ function walkPathDirent(
   let err = fn(path, info, null) ?? null
   if (err === null) {
     for (const [name, child] of entries.value) {
-      const e = walkPathDirent(joinName(name), child, fn, onDir, readDir)
-      if (e !== null && (!child.isDir() || e !== SKIP_DIR)) {
+      const e = walkEntry(joinName(name), child, fn, onDir, readDir)
+      if (e !== null) {
         err = e
         break
       }

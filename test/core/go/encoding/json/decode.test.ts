@@ -585,6 +585,36 @@ const cases: Case[] = [
     v: { env_allow: ['\xef\xbf\xbd', '\xef\xbf\xbd', 'ok\x09'] },
   },
   { in: '{"entry":"\x7f"}', err: null, v: { entry: '\x7f' } },
+  // A backslash right after the opening quote: the string still ends at its closing quote.
+  {
+    in: '"\\"x"',
+    err: 'json: cannot unmarshal string into Go value of type skill.SkillManifest',
+    off: 5,
+    v: {},
+  },
+  // Exponent signs belong to the number.
+  {
+    in: '{"timeout_seconds":1e+5}',
+    err: 'json: cannot unmarshal number 1e+5 into Go struct field SkillManifest.timeout_seconds of type int',
+    off: 23,
+    v: {},
+  },
+  {
+    in: '{"timeout_seconds":-1E-5,"name":"n"}',
+    err: 'json: cannot unmarshal number -1E-5 into Go struct field SkillManifest.timeout_seconds of type int',
+    off: 24,
+    v: { name: 'n' },
+  },
+  { in: '{"schema":1e+5,"entry":"e"}', err: null, v: { schema: '1e+5', entry: 'e' } },
+  { in: '{"schema":[2E-3]}', err: null, v: { schema: '[2E-3]' } },
+  // After a high surrogate, only a \u escape can be its pair.
+  { in: '{"name":"\\ud800xudc00"}', err: null, v: { name: '\xef\xbf\xbdxudc00' } },
+  { in: '{"name":"\\ud800\\/dc00"}', err: null, v: { name: '\xef\xbf\xbd/dc00' } },
+  { in: '{"name":"\\ud800xxdc00"}', err: null, v: { name: '\xef\xbf\xbdxxdc00' } },
+  // A valid U+FFFD is copied as it is, after an escape too.
+  { in: '{"name":"\\n\xef\xbf\xbd"}', err: null, v: { name: '\n\xef\xbf\xbd' } },
+  // DEL is not a letter: it does not fold to '_'.
+  { in: '{"env\x7fallow":["x"]}', err: null, v: {} },
 ]
 
 describe('unmarshal into skill.SkillManifest', () => {
@@ -669,6 +699,56 @@ describe('nesting', () => {
     const tooDeep = unmarshal(`{"schema":${'['.repeat(10000)}${']'.repeat(10000)}}`, SKILL)
     assert.equal(tooDeep.err?.error(), "invalid character '[' exceeded max depth")
     assert.equal(tooDeep.values.schema, null)
+  })
+})
+
+describe('struct specs beyond the manifest (Go 1.19, checked with a throwaway program)', () => {
+  const TWO: StructSpec = {
+    goType: 'main.Two',
+    structName: 'Two',
+    fields: [
+      { tag: 'name', kind: 'string' },
+      { tag: 'NAME', kind: 'string' },
+    ],
+  }
+  test('two tags that fold alike: an exact match takes its own field, a folded one the first', () => {
+    const got = (doc: string) => unmarshal(doc, TWO).values
+    assert.deepEqual(got('{"Name":"x"}'), { name: 'x', NAME: '' })
+    assert.deepEqual(got('{"nAME":"x"}'), { name: 'x', NAME: '' })
+    assert.deepEqual(got('{"NAME":"x"}'), { name: '', NAME: 'x' })
+    assert.deepEqual(got('{"name":"x"}'), { name: 'x', NAME: '' })
+  })
+  test("ASCII folding is a-z only: 'z' folds, DEL does not", () => {
+    const Z: StructSpec = {
+      goType: 'main.Z',
+      structName: 'Z',
+      fields: [
+        { tag: 'zz', kind: 'string' },
+        { tag: 'a_b', kind: 'string' },
+      ],
+    }
+    assert.deepEqual(unmarshal('{"ZZ":"v"}', Z).values, { zz: 'v', a_b: '' })
+    assert.deepEqual(unmarshal('{"zZ":"v"}', Z).values, { zz: 'v', a_b: '' })
+    assert.deepEqual(unmarshal('{"a\x7fb":"v"}', Z).values, { zz: '', a_b: '' })
+    assert.deepEqual(unmarshal('{"A_B":"v"}', Z).values, { zz: '', a_b: 'v' })
+  })
+  test('UnmarshalTypeError names a struct field when either part is set', () => {
+    assert.equal(
+      new UnmarshalTypeError('bool', 'int', 1, '', 'f').error(),
+      'json: cannot unmarshal bool into Go struct field .f of type int',
+    )
+    assert.equal(
+      new UnmarshalTypeError('bool', 'int', 1, 'S', '').error(),
+      'json: cannot unmarshal bool into Go struct field S. of type int',
+    )
+    assert.equal(
+      new UnmarshalTypeError('bool', 'int', 1, '', '').error(),
+      'json: cannot unmarshal bool into Go value of type int',
+    )
+  })
+  test('an empty object has no keys', () => {
+    assert.deepEqual(unmarshal('{}', SKILL).keys, [])
+    assert.deepEqual(unmarshal('{ }', SKILL).keys, [])
   })
 })
 

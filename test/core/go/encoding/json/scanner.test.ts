@@ -180,6 +180,8 @@ const cases: [string, string | null, number][] = [
   ['{"a":nul}', "invalid character '}' in literal null (expecting 'l')", 9],
   ['t\xff', "invalid character '\xc3\xbf' in literal true (expecting 'r')", 2],
   ['{}', null, 0],
+  ['3.14', null, 0],
+  ['[1.25,1.5E3,2.0e-1]', null, 0],
   ['[]', null, 0],
   [' 1 ', null, 0],
   ['"\\u00e9"', null, 0],

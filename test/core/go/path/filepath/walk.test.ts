@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import { after, before, describe, test } from 'node:test'
 import { ErrorString, type GoError } from '../../../../../src/core/go/errors.js'
 import { fileModeString } from '../../../../../src/core/go/os/file.js'
 import { base } from '../../../../../src/core/go/path/filepath/path.js'
-import { SKIP_ALL, SKIP_DIR, type WalkOptions, walk } from '../../../../../src/core/go/path/filepath/walk.js'
+import {
+  SKIP_ALL,
+  SKIP_DIR,
+  splitWalk,
+  type WalkOptions,
+  walk,
+} from '../../../../../src/core/go/path/filepath/walk.js'
 import { inDir, makeFixture } from '../../os/fixture.js'
 
 // One callback: [path, info.name, info.mode.String(), size (files and links only), err].
@@ -319,5 +326,63 @@ describe('filepath.Walk', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe('filepath.Walk past PATH_MAX', () => {
+  let R = ''
+  let deep = ''
+  const seg = 'd'.repeat(250)
+  before(() => {
+    R = fs.realpathSync(fs.mkdtempSync(os.tmpdir() + '/go-walk-deep-'))
+    // Nested by relative steps (no absolute path this long can be made in one call); a file and
+    // a directory named skill.json at the depth where paths pass 4096 bytes.
+    const cwd = process.cwd()
+    try {
+      process.chdir(R)
+      deep = R
+      while (deep.length + 251 < 4096) {
+        fs.mkdirSync(seg)
+        process.chdir(seg)
+        deep += `/${seg}`
+      }
+      fs.mkdirSync(seg)
+      fs.writeFileSync('f', 'x')
+      process.chdir(seg)
+      fs.writeFileSync('z', 'x')
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+  // rm(1) removes what Node's rmSync cannot reach by absolute paths.
+  after(() => execFileSync('rm', ['-rf', R]))
+
+  test('a path of 4096 bytes or more is an lstat error, with or without direntTypes, as in Go', () => {
+    const long = `${deep}/${seg}`
+    assert.ok(long.length >= 4096 && deep.length + 2 < 4096)
+    const want = [
+      // Go 1.19's filepath.Walk here (test/differential/filepath.test.ts): Lstat fails, the walk goes on.
+      [long, null, null, null, `lstat ${long}: file name too long`],
+      [`${deep}/f`, 'f', '-rw-r--r--', 1, null],
+    ]
+    for (const direntTypes of [false, true]) {
+      const { rows, result } = record(R, {}, { direntTypes })
+      assert.deepEqual(rows.slice(-2), want, `direntTypes ${direntTypes}`)
+      assert.equal(result, null)
+      // SKIP_DIR there moves on; another error stops the walk with it.
+      assert.equal(record(R, { [long]: SKIP_DIR }, { direntTypes }).result, null)
+      assert.equal(record(R, { [long]: new ErrorString('boom') }, { direntTypes }).result, 'boom')
+    }
+    const split = splitWalk(R, () => null)
+    assert.ok(split !== null)
+    const rows: string[] = []
+    assert.equal(
+      split.walkChild(0, (p, _info, err) => {
+        if (err) rows.push(`${p === long}: ${err.error() === `lstat ${long}: file name too long`}`)
+        return null
+      }),
+      null,
+    )
+    assert.deepEqual(rows, ['true: true'])
   })
 })
