@@ -113,11 +113,29 @@ describe('ongrid-skill marketplace', () => {
       doc.skills.map((s: { name: string }) => s.name),
       ['hello'],
     )
+    assert.equal(
+      doc.capabilitiesJSON,
+      '{"pack_id":"demo","version":"1.0.0","skills":[{"name":"hello","scope":"manager","requires":{},"tool_classes":null}],"agent_count":0,"summary":{}}',
+    )
+    assert.deepEqual(doc.capabilities, JSON.parse(doc.capabilitiesJSON))
+    assert.match(cli(['marketplace', 'check', dir]).stdout, /\ndeclares: {3}none declared\n/)
     r = cli(['marketplace', 'check', dir, '--dev-mode=false', '--require-signed', 'local', '--json'])
     assert.equal(r.code, 1)
+    const refused = JSON.parse(r.stdout)
     assert.equal(
-      JSON.parse(r.stdout).install.error,
+      refused.install.error,
       'forbidden: source "local" requires signed packs (state=unsigned: no signature.json found)',
+    )
+    assert.equal(refused.capabilities, null, 'a refused pack stores no declaration')
+    assert.equal(refused.capabilitiesJSON, null)
+    const tools = pack({
+      '.claude-plugin/plugin.json': '{"id":"t"}',
+      'skills/a/SKILL.md':
+        '---\nname: a\ndescription: d\ntools: [{name: x, class: write}, {name: y}]\nmetadata: {requires: {bins: [jq], config: [k], credentials: [{slot: s, label: S}]}}\n---\n',
+    })
+    assert.match(
+      cli(['marketplace', 'check', tools]).stdout,
+      /\ndeclares: {3}tool classes read, write; bins jq; config k; credentials s\n/,
     )
     const dot = pack({ '.claude-plugin/plugin.json': '{"id":"."}' })
     r = cli(['marketplace', 'check', dot])

@@ -909,3 +909,113 @@ test('the upload limit: the smallest request for an archive, under Go’s MaxByt
 function toTextOf(s: GoString): string {
   return Buffer.from(s, 'latin1').toString('utf8')
 }
+
+const CAP_SEEDS = [
+  'name: a\ndescription: d\ntools:\n  - {name: t1, class: write}\n  - {name: t2}\n  - name: t3\n    class: destructive\nmetadata:\n  requires:\n    bins: [etcdctl, kubectl, etcdctl]\n    config: [endpoint, "<k&>"]\n',
+  'name: a\ndescription: d\nmetadata:\n  ongrid: {scope: edge, edge_runtime: wasm}\n  requires:\n    credentials:\n      - {slot: aws, label: AWS, fields: [id, secret]}\n      - {label: none}\n      - slot: aws\n        label: again\n      - {slot: "é\\u2028", label: "\\x01\\"<"}\n',
+  'name: a\ndescription: d\ntools: [{class: ""}, {class: read}, {class: Read}]\nmetadata: {requires: {bins: [], config: [~, c], credentials: [~]}}\n',
+  'name: a\ndescription: d\nmetadata:\n  requires: &r {bins: [x]}\n  ongrid: {scope: "manager"}\ntools: [{class: *r}]\n',
+  'name: a\ndescription: d\nmetadata:\n  ongrid:\n    edge_capabilities: [{net: [a, b]}, {}]\n',
+]
+
+test('the capability declaration (CapabilitiesJSON): Go’s json.Marshal of the same decoded skills', {
+  skip,
+}, async (t) => {
+  const { parseSkillMd } = await import('../../src/core/native/skill-md.js')
+  const { splitFrontmatter } = await import('../../src/core/native/split.js')
+  const { capabilityDeclarationJSON } = await import('../../src/core/marketplace/capabilities.js')
+  const rand = new Rand(seedFor('mp-caps'))
+  const dir = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-caps-'))
+  roots.push(dir)
+  // Go ≤ 1.21 writes \b and \f as \u0008 and \u000c (the manager, Go 1.25: \b, \f): left out.
+  const PIECES = [
+    'a',
+    '<',
+    '>',
+    '&',
+    '"',
+    '\\',
+    '\x01',
+    '\x0b',
+    '\x7f',
+    fromText('é'),
+    fromText('\u2028'),
+    '\xff',
+  ]
+  const bytes = () => {
+    let s = ''
+    for (let k = rand.int(6); k > 0; k--) s += rand.pick(PIECES)
+    return s
+  }
+  const count = Math.ceil(Number(process.env.DIFF_YAML_COUNT ?? 1500) / 5)
+  const sameOk = new Mismatches('which skills decode')
+  const json = new Mismatches('capability declaration bytes')
+  let unsupported = 0
+  let file = 0
+  const cases = []
+  for (let i = 0; i < count; i++) {
+    const entries: { fm: GoString | null; name: GoString }[] = []
+    for (let k = rand.range(0, 4); k > 0; k--) {
+      if (rand.chance(0.2)) {
+        entries.push({ fm: null, name: `cmd_${bytes()}` })
+        continue
+      }
+      let s = rand.pick(CAP_SEEDS)
+      for (let m = rand.int(3); m > 0; m--) {
+        const at = rand.int(s.length + 1)
+        s = rand.chance(0.6)
+          ? s.slice(0, at) + rand.pick(YAML_PIECES) + s.slice(at)
+          : s.slice(0, at) + s.slice(at + rand.range(1, 3))
+      }
+      const f = path.join(dir, `c${file++}.md`)
+      writeFileSync(f, Buffer.from(`---\n${fromText(s)}\n---\nbody\n`, 'latin1'))
+      entries.push({ fm: fromText(f), name: bytes() || 'n' })
+    }
+    cases.push({ id: bytes(), version: bytes(), agents: rand.int(3), entries })
+  }
+  const answers = (go as NonNullable<typeof go>)(
+    cases.map((c) => ({
+      op: 'caps',
+      name: b64(c.id),
+      s: b64(c.version),
+      agents: c.agents,
+      names: c.entries.map((e) => b64(e.name)),
+      docs: c.entries.map((e) => {
+        if (e.fm === null) return ''
+        const split = splitFrontmatter(readFileSync(toText(e.fm)).toString('latin1'))
+        return b64(split.ok ? (split.frontmatter ?? '') : '')
+      }),
+    })),
+  )
+  cases.forEach((c, i) => {
+    const a = answers[i] as Resp & { ok?: boolean[]; json?: string; panic?: string }
+    if (a.panic !== undefined) return
+    const oks: boolean[] = []
+    const skills = []
+    for (const e of c.entries) {
+      if (e.fm === null) {
+        oks.push(true)
+        skills.push({ name: e.name, fields: null })
+        continue
+      }
+      const p = parseSkillMd(e.fm)
+      const yamlFailed = p.error !== null && (p.error.stage === 'yaml' || p.error.stage === 'yaml-type')
+      oks.push(!yamlFailed)
+      if (!yamlFailed) skills.push({ name: e.name, fields: p.skill })
+    }
+    const label = show(
+      c.entries.map((e) => (e.fm === null ? '(command)' : readFileSync(toText(e.fm), 'latin1'))).join(' | '),
+    )
+    if (!sameOk.check(label, a.ok, oks)) return
+    const ours = capabilityDeclarationJSON(c.id, c.version, skills, c.agents)
+    if (!ours.ok) {
+      unsupported++
+      return
+    }
+    json.check(label, { json: unb64(a.json as string), err: null }, { json: ours.json, err: errOf(a.err) })
+  })
+  if (json.checked < count / 4)
+    throw new Error(`only ${json.checked} declarations compared (${unsupported} with edge_capabilities)`)
+  t.diagnostic(`${unsupported} declarations with edge_capabilities (not reproduced)`)
+  finish(t, [sameOk, json])
+})

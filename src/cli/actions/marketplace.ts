@@ -15,6 +15,7 @@ import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { ENOENT } from '../../core/go/os/errors.js'
 import { base } from '../../core/go/path/filepath/path.js'
 import type { RuleMeta, Severity } from '../../core/lint/types.js'
+import { capabilityDeclarationJSON } from '../../core/marketplace/capabilities.js'
 import {
   checkInstall,
   DEVMODE_ENV,
@@ -35,7 +36,12 @@ import {
 import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
 import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
-import { type CheckDocument, lintOutput, summary } from '../../ui/marketplace/report.js'
+import {
+  type CapabilityDeclaration,
+  type CheckDocument,
+  lintOutput,
+  summary,
+} from '../../ui/marketplace/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
 import { type Format, formatOf } from './lint.js'
@@ -192,6 +198,8 @@ function emptyDocument(
     agents: [],
     warnings: [],
     install: null,
+    capabilities: null,
+    capabilitiesJSON: null,
     signature: null,
     trust,
     findings: [],
@@ -256,6 +264,14 @@ export async function checkDocument(
     ok: c.installError === null,
     error: c.installError === null ? null : t.show(c.installError),
     exact: c.installErrorExact,
+  }
+  if (c.installError === null && c.load) {
+    const l = c.load
+    const caps = capabilityDeclarationJSON(l.pack.id, l.pack.version, l.skills, l.agents.length)
+    if (caps.ok) {
+      doc.capabilitiesJSON = toText(caps.json)
+      doc.capabilities = JSON.parse(doc.capabilitiesJSON) as CapabilityDeclaration
+    } else doc.capabilitiesUnsupported = caps.unsupported
   }
   if (c.installError !== null) {
     findings.push({

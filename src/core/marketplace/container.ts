@@ -13,7 +13,7 @@ import { abs, base, clean, isAbs, join } from '../go/path/filepath/path.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import { SKIP_DIR, walk } from '../go/path/filepath/walk.js'
 import { quote } from '../go/strconv/quote.js'
-import { stringField } from '../native/fields.js'
+import { type Decoded, stringField } from '../native/fields.js'
 import type { ContainerKind, LoadWarning } from './types.js'
 
 export type { ContainerKind, LoadWarning } from './types.js'
@@ -92,7 +92,8 @@ export interface Pack {
 
 export interface LoadResult {
   pack: Pack
-  skills: { name: GoString; path: GoString; from: 'skill' | 'command' }[]
+  /** In load order; `fields`: a SKILL.md's decoded chatruntime.Skill (commands declare nothing). */
+  skills: { name: GoString; path: GoString; from: 'skill' | 'command'; fields: Map<string, Decoded> | null }[]
   agents: { name: GoString; path: GoString }[]
   warnings: LoadWarning[]
   /** The resolved pack root, or null when it did not resolve. */
@@ -273,6 +274,7 @@ export async function loadPluginContainer(
             name: /^[a-z0-9][a-z0-9_]*$/.test(n) ? n : skillMd.normalizeSnakeName(n),
             path: f,
             from: 'skill',
+            fields: p.skill,
           })
         }
         parsed.set(f, ws)
@@ -319,7 +321,7 @@ export async function loadPluginContainer(
         const ws = [...p.warnings]
         if (p.error !== null)
           ws.push({ path: f, code: 'command_parse_failed', reason: p.error, exact: p.exact })
-        else result.skills.push({ name: p.name ?? '', path: f, from: 'command' })
+        else result.skills.push({ name: p.name ?? '', path: f, from: 'command', fields: null })
         parsed.set(f, ws)
       }
     }

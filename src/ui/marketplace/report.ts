@@ -31,6 +31,15 @@ export interface CheckDocument {
   agents: { name: string; path: string }[]
   warnings: { path: string; code: string; reason: string; exact: boolean }[]
   install: { ok: boolean; error: string | null; exact: boolean } | null
+  /**
+   * The capability declaration the manager stores and returns when the pack installs
+   * (`capabilities`), parsed from `capabilitiesJSON`: its `CapabilitiesJSON` bytes (json.Marshal).
+   * Both null when the pack would not install, or when a skill declares what is not reproduced
+   * (`capabilitiesUnsupported` names it).
+   */
+  capabilities: CapabilityDeclaration | null
+  capabilitiesJSON: string | null
+  capabilitiesUnsupported?: string
   signature: {
     state: string
     error: string | null
@@ -49,6 +58,45 @@ export interface CheckDocument {
     from?: Record<string, 'flag' | 'env' | 'default'>
   } | null
   findings: MarketplaceFinding[]
+}
+
+interface CredentialSlot {
+  slot: string
+  label: string
+  fields?: string[]
+}
+
+/** marketplace.CapabilityDeclaration as the manager encodes it. */
+export interface CapabilityDeclaration {
+  pack_id: string
+  version: string
+  skills:
+    | {
+        name: string
+        scope: string
+        requires: { bins?: string[]; config?: string[]; credentials?: CredentialSlot[] }
+        tool_classes: string[] | null
+      }[]
+    | null
+  agent_count: number
+  summary: {
+    tool_classes?: string[]
+    bins?: string[]
+    config_keys?: string[]
+    credential_slots?: CredentialSlot[]
+  }
+}
+
+function capabilitiesLine(doc: CheckDocument): string | null {
+  if (doc.capabilitiesUnsupported) return `not reproduced (${doc.capabilitiesUnsupported})`
+  const s = doc.capabilities?.summary
+  if (!s) return null
+  const parts: string[] = []
+  if (s.tool_classes) parts.push(`tool classes ${s.tool_classes.join(', ')}`)
+  if (s.bins) parts.push(`bins ${s.bins.join(', ')}`)
+  if (s.config_keys) parts.push(`config ${s.config_keys.join(', ')}`)
+  if (s.credential_slots) parts.push(`credentials ${s.credential_slots.map((c) => c.slot).join(', ')}`)
+  return parts.length === 0 ? 'none declared' : parts.join('; ')
 }
 
 export function lintOutput(doc: CheckDocument, rules: RuleMeta[], cwd: string): LintOutput {
@@ -126,6 +174,8 @@ export function summary(doc: CheckDocument, rel: (p: string) => string): string 
   if (doc.install) {
     line('install', doc.install.ok ? 'accepted' : `refused: ${doc.install.error}`)
   }
+  const caps = capabilitiesLine(doc)
+  if (caps !== null) line('declares', caps)
   // Settings taken from the manager's variables are named: they act without a flag in sight.
   const t = doc.trust
   const fromEnv = Object.entries(t?.from ?? {}).filter(([, v]) => v === 'env')

@@ -56,6 +56,10 @@ type request struct {
 	Head []byte `json:"head"`
 	Tail []byte `json:"tail"`
 	Size int    `json:"size"`
+	// caps: the pack id in Name, the version in S.
+	Docs   [][]byte `json:"docs"`
+	Names  [][]byte `json:"names"`
+	Agents int      `json:"agents"`
 }
 
 type object = map[string]interface{}
@@ -222,6 +226,8 @@ func answer(r request) object {
 		return agentFrontmatter(r.Data, true)
 	case "upload":
 		return uploadAnswer(r.Head, r.Size, r.Tail)
+	case "caps":
+		return capsAnswer(r.Name, r.S, r.Docs, r.Names, r.Agents)
 	case "yaml":
 		var m map[string]interface{}
 		err := yaml.Unmarshal(r.Data, &m)
