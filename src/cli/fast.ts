@@ -12,7 +12,8 @@ import { type Action, type ActionInput, EXIT, reportError, UserError } from './e
  * give the action (test/cli/fast-differential.test.ts compares the two on generated argv).
  */
 
-interface ManifestFlag {
+/** A flag as oclif.manifest.json keeps it (what the fast path reads). */
+export interface ManifestFlag {
   name: string
   type: 'boolean' | 'option'
   char?: string

@@ -4,6 +4,7 @@ import { before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { type Command, Config } from '@oclif/core'
 import { actionInput } from '../../src/cli/base.js'
+import type { ManifestFlag } from '../../src/cli/fast.js'
 import { parse } from '../../src/cli/fast.js'
 import { Rand } from '../differential/rand.js'
 
@@ -19,14 +20,6 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const SEED = Number(process.env.FUZZ_SEED ?? 13)
 const PER_COMMAND = Number(process.env.FAST_DIFF_CASES ?? 400)
 
-interface ManifestFlag {
-  name: string
-  type: 'boolean' | 'option'
-  char?: string
-  multiple?: boolean
-  allowNo?: boolean
-  options?: string[]
-}
 interface ManifestCommand {
   id: string
   strict?: boolean

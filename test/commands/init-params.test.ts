@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { onPath } from '../../src/core/init/build-step.js'
-import { type CliResult, runCli } from '../helpers/cli.js'
+import type { CliResult } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
+import { assertNoFindings, initCli as cli } from './init-helpers.js'
 
 const DESCRIPTION = 'List the files under a root path, optionally recursively, with their sizes.'
 const TEMPLATES = ['bash', 'python', 'node', 'go'] as const
@@ -19,25 +20,6 @@ const PARAMS = [
   'opts:object:More options',
 ]
 const SAMPLE = { root: 'example', depth: 1, recursive: true, ratio: 0.5, tags: [], opts: {} }
-
-/** Runs the built CLI with a pipe for stdin (not a terminal: init must never prompt). */
-function cli(
-  args: string[],
-  o: { cwd: string; env?: Record<string, string | undefined> },
-): Promise<CliResult> {
-  return runCli(args, { cwd: o.cwd, env: { NO_COLOR: '1', CI: '1', ...o.env }, stdin: 'open' })
-}
-
-function assertNoFindings(r: CliResult, what: string) {
-  assert.equal(r.code, 0, `${what}: ${r.stderr}${r.stdout}`)
-  const doc = JSON.parse(r.stdout) as { files: { path: string; findings: unknown[] }[] }
-  assert.ok(doc.files.length > 0, `${what} checked no file`)
-  assert.deepEqual(
-    doc.files.flatMap((f) => f.findings),
-    [],
-    what,
-  )
-}
 
 let R = ''
 let cleanup = () => {}

@@ -4,32 +4,13 @@ import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { onPath } from '../../src/core/init/build-step.js'
-import { type CliResult, runCli, startCli } from '../helpers/cli.js'
+import { startCli } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
+import { assertNoFindings, initCli as cli } from './init-helpers.js'
 
 const DESCRIPTION = 'Check whether a TCP port on a host accepts connections, e.g. before a deploy.'
 const TEMPLATES = ['bash', 'python', 'node', 'go'] as const
 const HAS_GO = onPath('go')
-
-/** Runs the built CLI with a pipe for stdin (not a terminal: init must never prompt). */
-function cli(
-  args: string[],
-  o: { cwd: string; env?: Record<string, string | undefined> },
-): Promise<CliResult> {
-  return runCli(args, { cwd: o.cwd, env: { NO_COLOR: '1', CI: '1', ...o.env }, stdin: 'open' })
-}
-
-/** A validate/lint --json document with no finding at all. */
-function assertNoFindings(r: CliResult, what: string) {
-  assert.equal(r.code, 0, `${what}: ${r.stderr}${r.stdout}`)
-  const doc = JSON.parse(r.stdout) as { files: { path: string; findings: unknown[] }[] }
-  assert.ok(doc.files.length > 0, `${what} checked no file`)
-  assert.deepEqual(
-    doc.files.flatMap((f) => f.findings.map((x) => ({ path: f.path, ...(x as object) }))),
-    [],
-    what,
-  )
-}
 
 /** Every file under root with its mode and bytes, to show that nothing changed. */
 function snapshot(root: string): Record<string, string> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { EventEmitter } from 'node:events'
 import { describe, test } from 'node:test'
 import type { SubprocessSkill } from '../../src/core/build.js'
 import type { ExecuteResult } from '../../src/core/executor.js'
+import { fakeTerminal as terminal } from '../helpers/terminal.js'
 
 // ink decides once, when it is loaded, whether it runs under CI (and then draws no frame until it
 // unmounts); the view is only chosen outside CI, so it is tested as it runs there. chalk takes its
@@ -12,21 +12,6 @@ delete process.env.CONTINUOUS_INTEGRATION
 process.env.FORCE_COLOR = '1'
 delete process.env.NO_COLOR
 const { InkRunView } = await import('../../src/ui/run-view.js')
-
-/** A terminal as ink sees it: frames written, 100 columns. */
-function terminal() {
-  const t = Object.assign(new EventEmitter(), {
-    frames: [] as string[],
-    columns: 100,
-    rows: 40,
-    isTTY: true,
-    write(s: string) {
-      t.frames.push(s)
-      return true
-    },
-  })
-  return t
-}
 
 const skill = { key: 'disk_usage' } as SubprocessSkill
 const failed = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { EventEmitter } from 'node:events'
 import { describe, test } from 'node:test'
 import type { Item, ItemResult, PackPlan } from '../../../src/core/testcases/suite.js'
+import { stripCsi, fakeTerminal as terminal } from '../../helpers/terminal.js'
 
 // ink decides once, when it is loaded, whether it runs under CI (and then draws no frame until it
 // unmounts); the view is only chosen outside CI, so it is tested as it runs there.
@@ -13,22 +13,7 @@ process.env.FORCE_COLOR = '1'
 delete process.env.NO_COLOR
 const { createLiveView } = await import('../../../src/ui/test/live.js')
 
-/** A terminal as ink sees it: frames written, 100 columns. */
-function terminal() {
-  const t = Object.assign(new EventEmitter(), {
-    frames: [] as string[],
-    columns: 100,
-    rows: 40,
-    isTTY: true,
-    write(s: string) {
-      t.frames.push(s)
-      return true
-    },
-  })
-  return t
-}
-
-const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+const strip = stripCsi
 const settle = () => new Promise((r) => setTimeout(r, 60))
 
 describe('the live view', () => {
