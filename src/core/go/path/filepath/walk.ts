@@ -2,8 +2,9 @@
  * Go's filepath.Walk (Go 1.25 semantics): lexical order, Lstat on everything,
  * symlinks never followed, and every error handed to the callback.
  */
+import { accessSync, constants } from 'node:fs'
 import { ErrorString, type GoError, type Result } from '../../errors.js'
-import type { GoString } from '../../gostring.js'
+import { type GoString, toBuffer } from '../../gostring.js'
 import { type FileInfo, lstat, readDirEntries, readDirNames } from '../../os/file.js'
 import { clean, join } from './path.js'
 
@@ -112,12 +113,13 @@ export function splitWalk(root: GoString, fn: WalkFunc, onDir?: OnDir): SplitWal
   const list = entries.value
   onDir?.(root, list)
   const first = fn(root, info.value, null) ?? null
+  const lstatChildren = first === null && !searchable(root)
   return {
     first,
     names: first === null ? list.map(([name]) => name) : [],
     walkChild(i, f, readDir) {
       const [name, child] = list[i]
-      return walkEntry(joinName(name), child, f, onDir, readDir)
+      return walkEntry(joinName(name), child, f, onDir, readDir, lstatChildren)
     },
   }
 }
@@ -125,10 +127,28 @@ export function splitWalk(root: GoString, fn: WalkFunc, onDir?: OnDir): SplitWal
 /** Linux's PATH_MAX: a path of this many bytes or more (with its NUL, more than it) is never found. */
 const PATH_MAX = 4096
 
+const IS_ROOT = process.getuid?.() === 0
+
+/**
+ * Whether this process may search (enter) the directory `dir` it has listed: a directory that
+ * can be read but not searched lists its names, and every Lstat below it fails (EACCES). Root
+ * may search any directory; anyone else asks the kernel (access X_OK), once per directory.
+ */
+function searchable(dir: GoString): boolean {
+  if (IS_ROOT) return true
+  try {
+    accessSync(toBuffer(dir), constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * A listed child, walked as Walk walks it after its Lstat; the error to stop with, or null. Go
- * Lstats every child; the listing's type stands in for that Lstat, except for a path too long for
- * any system call: Go's Lstat fails there (ENAMETOOLONG), and that failure is what fn is told.
+ * Lstats every child; the listing's type stands in for that Lstat, except where Go's Lstat fails:
+ * a path too long for any system call (ENAMETOOLONG) or a child of a directory this process may
+ * list but not search (`lstatIt`: EACCES). That failure is what fn is told.
  */
 function walkEntry(
   path: GoString,
@@ -136,8 +156,9 @@ function walkEntry(
   fn: WalkFunc,
   onDir: OnDir | undefined,
   readDir: ReadDir | undefined,
+  lstatIt = false,
 ): GoError | null {
-  if (path.length >= PATH_MAX) {
+  if (lstatIt || path.length >= PATH_MAX) {
     const info = lstat(path)
     if (!info.ok) {
       const err = fn(path, null, info.err) ?? null
@@ -170,8 +191,9 @@ function walkPathDirent(
   onDir?.(path, entries.value)
   let err = fn(path, info, null) ?? null
   if (err === null) {
+    const lstatChildren = entries.value.length > 0 && !searchable(path)
     for (const [name, child] of entries.value) {
-      const e = walkEntry(joinName(name), child, fn, onDir, readDir)
+      const e = walkEntry(joinName(name), child, fn, onDir, readDir, lstatChildren)
       if (e !== null) {
         err = e
         break

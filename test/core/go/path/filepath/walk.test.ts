@@ -386,3 +386,40 @@ describe('filepath.Walk past PATH_MAX', () => {
     assert.deepEqual(rows, ['true: true'])
   })
 })
+
+describe('filepath.Walk over a directory that can be listed but not searched', () => {
+  test('each child is an lstat error, with or without direntTypes (splitWalk too), as in Go', {
+    skip: process.getuid?.() === 0 && 'running as root: root may search any directory',
+  }, () => {
+    const R = fs.mkdtempSync(`${os.tmpdir()}/go-walk-noexec-`)
+    try {
+      fs.mkdirSync(`${R}/top/sub`, { recursive: true })
+      fs.writeFileSync(`${R}/top/skill.json`, '{}')
+      fs.writeFileSync(`${R}/top/sub/f`, '')
+      fs.chmodSync(`${R}/top`, 0o644) // r--: the names can be read, nothing below it reached
+      const want: Row[] = [
+        [`${R}/top/skill.json`, null, null, null, `lstat ${R}/top/skill.json: permission denied`],
+        [`${R}/top/sub`, null, null, null, `lstat ${R}/top/sub: permission denied`],
+      ]
+      for (const direntTypes of [false, true]) {
+        const { rows, result } = record(R, {}, { direntTypes })
+        assert.deepEqual(rows.slice(-2), want, `direntTypes ${direntTypes}`)
+        assert.equal(result, null)
+      }
+      // The loader's walk of a root's children: the root itself not searchable.
+      const rows: Row[] = []
+      const split = splitWalk(`${R}/top`, () => null)
+      assert.ok(split)
+      split.names.forEach((_, i) =>
+        split.walkChild(i, (path, info, err) => {
+          rows.push([path, info?.name ?? null, null, null, err?.error() ?? null])
+          return null
+        }),
+      )
+      assert.deepEqual(rows, want)
+    } finally {
+      fs.chmodSync(`${R}/top`, 0o755)
+      fs.rmSync(R, { recursive: true, force: true })
+    }
+  })
+})
