@@ -78,17 +78,26 @@ function readLength(der: Buffer, head: number, p: number, tag: number, limit: nu
  */
 function readAsn1Element(der: Buffer, off: number, limit: number): Element | null {
   if (off >= limit || (der[off] & 0x1f) !== 0x1f) return readElement(der, off, limit)
-  let p = off + 1
-  let n = 0
-  for (let shifted = 0; ; shifted++) {
-    if (p >= limit || shifted === 5) return null
+  const tag = readBase128(der, off + 1, limit)
+  if (!tag || tag.value < 0x1f) return null
+  return readLength(der, off, tag.end, -1, limit)
+}
+
+/**
+ * A base-128 integer at `p`, as encoding/asn1's parseBase128Int and cryptobyte's readBase128Int
+ * both accept it: at most 5 bytes, minimal (no leading 0x80), at most 2^31 − 1. Its value and
+ * where it ends, or null.
+ */
+function readBase128(der: Buffer, p: number, limit: number): { value: number; end: number } | null {
+  let ret = 0
+  for (let n = 0; p < limit; n++) {
+    if (n === 5 || ret >= 1 << 24) return null
     const b = der[p++]
-    if (shifted === 0 && b === 0x80) return null
-    n = n * 128 + (b & 0x7f)
-    if ((b & 0x80) === 0) break
+    if (n === 0 && b === 0x80) return null
+    ret = ret * 128 + (b & 0x7f)
+    if ((b & 0x80) === 0) return { value: ret, end: p }
   }
-  if (n > 0x7fffffff || n < 0x1f) return null
-  return readLength(der, off, p, -1, limit)
+  return null
 }
 
 function hex(der: Buffer, e: Element): string {
@@ -116,21 +125,10 @@ function intSign(der: Buffer, e: Element | null): number | null {
  */
 function isOid(der: Buffer, e: Element | null): boolean {
   if (e?.tag !== 0x06 || e.end === e.start) return false
-  let i = e.start
-  while (i < e.end) {
-    let ret = 0
-    let done = false
-    for (let n = 0; i < e.end; n++) {
-      if (n === 5 || ret >= 1 << 24) return false
-      const b = der[i++]
-      if (n === 0 && b === 0x80) return false
-      ret = ret * 128 + (b & 0x7f)
-      if ((b & 0x80) === 0) {
-        done = true
-        break
-      }
-    }
-    if (!done) return false
+  for (let i = e.start; i < e.end; ) {
+    const sub = readBase128(der, i, e.end)
+    if (!sub) return false
+    i = sub.end
   }
   return true
 }
