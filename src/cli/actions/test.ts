@@ -140,12 +140,14 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   audit?.close()
   reporter.end(summary)
   await view?.done()
+  for (const m of summary.snapshotErrors) process.stderr.write(`ongrid-skill: ${m}\n`)
   if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary }
-  return { code: summary.failed > 0 ? TEST_EXIT.failed : TEST_EXIT.ok, summary }
+  const failed = summary.failed > 0 || summary.snapshotErrors.length > 0
+  return { code: failed ? TEST_EXIT.failed : TEST_EXIT.ok, summary }
 }
 
 function emptySummary(): RunSummary {
-  return { passed: 0, failed: 0, notRun: 0, updated: 0, durationMs: 0 }
+  return { passed: 0, failed: 0, notRun: 0, updated: 0, snapshotErrors: [], durationMs: 0 }
 }
 
 /** `--audit`: each case's run appended to the local audit store, as `run` records one. */

@@ -68,8 +68,10 @@ export interface CaseFile {
   file: string
   cases: TestCase[]
   problems: CaseProblem[]
-  /** The file's parsed JSON (null when it did not parse): snapshots rewrite it. */
+  /** The file's parsed JSON (null when it did not parse). */
   json: unknown
+  /** The file's text as read (null when unreadable): snapshots edit it in place. */
+  text: string | null
 }
 
 /** The case files of a pack dir, sorted by name; [] when there is no tests/ dir. */
@@ -101,6 +103,7 @@ export function loadCaseFile(file: string): CaseFile {
       cases: [],
       problems: [{ kind: 'shape', file, pointer: '', message: `cannot read: ${code}` }],
       json: null,
+      text: null,
     }
   }
   return parseCaseFile(file, text)
@@ -117,9 +120,10 @@ export function parseCaseFile(file: string, text: string): CaseFile {
       cases: [],
       problems: [{ kind: 'shape', file, pointer: '', message: `not JSON: ${(e as Error).message}` }],
       json: null,
+      text,
     }
   }
-  const out: CaseFile = { file, cases: [], problems: [], json }
+  const out: CaseFile = { file, cases: [], problems: [], json, text }
   const list = Array.isArray(json) ? json : [json]
   list.forEach((raw, i) => {
     const index = Array.isArray(json) ? i : null

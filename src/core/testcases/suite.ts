@@ -7,7 +7,7 @@ import { parseManifest } from '../manifest.js'
 import { buildFailedText } from '../registry.js'
 import { type CaseFile, caseFiles, loadCaseFile, type TestCase } from './cases.js'
 import { type CaseOutcome, type Failure, runCase } from './run.js'
-import { writeSnapshots } from './snapshot.js'
+import { type SnapshotUpdate, writeSnapshots } from './snapshot.js'
 
 /** A pack found under the PATHs, with its case files. */
 export interface PackPlan {
@@ -131,6 +131,8 @@ export interface RunSummary {
   /** Items never started (--bail, or interrupted). */
   notRun: number
   updated: number
+  /** Case files whose snapshots could not be written (one line each). */
+  snapshotErrors: string[]
   durationMs: number
 }
 
@@ -143,11 +145,18 @@ export interface RunSummary {
 export async function runItems(items: Item[], opts: RunOptions): Promise<RunSummary> {
   const started = process.hrtime.bigint()
   const done: (ItemResult | undefined)[] = new Array(items.length)
-  const summary: RunSummary = { passed: 0, failed: 0, notRun: 0, updated: 0, durationMs: 0 }
+  const summary: RunSummary = {
+    passed: 0,
+    failed: 0,
+    notRun: 0,
+    updated: 0,
+    snapshotErrors: [],
+    durationMs: 0,
+  }
   let next = 0
   let emitted = 0
   let stop = false
-  const updates = new Map<string, { json: unknown; list: { index: number | null; result: unknown }[] }>()
+  const updates = new Map<string, { text: string; list: SnapshotUpdate[] }>()
 
   const emit = () => {
     while (emitted < items.length && done[emitted] !== undefined) {
@@ -173,8 +182,8 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
     let updated = false
     if (outcome.snapshot !== undefined) {
       const file = item.pack.files.find((f) => f.file === item.case?.file)
-      if (file) {
-        const u = updates.get(file.file) ?? { json: file.json, list: [] }
+      if (file && file.text !== null) {
+        const u = updates.get(file.file) ?? { text: file.text, list: [] }
         u.list.push({ index: item.case.index, result: outcome.snapshot.result })
         updates.set(file.file, u)
         updated = true
@@ -209,7 +218,13 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
     if (r === undefined) summary.notRun++
     else opts.onResult(r, i)
   }
-  for (const [file, u] of updates) writeSnapshots(file, u.json, u.list)
+  for (const [file, u] of updates) {
+    try {
+      writeSnapshots(file, u.text, u.list)
+    } catch (e) {
+      summary.snapshotErrors.push((e as Error).message)
+    }
+  }
   summary.durationMs = Number(process.hrtime.bigint() - started) / 1e6
   return summary
 }

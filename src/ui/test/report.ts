@@ -180,7 +180,7 @@ abstract class Collecting implements Reporter {
 export class JsonReporter extends Collecting {
   end(s: RunSummary): void {
     const doc = {
-      ok: s.failed === 0,
+      ok: s.failed === 0 && s.snapshotErrors.length === 0,
       summary: {
         total: s.passed + s.failed + s.notRun,
         passed: s.passed,

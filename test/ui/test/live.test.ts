@@ -48,7 +48,7 @@ describe('the live view', () => {
     view.result(result(a, true), 0)
     view.start(b, 1)
     view.result(result(b, false), 1)
-    view.end({ passed: 1, failed: 1, notRun: 0, updated: 0, durationMs: 10 })
+    view.end({ passed: 1, failed: 1, notRun: 0, updated: 0, snapshotErrors: [], durationMs: 10 })
     await view.done()
     screen = strip(out.frames.join(''))
     assert.match(screen, /✓ first/)
@@ -72,7 +72,7 @@ describe('the live view', () => {
     await settle()
     const failures = [{ kind: 'ok' as const, message: 'expected success, but it failed: x' }]
     view.result({ item: b, passed: false, failures, durationMs: 3, outcome: null, updated: false }, 1)
-    view.end({ passed: 1, failed: 1, notRun: 0, updated: 0, durationMs: 10 })
+    view.end({ passed: 1, failed: 1, notRun: 0, updated: 0, snapshotErrors: [], durationMs: 10 })
     await view.done()
     return out.frames.join('')
   }
