@@ -149,6 +149,24 @@ describe('test: flags', () => {
     ])
     assert.equal((await cli(['snap'])).code, 0)
   })
+
+  test('--update: a case file edited during the run is left as it is, and the run fails', async () => {
+    const edited = '[{"name":"s","snapshot":true,"args":{"edited":true}}]'
+    makeTree(R, {
+      'edit/skill.json': JSON.stringify({ name: 'edit', description: 'A test skill.', entry: 'run.sh' }),
+      'edit/run.sh': {
+        exec: `#!/bin/sh\nprintf '%s' '${edited}' > "$(dirname "$0")/tests/cases.json"\necho '{}'\n`,
+      },
+      'edit/tests/cases.json': '[{"name":"s","snapshot":true}]',
+    })
+    const u = await cli(['edit', '--update'])
+    assert.equal(u.code, 1)
+    assert.match(
+      u.stderr,
+      /^ongrid-skill: .*edit\/tests\/cases\.json: changed during the run; its snapshots were not written \(run --update again\)\n$/,
+    )
+    assert.equal(readFileSync(join(R, 'edit/tests/cases.json'), 'utf8'), edited)
+  })
 })
 
 describe('test --audit', () => {

@@ -147,10 +147,15 @@ async function check(c: TestCase, out: CaseOutcome, update: boolean): Promise<vo
   if (e.error !== undefined) {
     const actual = out.error
     if ('exact' in e.error) {
+      // Line by line: the manager's texts carry the entry's stderr, newlines and all.
       if (actual !== e.error.exact)
-        fail('error', 'error text differs', [`- ${e.error.exact}`, `+ ${actual ?? '(no error)'}`])
+        fail('error', 'error text differs', lineDiff(e.error.exact, actual ?? '(no error)'))
     } else if (actual === null || !new RegExp(e.error.match, 'u').test(actual)) {
-      fail('error', `error does not match /${e.error.match}/`, [`+ ${actual ?? '(no error)'}`])
+      fail(
+        'error',
+        `error does not match /${e.error.match}/`,
+        (actual ?? '(no error)').split('\n').map((l) => `+ ${l}`),
+      )
     }
   }
 

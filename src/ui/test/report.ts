@@ -34,8 +34,11 @@ export function countsLine(s: RunSummary): string {
   return line
 }
 
+/** A message that spans lines (an error text with the entry's stderr) kept under its bullet. */
+const hang = (message: string, indent: string) => message.split('\n').join(`\n${indent}  `)
+
 function failureLines(f: Failure, paint: Paint, indent: string): string[] {
-  const out = [`${indent}${paint.error('●')} ${f.message}`]
+  const out = [`${indent}${paint.error('●')} ${hang(f.message, indent)}`]
   for (const d of f.diff ?? []) {
     const colour = d.startsWith('- ') ? paint.ok : d.startsWith('+ ') ? paint.error : paint.dim
     out.push(`${indent}    ${colour(d)}`)
@@ -65,7 +68,7 @@ export class SpecReporter implements Reporter {
     let text = `  ${mark} ${r.item.name}${time}${snap}\n`
     if (!r.passed) {
       this.failed.push(r)
-      for (const f of r.failures) text += `      ${this.paint.error('●')} ${f.message}\n`
+      for (const f of r.failures) text += `      ${this.paint.error('●')} ${hang(f.message, '      ')}\n`
     }
     this.write(text)
   }

@@ -11,6 +11,7 @@ import { makeTree, tempRoot } from '../../helpers/tree.js'
 const ENTRY = `#!/bin/sh
 read -r line
 case "$line" in
+  *twolines*) printf 'one\ntwo\n' >&2; exit 4;;
   *fail*) echo "boom" >&2; exit 3;;
   *sleep*) sleep 5;;
   *bad*) echo "not json";;
@@ -100,6 +101,22 @@ describe('runCase: each assertion passing and failing', () => {
     )
     // An expected error implies a failure: a success fails the case.
     assert.deepEqual(kinds(await run({ expect: { error: { match: '.' } } })), ['ok', 'error'])
+  })
+
+  test('error texts that span lines (the stderr in them) are diffed line by line', async () => {
+    const text = 'subprocess skill disk: exit 4 (stderr: one\ntwo)'
+    assert.deepEqual(kinds(await run({ args: { twolines: 1 }, expect: { error: text } })), [])
+    const o = await run({
+      args: { twolines: 1 },
+      expect: { error: 'subprocess skill disk: exit 4 (stderr: one\nthree)' },
+    })
+    assert.deepEqual(o.failures[0].diff, [
+      '  subprocess skill disk: exit 4 (stderr: one',
+      '- three)',
+      '+ two)',
+    ])
+    const m = await run({ args: { twolines: 1 }, expect: { error: { match: '^exit' } } })
+    assert.deepEqual(m.failures[0].diff, ['+ subprocess skill disk: exit 4 (stderr: one', '+ two)'])
   })
 
   test('timed_out, and a timeout nobody expected fails the case', async () => {
