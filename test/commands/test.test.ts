@@ -336,6 +336,7 @@ describe('test on a terminal', () => {
     // Not CI (cliEnv leaves it unset): there ink draws no frame until it unmounts.
     const r = runCliSync(['test', 'good', '-j', '2'], {
       tty: true,
+      columns: 100,
       cwd: R,
       env: { TERM: 'xterm' },
       timeoutMs: 60_000,
@@ -343,7 +344,46 @@ describe('test on a terminal', () => {
     const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     assert.equal(r.code, 0, screen)
     assert.match(screen, /✓ reports usage/)
-    assert.match(screen, /2 passed, 0 failed/)
+    // The live counts (only the live view draws what is still to go), then the summary.
+    assert.match(screen, /\d passed, \d failed, \d to go/)
+    assert.match(screen, /2 passed, 0 failed\r?\n/)
+  })
+
+  test('under CI on a terminal: the plain spec lines, as each case ends (no live view)', async (t) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      t.skip('script(1) not installed')
+      return
+    }
+    const r = runCliSync(['test', 'good', '-j', '2'], {
+      tty: true,
+      columns: 100,
+      cwd: R,
+      env: { TERM: 'xterm', CI: 'true' },
+      timeoutMs: 60_000,
+    })
+    const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    assert.equal(r.code, 0, screen)
+    assert.match(screen, /good \(good\)\r?\n {2}✓ reports usage \(.+ ms\)\r?\n {2}✓ fails on request/)
+    assert.doesNotMatch(screen, /to go/)
+    assert.match(screen, /2 passed, 0 failed\r?\n/)
+  })
+
+  test('a terminal 0 columns wide (a pty nobody sized) gets the plain lines, not a char per line', async (t) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      t.skip('script(1) not installed')
+      return
+    }
+    const r = runCliSync(['test', 'good', '-j', '2'], {
+      tty: true,
+      cwd: R,
+      env: { TERM: 'xterm' },
+      timeoutMs: 60_000,
+    })
+    const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    assert.equal(r.code, 0, screen)
+    assert.match(screen, /good \(good\)\r?\n {2}✓ reports usage \(.+ ms\)\r?\n {2}✓ fails on request/)
+    assert.doesNotMatch(screen, /⠿/)
+    assert.match(screen, /2 passed, 0 failed\r?\n/)
   })
 })
 

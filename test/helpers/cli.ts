@@ -59,6 +59,8 @@ export interface CliOptions {
   sh?: string
   /** On a pseudo-terminal (util-linux `script -qec`); what the terminal shows comes on stdout. */
   tty?: boolean
+  /** With `tty`: the terminal's size, columns x 40 rows (unset, the pseudo-terminal says 0 x 0). */
+  columns?: number
 }
 
 export interface CliResult {
@@ -79,7 +81,10 @@ function command(args: string[], o: CliOptions): [string, string[]] {
   const bin = o.bin ?? BIN
   let argv = o.program ? [bin, ...args] : [process.execPath, ...(o.node ?? []), bin, ...args]
   if (o.sh !== undefined) argv = ['/bin/sh', '-c', o.sh, ...argv]
-  if (o.tty) argv = ['script', '-qec', argv.map(sq).join(' '), '/dev/null']
+  if (o.tty) {
+    const size = o.columns === undefined ? '' : `stty cols ${o.columns} rows 40; exec `
+    argv = ['script', '-qec', size + argv.map(sq).join(' '), '/dev/null']
+  }
   return [argv[0] as string, argv.slice(1)]
 }
 

@@ -114,7 +114,14 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
       `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
-  const live = o.format === 'spec' && !o.watch && process.stdout.isTTY === true && !inCi()
+  // A terminal that says it is 0 columns wide (a pty nobody sized: script(1), some CI runners)
+  // gets the plain lines: ink would wrap the live view at no width, a char per line.
+  const live =
+    o.format === 'spec' &&
+    !o.watch &&
+    process.stdout.isTTY === true &&
+    (process.stdout.columns ?? 0) > 0 &&
+    !inCi()
   let reporter: Reporter
   let view: LiveView | null = null
   if (live) {
