@@ -137,9 +137,16 @@ export interface RunSummary {
 }
 
 /**
+ * How far past the first unreported item the run may go, per job: results finished out of
+ * order wait for it in memory, so a slow case holds at most `jobs × HELD_PER_JOB` of them,
+ * however many cases there are (memory bounded by -j).
+ */
+export const HELD_PER_JOB = 8
+
+/**
  * Runs the items, up to `jobs` at once, and reports each result in plan order as soon as
  * every item before it is reported: only the items in flight or waiting for an earlier one
- * are held. With `bail`, no item starts after the first failure (those running finish).
+ * are held, at most `jobs × HELD_PER_JOB` past the first unreported one. With `bail`, no item starts after the first failure (those running finish).
  * Snapshots are written per case file once all runs are over.
  */
 export async function runItems(items: Item[], opts: RunOptions): Promise<RunSummary> {
@@ -158,6 +165,8 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
   let stop = false
   const updates = new Map<string, { text: string; list: SnapshotUpdate[] }>()
 
+  // Workers waiting for the report to catch up (see HELD_PER_JOB).
+  const waiting: (() => void)[] = []
   const emit = () => {
     while (emitted < items.length && done[emitted] !== undefined) {
       const r = done[emitted] as ItemResult
@@ -165,7 +174,9 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
       opts.onResult(r, emitted)
       emitted++
     }
+    for (const wake of waiting.splice(0)) wake()
   }
+  const window = Math.max(1, opts.jobs) * HELD_PER_JOB
 
   const runOne = async (i: number): Promise<ItemResult> => {
     const item = items[i]
@@ -201,6 +212,11 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
 
   const worker = async () => {
     while (!stop && next < items.length && !opts.signal?.aborted) {
+      // The item being waited for is in flight (it is not reported yet, and started): it wakes us.
+      if (next >= emitted + window) {
+        await new Promise<void>((r) => waiting.push(r))
+        continue
+      }
       const i = next++
       const r = await runOne(i)
       done[i] = r

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { findPacks, type ItemResult, plan, runItems } from '../../../src/core/testcases/suite.js'
+import {
+  findPacks,
+  HELD_PER_JOB,
+  type ItemResult,
+  plan,
+  runItems,
+} from '../../../src/core/testcases/suite.js'
 import { makeTree, tempRoot } from '../../helpers/tree.js'
 
 let R = ''
@@ -50,6 +56,41 @@ describe('runItems', () => {
     assert.deepEqual(finishOrder, ['c0', 'c1', 'c2', 'c3', 'c4', 'c5'])
     assert.equal(s.passed, 6)
     assert.equal(s.failed, 0)
+  })
+
+  test('results are reported as they come; a slow case holds at most jobs × HELD_PER_JOB (memory bounded by -j)', async () => {
+    const cases = [400, ...Array.from({ length: 60 }, () => 0)].map((ms, i) => ({
+      name: `c${i}`,
+      args: { ms },
+      expect: { ok: true },
+    }))
+    makeTree(R, {
+      'w/skill.json': JSON.stringify({ name: 'sleeper', description: 'd', entry: 'run.sh' }),
+      'w/run.sh': { exec: SLEEPER },
+      'w/tests/cases.json': JSON.stringify(cases),
+    })
+    const jobs = 2
+    let reported = 0
+    let maxAhead = 0
+    const log: string[] = []
+    const s = await runItems(plan(findPacks([join(R, 'w')]), null), {
+      jobs,
+      bail: false,
+      update: false,
+      onStart: (_, i) => {
+        maxAhead = Math.max(maxAhead, i - reported)
+        log.push(`start ${i}`)
+      },
+      onResult: () => {
+        reported++
+        log.push(`result ${reported - 1}`)
+      },
+    })
+    assert.equal(s.passed, 61)
+    // While c0 sleeps, the other job runs ahead only as far as the window lets it.
+    assert.ok(maxAhead < jobs * HELD_PER_JOB, `started ${maxAhead} past the first unreported case`)
+    // Results stream: the first is out long before the last case starts.
+    assert.ok(log.indexOf('result 0') < log.indexOf('start 60'), log.join(', '))
   })
 
   test('--bail starts nothing after a failure', async () => {
