@@ -4,7 +4,17 @@ import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
 ruleTester(rule, {
-  valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
+  valid: [
+    { name: 'a clean pack', files: CLEAN_PACK },
+    {
+      name: 'a bad shape is tests/shape, not this rule',
+      files: {
+        'skills/a/skill.json': pack(),
+        'skills/a/run.sh': ECHO,
+        'skills/a/tests/a.json': '{"name": "a", "args": [1], "expect": {"ok": true}}',
+      },
+    },
+  ],
   invalid: [
     {
       files: {
