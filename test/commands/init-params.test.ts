@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { onPath } from '../../src/core/init/build-step.js'
@@ -108,6 +108,20 @@ describe('init --param, for every template', { concurrency: true }, () => {
         const doc = JSON.parse(r.stdout)
         assert.equal(doc.summary.passed, 4)
         assert.equal(doc.summary.failed, 0)
+      })
+
+      test("the README's way to add a case works: its example case, added, passes", async () => {
+        const readme = readFileSync(join(dir, 'README.md'), 'utf8')
+        const block = /## Its tests\n[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)
+        assert.ok(block, 'no example case under "## Its tests"')
+        writeFileSync(join(dir, 'tests/readme-example.json'), block[1])
+        try {
+          const r = await cli(['test', dir, '--format', 'json'], { cwd: parent })
+          assert.equal(r.code, 0, r.stderr + r.stdout)
+          assert.equal(JSON.parse(r.stdout).summary.passed, 5)
+        } finally {
+          rmSync(join(dir, 'tests/readme-example.json'))
+        }
       })
 
       test('run with examples/args.json answers with the args', async () => {
