@@ -75,7 +75,7 @@ describe('test: exit codes', () => {
     assert.match(r.stdout, /\n {8}- {3}"used": 11,\n {8}\+ {3}"used": 10,\n/)
     assert.match(
       r.stdout,
-      /timed out, which the case does not expect: subprocess skill bad: timed out after 100ms/,
+      /timed out, which the case does not expect \("timed_out": true if it should\): subprocess skill bad: timed out after 100ms/,
     )
     assert.match(r.stdout, /\n1 passed, 2 failed\n/)
   })

@@ -137,8 +137,14 @@ async function check(c: TestCase, out: CaseOutcome, update: boolean): Promise<vo
   const wantOk = e.ok ?? !(e.error !== undefined || e.timedOut === true)
   const what = () => (out.ok ? 'it succeeded' : `it failed: ${out.error}`)
 
-  if (out.timedOut && e.timedOut !== true)
-    fail('timed_out', `timed out, which the case does not expect: ${out.error}`)
+  // A timeout is expected by `timed_out: true`, or by an `error` that is its very text.
+  const timeoutExpected =
+    e.timedOut === true || (e.error !== undefined && 'exact' in e.error && e.error.exact === out.error)
+  if (out.timedOut && !timeoutExpected)
+    fail(
+      'timed_out',
+      `timed out, which the case does not expect ("timed_out": true if it should): ${out.error}`,
+    )
   else if (e.timedOut !== undefined && out.timedOut !== e.timedOut)
     fail('timed_out', e.timedOut ? `expected a timeout, but ${what()}` : 'expected no timeout')
   else if (out.ok !== wantOk)

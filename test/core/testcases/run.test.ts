@@ -127,7 +127,14 @@ describe('runCase: each assertion passing and failing', () => {
     assert.deepEqual(kinds(u), ['timed_out'])
     assert.equal(
       u.failures[0].message,
-      'timed out, which the case does not expect: subprocess skill disk: timed out after 100ms',
+      'timed out, which the case does not expect ("timed_out": true if it should): subprocess skill disk: timed out after 100ms',
+    )
+    // The timeout's own text as the expected error expects it; a regex does not.
+    const text = 'subprocess skill disk: timed out after 100ms'
+    assert.deepEqual(kinds(await run({ args: { sleep: 1 }, timeout: '100ms', expect: { error: text } })), [])
+    assert.deepEqual(
+      kinds(await run({ args: { sleep: 1 }, timeout: '100ms', expect: { error: { match: 'timed out' } } })),
+      ['timed_out'],
     )
     assert.deepEqual(kinds(await run({ expect: { timed_out: true } })), ['timed_out'])
   })
