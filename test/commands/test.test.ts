@@ -229,8 +229,17 @@ describe('test: formats', () => {
   })
 
   test('junit validates against the JUnit schema', async (t) => {
-    const r = await cli(['good', 'bad', '--format', 'junit'])
+    makeTree(
+      R,
+      pack('noisy', [{ name: 'fails <loudly> & "often"', args: { fail: 1 }, expect: { ok: true } }]),
+    )
+    const r = await cli(['good', 'bad', 'noisy', '--format', 'junit'])
     assert.equal(r.code, 1)
+    // The entry's stderr goes with its case; names and messages escaped.
+    assert.match(
+      r.stdout,
+      /<testcase classname="noisy" name="fails &lt;loudly&gt; &amp; &quot;often&quot;" time="[0-9.]+">\n {6}<failure [^>]*>[^<]*<\/failure>\n {6}<system-err>boom\n<\/system-err>\n/,
+    )
     assert.match(r.stdout, /<testsuite name="bad" tests="3" failures="2"/)
     assert.match(
       r.stdout,
