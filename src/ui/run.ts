@@ -1,6 +1,6 @@
 import type { SubprocessSkill } from '../core/build.js'
 import type { ExecuteResult } from '../core/executor.js'
-import { inCi, TerminalStream } from './terminal.js'
+import { liveTerminal, TerminalStream } from './terminal.js'
 
 /** How `run` shows an entry's stderr while it runs. */
 export interface RunView {
@@ -23,9 +23,9 @@ class PlainView implements RunView {
   }
 }
 
-/** On a terminal, an ink view (loaded only then); elsewhere plain lines. */
+/** On a terminal (liveTerminal), an ink view (loaded only then); elsewhere plain lines. */
 export async function createRunView(skill: SubprocessSkill, out: NodeJS.WriteStream): Promise<RunView> {
-  if (!out.isTTY || inCi()) return new PlainView(out)
+  if (!liveTerminal(out)) return new PlainView(out)
   const { InkRunView } = await import('./run-view.js')
   return new InkRunView(skill, out)
 }

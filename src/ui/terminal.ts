@@ -22,6 +22,15 @@ export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
   return set(env.CI) || set(env.CONTINUOUS_INTEGRATION)
 }
 
+/**
+ * Whether an ink view can be drawn on `out`: a terminal, not a CI job (inCi), and one that
+ * knows its width. A pseudo-terminal nobody sized (script(1), some CI runners) says 0 columns,
+ * and ink would wrap at no width, a character per line: plain lines there too.
+ */
+export function liveTerminal(out: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return out.isTTY === true && (out.columns ?? 0) > 0 && !inCi(env)
+}
+
 /** terminalBytes for JS (UTF-16) text. */
 export function terminalText(s: string, tty: boolean): string {
   return tty ? toText(escapeUnprintable(fromText(s))) : s

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import type { ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawnSync } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -731,5 +731,32 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     } finally {
       killAll(aliveWithMarker(m))
     }
+  })
+})
+
+describe('run on a terminal', () => {
+  test('the live view where the terminal knows its width; plain stderr on one 0 columns wide', (t) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      t.skip('script(1) not installed')
+      return
+    }
+    const root = join(R, 'tty')
+    tree('tty', {
+      p: pack({ name: 'tty_pack' }, { exec: '#!/bin/sh\ncat >/dev/null\necho working >&2\necho "{}"\n' }),
+    })
+    const screen = (columns?: number) => {
+      const r = runCliSync(['run', join(root, 'p'), '--no-audit'], {
+        tty: true,
+        columns,
+        env: { TERM: 'xterm', NO_COLOR: '1' },
+        timeoutMs: 60_000,
+      })
+      assert.equal(r.code, 0, r.stdout)
+      return r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    }
+    assert.match(screen(100), /⠿ tty_pack/)
+    const plain = screen()
+    assert.doesNotMatch(plain, /⠿/)
+    assert.match(plain, /working\r?\n/)
   })
 })

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { escapeUnprintable, quote } from '../../src/core/go/strconv/quote.js'
-import { inCi, TerminalStream, terminalBytes, terminalText } from '../../src/ui/terminal.js'
+import { inCi, liveTerminal, TerminalStream, terminalBytes, terminalText } from '../../src/ui/terminal.js'
 
 describe('escapeUnprintable: %q’s escapes, in place', () => {
   test('escape sequences are shown, not obeyed', () => {
@@ -70,5 +70,18 @@ describe('inCi: the rule ink applies', () => {
     assert.equal(inCi({ CI: 'false' }), false)
     assert.equal(inCi({ CONTINUOUS_INTEGRATION: 'yes' }), true)
     assert.equal(inCi({ CI: 'false', CONTINUOUS_INTEGRATION: '1' }), true)
+  })
+})
+
+describe('liveTerminal: where an ink view is drawn', () => {
+  const out = (isTTY: boolean, columns?: number) => ({ isTTY, columns }) as unknown as NodeJS.WriteStream
+  test('a terminal that knows its width, outside CI', () => {
+    assert.equal(liveTerminal(out(true, 80), {}), true)
+    assert.equal(liveTerminal(out(false, 80), {}), false)
+    assert.equal(liveTerminal(out(true, 80), { CI: 'true' }), false)
+  })
+  test('not a terminal 0 columns wide (a pty nobody sized), nor one that says nothing', () => {
+    assert.equal(liveTerminal(out(true, 0), {}), false)
+    assert.equal(liveTerminal(out(true), {}), false)
   })
 })

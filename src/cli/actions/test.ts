@@ -8,7 +8,7 @@ import {
   runItems,
 } from '../../core/testcases/suite.js'
 import { colorWanted } from '../../ui/color.js'
-import { inCi } from '../../ui/terminal.js'
+import { liveTerminal } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
@@ -114,14 +114,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
       `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
-  // A terminal that says it is 0 columns wide (a pty nobody sized: script(1), some CI runners)
-  // gets the plain lines: ink would wrap the live view at no width, a char per line.
-  const live =
-    o.format === 'spec' &&
-    !o.watch &&
-    process.stdout.isTTY === true &&
-    (process.stdout.columns ?? 0) > 0 &&
-    !inCi()
+  const live = o.format === 'spec' && !o.watch && liveTerminal(process.stdout)
   let reporter: Reporter
   let view: LiveView | null = null
   if (live) {
