@@ -4,6 +4,7 @@ import { RULES } from '../../src/core/lint/registry.js'
 import { rulesDoc } from '../../src/ui/lint/rules-doc.js'
 import { cli, fixModes, golden, PACKS, REPO } from '../core/lint/cli.js'
 import { expectGolden } from '../helpers/golden.js'
+import { assertJunitValid, haveXmllint } from '../helpers/junit.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const FIX = 'test/fixtures/lint/packs'
@@ -116,6 +117,13 @@ describe('ongrid-skill lint', () => {
     const errors = JSON.parse(cli(['lint', FIX, '--json']).stdout).summary.errors
     assert.equal((xml.match(/<failure /g) ?? []).length, errors)
     assert.doesNotMatch(xml, /<(?!\/?(testsuites|testsuite|testcase|failure|system-out)\b|\?xml)/)
+  })
+
+  test('junit: valid for the schemas CI tools read', (t) => {
+    const xml = cli(['lint', FIX, '--format', 'junit']).stdout
+    if (!haveXmllint(t)) return
+    // The schemas are not a rubber stamp: a failure without its testcase is refused.
+    assertJunitValid(xml, xml.replace(/<testcase [^>]*>/, ''))
   })
 
   test('exit codes: --fail-severity, --max-warnings, --quiet', () => {
