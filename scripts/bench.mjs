@@ -269,6 +269,26 @@ const FIGURES = [
     budgets: [{ metric: 'rss', ratioTo: 'mcp-calls-1k', max: 1.25 }],
   },
   {
+    name: 'entry-nap',
+    title: 'an entry that sleeps 0.2 s and prints its start and end, run directly (the base of mcp-jobs-4)',
+    prepare: () => ({ argv: [join(napPack(), 'run.sh')], input: '{}' }),
+  },
+  {
+    name: 'mcp-jobs-4',
+    title:
+      './bin/run.js mcp <nap pack> --jobs 4: 100 tools/call at once (each entry 0.2 s), 4 running at a time',
+    requires: 'mcp',
+    prepare: () => ({
+      argv: [BIN, 'mcp', napPack(), '--no-audit', '--jobs', '4'],
+      input: mcpInput(100, false, 'bench_nap'),
+      check: (out) => checkMcpJobs(out, 100, 4),
+    }),
+    budgets: [
+      // 100 calls, 4 at a time: 25 rounds of the entry, plus at most 4 × 10 ms of overhead each.
+      { metric: 'wall', minus: 'mcp-calls-0', per: 25, lessEach: 'entry-nap', max: 0.04 },
+    ],
+  },
+  {
     name: 'audit-tail-1m',
     title: './bin/run.js audit tail -n 1000 --json --db sqlite:<1,000,000 audit rows>',
     requires: 'audit tail',
@@ -368,8 +388,16 @@ function mcpEcho() {
   return [BIN, 'mcp', benchPack('echo', '#!/bin/sh\ncat\n'), '--audit-db', join(BENCH_DIR, 'audit-mcp.db')]
 }
 
+/** A pack whose entry sleeps 0.2 s and prints its start and end times (ns): calls' overlap is read from the answers. */
+function napPack() {
+  return benchPack(
+    'nap',
+    '#!/bin/sh\na=$(date +%s%N)\nsleep 0.2\nb=$(date +%s%N)\nprintf \'{"a":%s,"b":%s}\' "$a" "$b"\n',
+  )
+}
+
 /** JSON-RPC lines on stdin: initialize, initialized, then a tools/list or `calls` tools/call. */
-function mcpInput(calls, list = false) {
+function mcpInput(calls, list = false, tool = 'bench_echo') {
   const rpc = (id, method, params) =>
     `${JSON.stringify({ jsonrpc: '2.0', ...(id === null ? {} : { id }), method, params })}\n`
   let s =
@@ -380,7 +408,7 @@ function mcpInput(calls, list = false) {
     }) + rpc(null, 'notifications/initialized', {})
   if (list) s += rpc(2, 'tools/list', {})
   for (let i = 0; i < calls; i++) {
-    s += rpc(i + 2, 'tools/call', { name: 'bench_echo', arguments: { path: '/', n: i } })
+    s += rpc(i + 2, 'tools/call', { name: tool, arguments: { path: '/', n: i } })
   }
   return s
 }
@@ -406,6 +434,31 @@ function checkMcpCalls(stdoutPath, calls) {
       return `a wrong answer: ${line.slice(0, 200)}`
   }
   return null
+}
+
+/**
+ * Every call answered, and the entries' [start, end] intervals (from their answers) never
+ * overlap more than `jobs` deep, and do reach it: the bound holds and the slots are used.
+ */
+function checkMcpJobs(stdoutPath, calls, jobs) {
+  const answers = readFileSync(stdoutPath, 'utf8').trim().split('\n').slice(1)
+  if (answers.length !== calls) return `${answers.length} answers to ${calls} calls`
+  const edges = []
+  for (const line of answers) {
+    const text = JSON.parse(line).result?.content?.[0]?.text
+    const m = /^\{"a":(\d+),"b":(\d+)\}$/.exec(text ?? '')
+    if (!m) return `a wrong answer: ${line.slice(0, 200)}`
+    edges.push([BigInt(m[1]), 1], [BigInt(m[2]), -1])
+  }
+  // Ends before starts at the same instant: touching intervals do not overlap.
+  edges.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]))
+  let running = 0
+  let most = 0
+  for (const [, d] of edges) {
+    running += d
+    most = Math.max(most, running)
+  }
+  return most === jobs ? null : `${most} entries ran at once (--jobs ${jobs})`
 }
 
 /** load-dirs prints one line per manifest; compare the outcomes with what the generator planted. */

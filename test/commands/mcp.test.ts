@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import Database from 'better-sqlite3'
-import { aliveInGroup, killAll, SH, settle } from '../fixtures/run/helpers.js'
+import { aliveInGroup, aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
 import { BIN, type CliResult, cliEnv, runCli, startCli } from '../helpers/cli.js'
 import { makeTree, manifest, type Node, tempRoot } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
@@ -44,6 +44,8 @@ function text(r: unknown): string {
 }
 
 const SLEEP = '/bin/sleep'
+/** In the argv of the child the linger pack leaves behind, so the test can end it. */
+const LINGER = marker('mcp-linger')
 
 let R: string
 let cleanup: () => void
@@ -86,6 +88,36 @@ before(() => {
     },
   }
   makeTree(R, packs)
+  // The executor's rules seen through a call: the environment, the stdout cap, the WaitDelay.
+  makeTree(R, {
+    'execs/env/skill.json': manifest({ name: 'env', entry: 'run.sh', env_allow: ['MCP_TEST_ALLOWED'] }),
+    'execs/env/run.sh': {
+      exec: `${SH}printf '{"allowed":"%s","denied":"%s"}' "$MCP_TEST_ALLOWED" "$MCP_TEST_DENIED"\n`,
+    },
+    // Valid JSON past the 16 MiB the manager keeps: what is kept is not JSON.
+    'execs/big/skill.json': manifest({ name: 'big', entry: 'run.sh' }),
+    'execs/big/run.sh': {
+      exec: `${SH}printf '{"s":"'\nhead -c 17000000 /dev/zero | tr '\\0' a\nprintf '"}'\n`,
+    },
+    // Exits at once, but a child keeps stdout open: the manager waits 1 s for the pipe, no more.
+    'execs/linger/skill.json': manifest({ name: 'linger', entry: 'run.sh' }),
+    'execs/linger/run.sh': { exec: `${SH}/bin/sh -c '${SLEEP} 30; :' ${LINGER} &\necho '{}'\n` },
+  })
+  // Definitions with what a JS object and Go's map order differently (index-like keys), what
+  // json.Marshal escapes (<, >, &, U+2028), numbers Go rewrites (1.0, 1E3) and a repeated key.
+  makeTree(R, {
+    'defs/odd/skill.json':
+      '{"name":"odd","description":"Say <b> & \u2028 \\"hi\\"","entry":"run.sh","schema":' +
+      '{"properties":{"b":{"type":"string","default":"<&>"},"10":{"type":"integer","minimum":1.0},' +
+      '"2":{"type":"number","maximum":1E3}},"required":["b"],"required":["b","2"]}}',
+    'defs/odd/run.sh': { exec: `${SH}echo '{}'\n` },
+    'defs/typed/skill.json': manifest({
+      name: 'typed',
+      entry: 'run.sh',
+      schema: { type: 'object', additionalProperties: false, properties: { x: { enum: [1, 'a', null] } } },
+    }),
+    'defs/typed/run.sh': { exec: `${SH}echo '{}'\n` },
+  })
   // Apart from the rest: a call that takes a while.
   makeTree(R, {
     'naps/nap/skill.json': manifest({ name: 'nap', entry: 'run.sh' }),
@@ -267,9 +299,16 @@ describe('mcp: bounds and options', { timeout: 120_000 }, () => {
           (await s.client.listTools()).tools.map((t) => t.name),
           ['one'],
         )
-        const changed = new Promise<void>((resolve) =>
-          s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
-        )
+        // Without the notification the test fails (rather than waiting for ever).
+        let timer: NodeJS.Timeout | undefined
+        const changed = Promise.race([
+          new Promise<void>((resolve) =>
+            s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+          ),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('no tools/list_changed within 30 s')), 30_000)
+          }),
+        ]).finally(() => clearTimeout(timer))
         makeTree(root, {
           'two/run.sh': { exec: `${SH}echo '{}'\n` },
           'two/skill.json': manifest({ name: 'two', entry: 'run.sh' }),
@@ -284,6 +323,104 @@ describe('mcp: bounds and options', { timeout: 120_000 }, () => {
       }
     } finally {
       done()
+    }
+  })
+})
+
+describe('mcp: a call runs through the manager’s executor', { timeout: 120_000 }, () => {
+  let s: Served
+  before(async () => {
+    s = await serve([join(R, 'execs'), '--no-audit'], {
+      MCP_TEST_ALLOWED: 'yes',
+      MCP_TEST_DENIED: 'no',
+    })
+  })
+  after(async () => {
+    await s.close()
+  })
+
+  test('the entry’s environment holds only what env_allow names', async () => {
+    const r = await s.client.callTool({ name: 'env', arguments: {} })
+    assert.deepEqual(r.structuredContent, { allowed: 'yes', denied: '' })
+  })
+
+  test('stdout past the cap is dropped: the manager’s not-JSON error', async () => {
+    const r = await s.client.callTool({ name: 'big', arguments: {} })
+    assert.equal(r.isError, true)
+    assert.equal(
+      text(r),
+      `subprocess skill big: stdout is not valid JSON (first 200B: ...${'a'.repeat(200)})`,
+    )
+  })
+
+  test('a pipe held after the exit: the WaitDelay’s error, about 1 s later', async () => {
+    const t0 = Date.now()
+    const r = await s.client.callTool({ name: 'linger', arguments: {} })
+    assert.equal(r.isError, true)
+    assert.equal(text(r), 'subprocess skill linger: exec: WaitDelay expired before I/O complete (stderr: )')
+    assert.ok(Date.now() - t0 >= 900, 'not before the WaitDelay')
+    killAll(aliveWithMarker(LINGER))
+  })
+})
+
+describe('mcp: definitions as lint --show-tool prints them', { timeout: 120_000 }, () => {
+  test('each tool’s name, description and input schema are the bridge’s function definition', async () => {
+    const s = await serve([join(R, 'defs'), '--no-audit'])
+    try {
+      const { tools } = await s.client.listTools()
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ['odd', 'typed'],
+      )
+      for (const [tool, pack] of [
+        [tools[0], 'odd'],
+        [tools[1], 'typed'],
+      ] as const) {
+        const lint = await runCli(['lint', join(R, 'defs', pack), '--show-tool', '--json'], {
+          stdin: 'ignore',
+        })
+        const def = JSON.parse(lint.stdout) as {
+          function: { name: string; description: string; parameters: unknown }
+        }
+        assert.equal(tool.name, def.function.name)
+        assert.equal(tool.description, def.function.description)
+        assert.deepEqual(tool.inputSchema, def.function.parameters)
+      }
+      assert.equal(tools[0].description, 'Say <b> & \u2028 "hi"\n\nReturns: {...} (subprocess skill output)')
+      assert.deepEqual(tools[0].inputSchema, {
+        properties: {
+          '10': { minimum: 1, type: 'integer' },
+          '2': { maximum: 1000, type: 'number' },
+          b: { default: '<&>', type: 'string' },
+        },
+        required: ['b', '2'],
+        type: 'object',
+      })
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('a single pack dir works as DIR', async () => {
+    const r = await raw([join(R, 'defs', 'typed'), '--json'], '')
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout) as { lines: string[]; tools: { name: string }[] }
+    assert.deepEqual(
+      doc.tools.map((t) => t.name),
+      ['typed'],
+    )
+    assert.match(
+      doc.lines[0],
+      /^skill loader: registered subprocess skill "typed" from .*\/defs\/typed\/skill\.json$/,
+    )
+    const s = await serve([join(R, 'defs', 'odd'), '--no-audit'])
+    try {
+      assert.deepEqual(
+        (await s.client.listTools()).tools.map((t) => t.name),
+        ['odd'],
+      )
+    } finally {
+      await s.close()
     }
   })
 })
