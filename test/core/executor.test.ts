@@ -469,6 +469,17 @@ describe('execute', { concurrency: true }, () => {
       assert.equal(r.error, null)
       assert.equal(r.stderr.toString(), 'warn\n')
     })
+    test('a process that closes its pipes and runs on is waited for: its exit counts', async () => {
+      // Go's Wait waits for the process, not only for its output.
+      const p = script(dir(), 'run.sh', `${SH}echo '{"a":1}'\nexec >&- 2>&- <&-\n/bin/sleep 0.5\nexit 3\n`)
+      const r = await run(p)
+      assert.equal(r.error, 'subprocess skill k: exit 3 (stderr: )')
+      assert.equal(r.exitCode, 3)
+      assert.equal(r.stdout.toString(), '{"a":1}\n')
+      const ok = script(dir(), 'ok.sh', `${SH}echo '{"a":1}'\nexec >&- 2>&- <&-\n/bin/sleep 0.5\n`)
+      const o = await run(ok)
+      assert.deepEqual([o.ok, o.error, o.exitCode], [true, null, 0])
+    })
     test('death by a signal is exit -1 (ExitError.ExitCode())', async () => {
       const d = dir()
       for (const sig of ['KILL', 'TERM', 'USR1']) {
