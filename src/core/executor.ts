@@ -60,7 +60,7 @@ export interface ExecuteResult {
 
 /** tailString: at most n trailing bytes, TrimSpace'd, with `...` when cut (bytes, not runes). */
 export function tailString(b: Buffer, n: number): GoString {
-  if (n <= 0 || b.length === 0) return ''
+  if (n <= 0) return '' // nothing (b empty) falls through to '' below
   if (b.length <= n) return trimSpace(fromBuffer(b))
   return `...${trimSpace(fromBuffer(b.subarray(b.length - n)))}`
 }
@@ -88,16 +88,34 @@ export function buildSubprocessEnv(
   return env
 }
 
+/** A capture larger than this moves into one flat buffer of its cap (CappedBuffer). */
+export const FLAT_AFTER = 1024 * 1024
+/** collectGarbage is called after every this many bytes dropped past a cap. */
+export const COLLECT_EVERY = 16 * 1024 * 1024
+
+/** CappedBuffer's representation (stats()): what it holds in memory. */
+export interface CaptureStats {
+  /** Bytes kept. */
+  size: number
+  /** Chunks held as they came (small captures). */
+  chunks: number
+  /** The length of the flat buffer (the cap), or null while the capture is chunks. */
+  flat: number | null
+  /** Bytes dropped since collectGarbage was last called. */
+  dropped: number
+}
+
 /**
  * The manager's cappedWriter: keeps the first `max` bytes and drops the rest silently.
- * Small outputs stay as chunks; past 1 MiB the bytes move into one buffer of `max` bytes so
- * that no second copy is needed at the end. While output is being dropped, `collectGarbage`
- * is called now and then (ExecuteOptions.collectGarbage).
+ * Its memory is the point of this class: small outputs stay as chunks; past 1 MiB the bytes
+ * move into one buffer of `max` bytes so that no second copy is needed at the end (a capture
+ * capped at 1 MiB or less never moves). While output is being dropped, `collectGarbage` is
+ * called after every 16 MiB of it (ExecuteOptions.collectGarbage).
  */
-class CappedBuffer {
+export class CappedBuffer {
   private chunks: Buffer[] = []
   private flat: Buffer | null = null
-  size = 0
+  private size = 0
   private dropped = 0
   constructor(
     private readonly max: number,
@@ -106,14 +124,15 @@ class CappedBuffer {
   push(chunk: Buffer): void {
     if (this.size >= this.max) {
       this.dropped += chunk.length
-      if (this.dropped >= 16 * 1024 * 1024) {
+      if (this.dropped >= COLLECT_EVERY) {
         this.dropped = 0
         this.collectGarbage?.()
       }
       return
     }
-    const part = chunk.length <= this.max - this.size ? chunk : chunk.subarray(0, this.max - this.size)
-    if (this.flat === null && this.size + part.length > 1024 * 1024 && this.max > 1024 * 1024) {
+    // The whole chunk (a view of it) when it fits.
+    const part = chunk.subarray(0, this.max - this.size)
+    if (this.flat === null && this.size + part.length > FLAT_AFTER) {
       this.flat = Buffer.allocUnsafe(this.max)
       let at = 0
       for (const c of this.chunks) at += c.copy(this.flat, at)
@@ -125,6 +144,14 @@ class CappedBuffer {
   }
   bytes(): Buffer {
     return this.flat !== null ? this.flat.subarray(0, this.size) : Buffer.concat(this.chunks, this.size)
+  }
+  stats(): CaptureStats {
+    return {
+      size: this.size,
+      chunks: this.chunks.length,
+      flat: this.flat === null ? null : this.flat.length,
+      dropped: this.dropped,
+    }
   }
 }
 
@@ -178,11 +205,23 @@ export async function execute(
       argv0: toText(skill.entry),
       env,
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
     })
   } catch (e) {
+    // Node throws the errors it does not report as events: E2BIG (an environment too large)…
     return startFailure(errnoFromNode(e).error())
   }
+  if (child.pid === undefined) {
+    // …and reports the others on the next tick: ENOENT for a missing interpreter, EACCES… The
+    // process never ran: nothing to wait for or kill.
+    const failed = child
+    return await new Promise<ExecuteResult>((resolve) => {
+      failed.once('error', (e) => resolve(startFailure(errnoFromNode(e).error())))
+    })
+  }
+  const pid = child.pid
+  // The params copy's stream, taken out of Node's hands (below).
+  const stdin = child.stdin!
+  child.stdin = null
   return await new Promise<ExecuteResult>((resolve) => {
     const stdout = new CappedBuffer(MAX_STDOUT, opts.collectGarbage)
     const stderr = new CappedBuffer(MAX_STDERR, opts.collectGarbage)
@@ -194,15 +233,14 @@ export async function execute(
     let waitDelayTimer: NodeJS.Timeout | undefined
     let finished = false
 
+    // Go's Cancel kills the group, and the process alone when that fails for another reason than
+    // ESRCH. Here the child leads its own session, so its group exists while it does (a zombie
+    // included), and kill(2) fails on a group only when no member could be signalled, the child
+    // among them: a kill of the process alone would fail the same way.
     const killGroup = () => {
-      if (child.pid === undefined) return
       try {
-        process.kill(-child.pid, 'SIGKILL')
-      } catch {
-        try {
-          child.kill('SIGKILL')
-        } catch {}
-      }
+        process.kill(-pid, 'SIGKILL')
+      } catch {}
     }
     const timeoutMs = Number(skill.timeoutNs / 1_000_000n)
     const deadline = nowMs() + timeoutMs
@@ -223,16 +261,20 @@ export async function execute(
       killGroup()
       startWaitDelay()
     }
-    opts.signal?.addEventListener('abort', onAbort, { once: true })
+    // An AbortSignal fires once; the listener is removed when the run is over.
+    opts.signal?.addEventListener('abort', onAbort)
 
+    // Called on a kill (before the exit) and at the exit: the delay runs from the first, as Go's
+    // timer does from the cancel. After the end nothing calls it: the timeout timer is cleared,
+    // the abort listener removed, and the exit came before.
     function startWaitDelay() {
-      if (waitDelayTimer !== undefined || finished) return
+      if (waitDelayTimer !== undefined) return
       waitDelayTimer = setTimeout(() => {
         if (openStreams > 0) {
           waitDelayExpired = true
-          child.stdout?.destroy()
-          child.stderr?.destroy()
-          child.stdio[0]?.destroy()
+          child.stdout!.destroy()
+          child.stderr!.destroy()
+          stdin.destroy()
           openStreams = 0
         }
         maybeFinish()
@@ -291,16 +333,7 @@ export async function execute(
       }
     }
 
-    child.once('error', (e) => {
-      // Spawn failed (the process never ran): ENOENT for a missing interpreter, EACCES…
-      if (exited || child.pid !== undefined) return
-      finished = true
-      clearTimeout(timeoutTimer)
-      opts.signal?.removeEventListener('abort', onAbort)
-      resolve(startFailure(errnoFromNode(e).error()))
-    })
-    if (child.pid === undefined) return
-    opts.onStart?.(child.pid)
+    opts.onStart?.(pid)
 
     child.stdout!.on('data', (c: Buffer) => stdout.push(c))
     child.stdout!.once('close', streamDone)
@@ -315,23 +348,16 @@ export async function execute(
     // counts until it is done, or until the WaitDelay closes it.
     // The copy is done when its write is (handed to the kernel whole, or failed), as io.Copy's
     // goroutine is: not at the stream's later close, which a busy event loop may see after the
-    // WaitDelay's timer.
-    const stdin = child.stdin!
-    child.stdin = null
-    let copied = false
-    const copyDone = () => {
-      if (copied) return
-      copied = true
-      streamDone()
-    }
+    // WaitDelay's timer. A stream calls a write's callback once, whatever happens (EPIPE, or
+    // destroyed by the WaitDelay with the write pending).
     stdin.on('error', () => {})
-    stdin.once('close', copyDone)
-    stdin.write(toBuffer(params), copyDone)
+    stdin.write(toBuffer(params), streamDone)
     stdin.end()
 
-    child.once('exit', (code, signal) => {
+    child.once('exit', (code) => {
       exited = true
-      exitCode = signal !== null ? -1 : (code ?? -1)
+      // Node gives the code, or (killed by a signal) null and the signal: ExitCode() is then -1.
+      exitCode = code ?? -1
       startWaitDelay()
       maybeFinish()
     })

@@ -35,3 +35,36 @@ describe('execute: the result', () => {
     assert.equal(max.ok, true)
   })
 })
+
+describe('execute: the deadline (mocked monotonic clock)', () => {
+  test('a run that ends at its deadline is timed out; a nanosecond before, it is not', async (t) => {
+    // Go's context is done at its deadline itself (time.Until(d) <= 0), whether or not the
+    // timer has killed anything: the final check is `now >= deadline`. The executor reads the
+    // monotonic clock through process.hrtime.bigint; the real timer here is far away.
+    let clock = 10n ** 15n
+    t.mock.method(process.hrtime, 'bigint', () => clock)
+    const timeoutNs = 60n * SECOND
+    const at = execute(
+      { key: 'k', entry: script(R, 'at.sh', `${SH}echo '{}'\n`), envAllow: null, timeoutNs },
+      '',
+      {
+        environ: {},
+      },
+    )
+    // Started and the deadline taken (synchronously); the child's exit is seen later.
+    clock += timeoutNs
+    const a = await at
+    assert.equal(a.error, 'subprocess skill k: timed out after 1m0s')
+    assert.equal(a.timedOut, true)
+    assert.equal(a.exitCode, 0)
+    const before = execute(
+      { key: 'k', entry: script(R, 'before.sh', `${SH}echo '{}'\n`), envAllow: null, timeoutNs },
+      '',
+      { environ: {} },
+    )
+    clock += timeoutNs - 1n
+    const b = await before
+    assert.equal(b.error, null)
+    assert.equal(b.ok, true)
+  })
+})

@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict'
+import { getEventListeners } from 'node:events'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import {
   buildSubprocessEnv,
+  CappedBuffer,
+  COLLECT_EVERY,
   type ExecSkill,
   type ExecuteOptions,
   type ExecuteResult,
   execute,
+  FLAT_AFTER,
   MAX_STDERR,
   MAX_STDERR_TAIL,
   MAX_STDOUT,
@@ -109,6 +113,71 @@ describe('tailString', () => {
   })
 })
 
+// The capture's memory is the point of CappedBuffer (16 MiB of stdout held once, not twice;
+// dropped output off-heap until a collection): its representation is what these tests pin.
+describe('CappedBuffer: what a capture holds in memory', () => {
+  const MiB = 1024 * 1024
+  test('up to 1 MiB: the chunks as they came; past it, one flat buffer of the cap, the chunks let go', () => {
+    assert.equal(FLAT_AFTER, MiB)
+    const max = 2 * MiB + 5
+    const c = new CappedBuffer(max)
+    assert.deepEqual(c.stats(), { size: 0, chunks: 0, flat: null, dropped: 0 })
+    c.push(Buffer.alloc(MiB / 2, 'a'))
+    c.push(Buffer.alloc(MiB / 2, 'b'))
+    // Exactly 1 MiB is still chunks.
+    assert.deepEqual(c.stats(), { size: MiB, chunks: 2, flat: null, dropped: 0 })
+    assert.equal(c.bytes().toString(), `${'a'.repeat(MiB / 2)}${'b'.repeat(MiB / 2)}`)
+    // One byte more: everything moves into one buffer of the cap, in order.
+    c.push(Buffer.from('c'))
+    assert.deepEqual(c.stats(), { size: MiB + 1, chunks: 0, flat: max, dropped: 0 })
+    c.push(Buffer.alloc(MiB, 'd'))
+    // Cut at the cap: the head of the chunk is kept; its rest is not counted as dropped.
+    c.push(Buffer.from('0123456789'))
+    assert.deepEqual(c.stats(), { size: max, chunks: 0, flat: max, dropped: 0 })
+    const b = c.bytes()
+    assert.equal(b.length, max)
+    assert.equal(b.toString(), `${'a'.repeat(MiB / 2)}${'b'.repeat(MiB / 2)}c${'d'.repeat(MiB)}0123`)
+  })
+  test('a capture capped at 1 MiB or less (stderr: 16 KiB) stays chunks', () => {
+    for (const max of [MAX_STDERR, MiB]) {
+      const c = new CappedBuffer(max)
+      c.push(Buffer.alloc(max - 1, 'x'))
+      c.push(Buffer.alloc(4096, 'y'))
+      c.push(Buffer.alloc(4096, 'z'))
+      assert.deepEqual(c.stats(), { size: max, chunks: 2, flat: null, dropped: 4096 })
+      assert.equal(c.bytes().toString(), `${'x'.repeat(max - 1)}y`)
+    }
+  })
+  test('a big first chunk goes flat at once', () => {
+    const c = new CappedBuffer(3 * MiB)
+    c.push(Buffer.alloc(MiB + 1, 'x'))
+    assert.deepEqual(c.stats(), { size: MiB + 1, chunks: 0, flat: 3 * MiB, dropped: 0 })
+    assert.equal(c.bytes().toString(), 'x'.repeat(MiB + 1))
+  })
+  test('dropped bytes: collectGarbage at exactly every 16 MiB of them, the count starting over', () => {
+    assert.equal(COLLECT_EVERY, 16 * MiB)
+    let calls = 0
+    const c = new CappedBuffer(1, () => calls++)
+    c.push(Buffer.from('{'))
+    const four = Buffer.alloc(4 * MiB)
+    for (let i = 0; i < 3; i++) c.push(four)
+    assert.deepEqual([calls, c.stats().dropped], [0, 12 * MiB])
+    c.push(Buffer.alloc(4 * MiB - 1))
+    assert.deepEqual([calls, c.stats().dropped], [0, 16 * MiB - 1])
+    c.push(Buffer.from('x'))
+    assert.deepEqual([calls, c.stats().dropped], [1, 0])
+    for (let i = 0; i < 4; i++) c.push(four)
+    assert.deepEqual([calls, c.stats().dropped], [2, 0])
+    c.push(four)
+    assert.deepEqual([calls, c.stats().dropped], [2, 4 * MiB])
+    assert.equal(c.bytes().toString(), '{')
+    // No hook: the count still starts over, and nothing is called.
+    const quiet = new CappedBuffer(0)
+    for (let i = 0; i < 5; i++) quiet.push(four)
+    assert.deepEqual(quiet.stats(), { size: 0, chunks: 0, flat: null, dropped: 4 * MiB })
+  })
+})
+
 describe('buildSubprocessEnv', () => {
   const environ = { A: '1', B: 'two', EMPTY: '', PATH: '/usr/bin:/bin', OTHER: 'x' }
   test('only allowed names that exist; empty values count; names TrimSpace’d; no PATH unless listed', () => {
@@ -181,6 +250,13 @@ describe('execute', { concurrency: true }, () => {
     test('a directory', async () => {
       const d = dir()
       assert.equal((await run(d)).error, `subprocess skill: entry ${d} is a directory`)
+    })
+    test('the duration of a failure before anything runs is of the call itself', async () => {
+      const t0 = process.hrtime.bigint()
+      const r = await run(dir())
+      const took = Number(process.hrtime.bigint() - t0) / 1e6
+      assert.equal(r.ok, false)
+      assert.ok(r.durationMs >= 0 && r.durationMs <= took, `${r.durationMs} of ${took}`)
     })
     test('no execute bit (root included: the check is on the mode bits)', async () => {
       const p = script(dir(), 'run.sh', `${SH}echo '{}'\n`, 0o644)
@@ -393,6 +469,17 @@ describe('execute', { concurrency: true }, () => {
       assert.equal(r.error, null)
       assert.equal(r.stderr.toString(), 'warn\n')
     })
+    test('a process that closes its pipes and runs on is waited for: its exit counts', async () => {
+      // Go's Wait waits for the process, not only for its output.
+      const p = script(dir(), 'run.sh', `${SH}echo '{"a":1}'\nexec >&- 2>&- <&-\n/bin/sleep 0.5\nexit 3\n`)
+      const r = await run(p)
+      assert.equal(r.error, 'subprocess skill k: exit 3 (stderr: )')
+      assert.equal(r.exitCode, 3)
+      assert.equal(r.stdout.toString(), '{"a":1}\n')
+      const ok = script(dir(), 'ok.sh', `${SH}echo '{"a":1}'\nexec >&- 2>&- <&-\n/bin/sleep 0.5\n`)
+      const o = await run(ok)
+      assert.deepEqual([o.ok, o.error, o.exitCode], [true, null, 0])
+    })
     test('death by a signal is exit -1 (ExitError.ExitCode())', async () => {
       const d = dir()
       for (const sig of ['KILL', 'TERM', 'USR1']) {
@@ -422,15 +509,30 @@ describe('execute', { concurrency: true }, () => {
       }
       assert.equal(existsSync(ran), false)
     })
-    test('a missing interpreter: no such file or directory', async () => {
+    test('a missing interpreter: no such file or directory, and never started', async () => {
       const d = dir()
       for (const interp of ['/nonexistent/sh', '/bin/shh', `${d}/nope`]) {
         const p = script(d, `e${interp.length}`, `#!${interp}\necho '{}'\n`)
+        const t0 = process.hrtime.bigint()
+        const r = await run(p)
+        const took = Number(process.hrtime.bigint() - t0) / 1e6
         assert.equal(
-          (await run(p)).error,
+          r.error,
           `subprocess skill k: start: fork/exec ${p}: no such file or directory (stderr: )`,
         )
+        assert.deepEqual([r.ok, r.exitCode, r.timedOut, r.pid], [false, null, false, undefined])
+        assert.ok(r.durationMs >= 0 && r.durationMs <= took, `${r.durationMs} of ${took}`)
       }
+    })
+    test('an environment too large for execve: argument list too long (Node throws it)', async () => {
+      // One string over the kernel's MAX_ARG_STRLEN (128 KiB).
+      const d = dir()
+      const ran = join(d, 'ran')
+      const p = script(d, 'run.sh', `${SH}: > ${ran}\necho '{}'\n`)
+      const r = await run(p, '', { envAllow: ['BIG'] }, { environ: { BIG: 'x'.repeat(256 * 1024) } })
+      assert.equal(r.error, `subprocess skill k: start: fork/exec ${p}: argument list too long (stderr: )`)
+      assert.deepEqual([r.ok, r.exitCode, r.pid], [false, null, undefined])
+      assert.equal(existsSync(ran), false)
     })
     test('an interpreter that cannot run: permission denied or exec format error, as execve says', async () => {
       const d = dir()
@@ -631,6 +733,16 @@ echo up >&2
         assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
       } finally {
         killAll(aliveWithMarker(m), r.pid)
+      }
+    })
+    test('a signal shared by many runs keeps no listener once each is over', async () => {
+      // A long-lived signal (a server's, for every request) would otherwise collect one per run.
+      const ok = script(dir(), 'ok.sh', `${SH}echo '{}'\n`)
+      const ac = new AbortController()
+      for (let i = 0; i < 3; i++) {
+        const r = await run(ok, '', {}, { signal: ac.signal })
+        assert.equal(r.ok, true)
+        assert.equal(getEventListeners(ac.signal, 'abort').length, 0)
       }
     })
   })
