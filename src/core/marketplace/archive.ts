@@ -25,9 +25,9 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join as nodeJoin } from 'node:path'
-import { fromText, type GoString, toBuffer } from '../go/gostring.js'
-import { fromNodeError } from '../go/os/errors.js'
-import { readDirEntries } from '../go/os/file.js'
+import { fromText, type GoString } from '../go/gostring.js'
+import { EINVAL, fromNodeError, PathError } from '../go/os/errors.js'
+import { nodePath, readDirEntries } from '../go/os/file.js'
 import { mkdirAll as goMkdirAll } from '../go/os/mkdirall.js'
 import { join, rel } from '../go/path/filepath/path.js'
 import { quote } from '../go/strconv/quote.js'
@@ -94,15 +94,24 @@ function mkdirAll(p: GoString): void {
   madeDirs.add(p)
 }
 
-/** writeFile: O_TRUNC, chmod 0755/0644, at most 128 MiB copied. */
-async function writeFile(target: GoString, data: AsyncIterable<Buffer>, mode: number): Promise<void> {
-  const perm = mode & 0o111 ? 0o755 : 0o644
-  let fd: number
+/**
+ * os.OpenFile(target, O_RDWR|O_CREATE|O_TRUNC, perm): a name holding a NUL byte (a zip entry's
+ * name may) is Go's EINVAL, where Node would throw a TypeError of its own.
+ */
+function create(target: GoString, perm: number): number {
+  const np = nodePath(target)
+  if (np === null) throw new ExtractError(new PathError('open', target, EINVAL).error())
   try {
-    fd = openSync(toBuffer(target), 'w', perm)
+    return openSync(np, 'w', perm)
   } catch (e) {
     osErr(e, 'open', target)
   }
+}
+
+/** writeFile: O_TRUNC, chmod 0755/0644, at most 128 MiB copied. */
+async function writeFile(target: GoString, data: AsyncIterable<Buffer>, mode: number): Promise<void> {
+  const perm = mode & 0o111 ? 0o755 : 0o644
+  const fd = create(target, perm)
   try {
     fchmodSync(fd, perm)
     let left = MAX_EXTRACTED_FILE
@@ -687,12 +696,7 @@ async function writeZipEntry(
 ): Promise<void> {
   const perm = mode & 0o111 ? 0o755 : 0o644
   const body = zipOpen(buf, e)
-  let fd: number
-  try {
-    fd = openSync(toBuffer(target), 'w', perm)
-  } catch (err) {
-    osErr(err, 'open', target)
-  }
+  const fd = create(target, perm)
   try {
     fchmodSync(fd, perm)
     await zipCopy(buf, e, body, (c) => {

@@ -230,3 +230,18 @@ test('headers as Go’s tar reader reads them: numeric fields, and no data after
   assert.deepEqual(readdirSync(join(y.value.root)), ['a.md'])
   y.value.cleanup()
 })
+
+test('a zip entry name holding a NUL byte: Go’s EINVAL from open or mkdir, never a crash', async () => {
+  // yazl refuses such names: written with \x01 in their place, then the bytes put back.
+  const nul = async (rel: string) =>
+    Buffer.from(
+      (await writeZip('p', [entry(rel)])).toString('latin1').replaceAll(rel, rel.replace('\x01', '\0')),
+      'latin1',
+    )
+  const f = await extractUpload(file('nul.zip', await nul('x\x01y.md')))
+  assert.ok(!f.ok)
+  assert.match(f.error, /^open \/.*\/p\/x\0y\.md: invalid argument$/)
+  const d = await extractUpload(file('nuldir.zip', await nul('d\x01e/y.md')))
+  assert.ok(!d.ok)
+  assert.match(d.error, /^mkdir \/.*\/p\/d\0e: invalid argument$/)
+})
