@@ -284,8 +284,11 @@ describe('run: the terminal closes while the entry runs (SIGHUP for real)', () =
         })
       })
       // The background child may still be between fork and exec: wait until it shows its marker.
-      await waitFor(() => aliveWithMarker(m).length > 0, 5000, 25)
-      assert.equal(aliveWithMarker(m).length, 1)
+      // (Its own fork of sleep carries the marker too until that execs: one or two, never none.)
+      assert.ok(
+        await waitFor(() => aliveWithMarker(m).length > 0, 5000, 25),
+        'the background child never started',
+      )
       term.kill('SIGKILL')
       assert.deepEqual(await settle(() => aliveWithMarker(m), 5000), [])
     } finally {
