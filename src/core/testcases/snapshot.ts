@@ -1,5 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { stringify } from '../json-text.js'
 
 /**
  * `--update`: writes each snapshot case's actual result into `expect.result` of its case
@@ -11,7 +12,8 @@ export function writeSnapshots(
   json: unknown,
   updates: { index: number | null; result: unknown }[],
 ): void {
-  const doc = structuredClone(json)
+  // A copy through text: structuredClone recurses, and results may nest 10000 deep.
+  const doc = JSON.parse(stringify(json)) as unknown
   for (const u of updates) {
     const c = (u.index === null ? doc : (doc as unknown[])[u.index]) as Record<string, unknown>
     const expect = (c.expect ?? {}) as Record<string, unknown>
@@ -19,6 +21,6 @@ export function writeSnapshots(
     c.expect = expect
   }
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
-  writeFileSync(tmp, `${JSON.stringify(doc, null, 2)}\n`)
+  writeFileSync(tmp, `${stringify(doc, 2)}\n`)
   renameSync(tmp, file)
 }
