@@ -397,6 +397,27 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     assert.deepEqual(msgs[2].result.content, [{ type: 'text', text: '{"a":1}' }])
   })
 
+  test('arguments and results nested 10000 deep (Go’s limit): answered, the result as text only', async () => {
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
+    // Written by hand: JSON.stringify (the SDK client's too) cannot write this depth.
+    const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"zeta_echo","arguments":{"c":${deep(9998)}}}}\n`
+    const r = await raw([join(R, 'skills'), '--no-audit'], INIT + call)
+    assert.equal(r.code, 0, r.stderr)
+    const msgs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: Record<string, unknown>; error?: unknown })
+    assert.deepEqual(
+      msgs.map((m) => [m.id, m.error]),
+      [
+        [1, undefined],
+        [2, undefined],
+      ],
+    )
+    assert.deepEqual(msgs[1].result?.content, [{ type: 'text', text: `{"c":${deep(9998)}}` }])
+    assert.equal(msgs[1].result?.structuredContent, undefined)
+  })
+
   test('300 calls piped at once (--jobs 2): every one answered, no listener warning', async () => {
     const calls = Array.from({ length: 300 }, (_, i) =>
       rpc(i + 2, 'tools/call', { name: 'zeta_echo', arguments: { b: i } }),

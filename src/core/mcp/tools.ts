@@ -14,6 +14,7 @@
 import type { SkillClass, SubprocessSkill } from '../build.js'
 import { fromText, type GoString, toText } from '../go/gostring.js'
 import { quote } from '../go/strconv/quote.js'
+import { stringify } from '../json-text.js'
 import type { ParsedManifest } from '../manifest.js'
 import { marshalString } from '../schema/go-any.js'
 import { SCHEMA_WARN_MSG, toolDefinition } from '../tool-def.js'
@@ -155,7 +156,7 @@ export function bridgeParams(args: Record<string, unknown> | undefined): GoStrin
   byKey.delete('device_id')
   const keyed = [...byKey]
   keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-  return `{${keyed.map(([k, v]) => `${marshalString(k)}:${compactHTML(fromText(JSON.stringify(v) ?? 'null'))}`).join(',')}}`
+  return `{${keyed.map(([k, v]) => `${marshalString(k)}:${compactHTML(fromText(stringify(v)))}`).join(',')}}`
 }
 
 /** json.Compact with HTML escaping, of JSON that is compact already: `<` `>` `&` U+2028 U+2029 escaped. */
