@@ -18,6 +18,7 @@ import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from '../../co
 import { reasonText } from '../../core/go/os/errors.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { stringify } from '../../core/json-text.js'
+import { fifoBlocks } from '../../core/loader.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
@@ -187,6 +188,8 @@ function resolveSkill(
     : resolveByName(
         target,
         splitExternalDirs(dirsFlag !== undefined ? argBytes(dirsFlag) : (envBytes(EXTERNAL_DIRS_ENV) ?? '')),
+        undefined,
+        (fifo) => process.stderr.write(toBuffer(`note: ${fifoBlocks(fifo)}\n`)),
       )
   if (r.ok) return r.skill
   // The loader's own line, byte for byte (like load-dirs prints it), not a usage hint.
