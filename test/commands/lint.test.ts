@@ -187,6 +187,23 @@ describe('ongrid-skill lint', () => {
     assert.match(r.stdout, /"mode":\{"description":"Output mode \\u003chtml\\u003e\.","type":"string"\}/)
   })
 
+  test('--show-tool: a schema nested up to Go’s depth of 10000 is shown as the bridge sends it', () => {
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
+    // manifest 1, schema 2, properties 3, a 4, then 9996 arrays: 10000 levels.
+    makeTree(R, {
+      'deep/skill.json': `{"name":"deep","description":"Reports the free space of a filesystem.","entry":"run.sh","class":"safe","schema":{"type":"object","properties":{"b":{"enum":["<x>",1.50]},"a":{"default":${deep(9996)}}}}}`,
+      'deep/run.sh': ECHO,
+    })
+    const r = cli(['lint', `${R}/deep`, '--show-tool', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(
+      r.stdout,
+      `{"type":"function","function":{"name":"deep","description":"Reports the free space of a filesystem.\\n\\nReturns: {...} (subprocess skill output)","parameters":{"properties":{"a":{"default":${deep(9996)}},"b":{"enum":["\\u003cx\\u003e",1.5]}},"type":"object"}}}\n`,
+    )
+    const pretty = cli(['lint', `${R}/deep`, '--show-tool'])
+    assert.equal(pretty.code, 0, pretty.stderr)
+  })
+
   test('colour: only with FORCE_COLOR (not a terminal here), never with NO_COLOR', () => {
     assert.doesNotMatch(cli(['lint', FIX]).stdout, /\x1b\[/)
     assert.match(cli(['lint', FIX], { FORCE_COLOR: '1' }).stdout, /\x1b\[31m/)

@@ -503,6 +503,40 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
   })
 })
 
+describe('mcp: schemas nested deep (Go allows 10000)', { timeout: 60_000 }, () => {
+  test('served as the bridge sends them; past what the transport can write, skipped with why, never a crash', async () => {
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
+    const schema = (d: number) => `{"type":"object","properties":{"a":{"default":${deep(d)}}}}`
+    makeTree(R, {
+      'deep_schemas/a/skill.json': `{"name":"d1500","description":"Nested.","entry":"run.sh","schema":${schema(1500)}}`,
+      'deep_schemas/a/run.sh': { exec: `${SH}cat\n` },
+      'deep_schemas/b/skill.json': `{"name":"d9996","description":"Nested.","entry":"run.sh","schema":${schema(9996)}}`,
+      'deep_schemas/b/run.sh': { exec: `${SH}cat\n` },
+    })
+    const r = await raw([join(R, 'deep_schemas'), '--json'], '')
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout) as {
+      tools: { name: string; inputSchema: { properties: { a: { default: unknown } } } }[]
+      skipped: { name: string; reason: string; line: string }[]
+    }
+    assert.deepEqual(
+      doc.tools.map((t) => t.name),
+      ['d1500'],
+    )
+    assert.equal(JSON.stringify(doc.tools[0].inputSchema.properties.a.default), deep(1500))
+    assert.deepEqual(
+      doc.skipped.map((s) => [s.name, s.reason, s.line]),
+      [
+        [
+          'd9996',
+          'too-deep',
+          `mcp: "d9996" not served: its schema nests too deep for the MCP transport to write (the manager's bridge would offer it)`,
+        ],
+      ],
+    )
+  })
+})
+
 describe('mcp: the SDK is loaded by mcp only', { timeout: 60_000 }, () => {
   /** Logs every module specifier resolved through the ES module loader, on stderr. */
   const HOOK = `data:text/javascript,${encodeURIComponent(

@@ -48,7 +48,7 @@ export interface Registered {
 /** Why a registered skill is not served; `line` is for stderr. */
 export interface NotServed {
   key: GoString
-  reason: 'class' | 'schema' | 'not-object'
+  reason: 'class' | 'schema' | 'not-object' | 'too-deep'
   line: GoString
 }
 
@@ -117,6 +117,19 @@ export function selectTools(
         key,
         reason: 'not-object',
         line: `mcp: ${quote(key)} not served: its schema's "type" is ${fromText(JSON.stringify(inputSchema.type))}, and MCP tools take an object`,
+      })
+      continue
+    }
+    try {
+      // The SDK writes each message with JSON.stringify, which recurses: a schema nested a few
+      // thousand levels deep (Go allows 10000) would take the whole tools/list down with it.
+      JSON.stringify(inputSchema)
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e
+      skipped.push({
+        key,
+        reason: 'too-deep',
+        line: `mcp: ${quote(key)} not served: its schema nests too deep for the MCP transport to write (the manager's bridge would offer it)`,
       })
       continue
     }
