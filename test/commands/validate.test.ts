@@ -103,6 +103,31 @@ describe('ongrid-skill validate', () => {
       '✔ 1 file checked (1 manifest): no problems\n',
     )
   })
+  test('packs behind a symlinked dir are never loaded by the manager: said, never a silent pass', () => {
+    makeTree(R, {
+      'sym/root/q/skill.json': manifest({ name: 'q' }),
+      'sym/root/q/run.sh': ECHO,
+      'sym/root/linked': { link: '../real' },
+      'sym/real/p/skill.json': manifest({ name: 'p' }),
+      'sym/real/p/run.sh': ECHO,
+      'sym/only/linked': { link: '../real' },
+    })
+    const r = cli(['validate', `${R}/sym/root`])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(
+      r.stdout,
+      /sym\/root\/linked\n {2}1:1 {2}warning {2}a symlink to a dir that holds packs: the manager's walk does not follow symlinks \(filepath\.Walk\), so it loads none of them {2}manager\/symlink-not-walked\n/,
+    )
+    assert.match(r.stdout, /in 1 file checked \(1 manifest\)\n$/)
+    // Nothing but the symlink: nothing the manager loads, so nothing judged — a usage error, not a pass.
+    const only = cli(['validate', `${R}/sym/only`])
+    assert.equal(only.code, 2)
+    assert.match(
+      only.stderr,
+      /^ongrid-skill: no skill\.json or SKILL\.md under .*sym\/only that the manager loads: .*sym\/only\/linked is a symlink to a dir of packs/,
+    )
+  })
+
   test('a pack dir with packs nested below it: every one is judged, as the manager walks them', () => {
     makeTree(R, {
       'outer/skill.json': manifest({ name: 'outer' }),
