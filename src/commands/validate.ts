@@ -8,7 +8,7 @@ export default class Validate extends BaseCommand {
   static override description =
     `A pack is valid when the ongrid manager would register it AND could run it. Every finding carries a rule id, a severity, the file and line:column; the messages are the manager's own words (the loader's parse and build errors, duplicate and builtin names, the executor's errors every run would hit, the LLM bridge's schema errors).
 
-PATH is a pack dir, a skill.json, a SKILL.md (the manager's native skill format), or a dir walked as the loader walks an allow-list root (default: the current dir). A dir is walked whole: packs nested in a pack dir are judged too, as the manager's walk finds them. All PATHs form one set, as one manager boot: a name registered by an earlier pack is a duplicate for later ones.
+PATH is a pack dir, a skill.json, a SKILL.md (the manager's native skill format), or a dir walked as the loader walks an allow-list root (default: the current dir). A dir is walked whole: packs nested in a pack dir are judged too, as the manager's walk finds them, and the summary says how many manifests were found. All PATHs form one set, as one manager boot: a name registered by an earlier pack is a duplicate for later ones.
 
 --format github and sarif give paths relative to the repository root (GITHUB_WORKSPACE, else the git top level, else the current dir), so a CI job with a working-directory still points at the right file. With --json every outcome, failures included, is one JSON document on stdout (a failure: {"ok": false, "error": {"message", "exit_code"}}).
 

@@ -64,8 +64,17 @@ function absOrSelf(p: GoString): GoString {
   return a.ok ? a.value : p
 }
 
-/** Looks a skill up by name as the manager would register it from these dirs (first wins). */
-export function resolveByName(name: string, dirs: GoString[], builtins?: readonly GoString[]): Resolved {
+/**
+ * Looks a skill up by name as the manager would register it from these dirs (first wins).
+ * `onBlocking` is told of a FIFO named skill.json before the walk blocks on it, as the
+ * manager's boot does (until a writer opens it and closes it).
+ */
+export function resolveByName(
+  name: string,
+  dirs: GoString[],
+  builtins?: readonly GoString[],
+  onBlocking?: (path: GoString) => void,
+): Resolved {
   const key = fromText(name)
   const registry = new Registry(builtins)
   if (registry.builtins.has(key)) {
@@ -84,6 +93,7 @@ export function resolveByName(name: string, dirs: GoString[], builtins?: readonl
   const skipped = new Map<GoString, string>()
   const result = loadDirs(dirs, {
     registry,
+    onBlocking,
     onEvent: (e) => {
       if (e.kind === 'stat-error') skipped.set(e.path, e.err?.error() ?? 'unreadable')
       else if (why[e.kind] !== undefined) skipped.set(e.path, why[e.kind] as string)

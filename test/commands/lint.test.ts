@@ -133,7 +133,7 @@ describe('ongrid-skill lint', () => {
     const r = cli(['lint', `${R}/w`, '--max-warnings', '1'])
     assert.equal(r.code, 1)
     assert.match(r.stdout, /too many warnings \(maximum: 1\)/)
-    assert.equal(cli(['lint', `${R}/w`, '--quiet']).stdout, '✔ 1 file checked: no problems\n')
+    assert.equal(cli(['lint', `${R}/w`, '--quiet']).stdout, '✔ 1 file checked (1 manifest): no problems\n')
     assert.equal(cli(['lint', `${PACKS}/good`, '--fail-severity', 'info']).code, 0)
   })
 
@@ -193,6 +193,23 @@ describe('ongrid-skill lint', () => {
     )
     assert.match(r.stderr, /native\/SKILL\.md: not offered to the LLM: a SKILL\.md is a native skill/)
     assert.match(r.stdout, /"mode":\{"description":"Output mode \\u003chtml\\u003e\.","type":"string"\}/)
+  })
+
+  test('--show-tool: a schema nested up to Go’s depth of 10000 is shown as the bridge sends it', () => {
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
+    // manifest 1, schema 2, properties 3, a 4, then 9996 arrays: 10000 levels.
+    makeTree(R, {
+      'deep/skill.json': `{"name":"deep","description":"Reports the free space of a filesystem.","entry":"run.sh","class":"safe","schema":{"type":"object","properties":{"b":{"enum":["<x>",1.50]},"a":{"default":${deep(9996)}}}}}`,
+      'deep/run.sh': ECHO,
+    })
+    const r = cli(['lint', `${R}/deep`, '--show-tool', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(
+      r.stdout,
+      `{"type":"function","function":{"name":"deep","description":"Reports the free space of a filesystem.\\n\\nReturns: {...} (subprocess skill output)","parameters":{"properties":{"a":{"default":${deep(9996)}},"b":{"enum":["\\u003cx\\u003e",1.5]}},"type":"object"}}}\n`,
+    )
+    const pretty = cli(['lint', `${R}/deep`, '--show-tool'])
+    assert.equal(pretty.code, 0, pretty.stderr)
   })
 
   test('colour: only with FORCE_COLOR (not a terminal here), never with NO_COLOR', () => {

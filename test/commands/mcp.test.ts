@@ -534,6 +534,27 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     assert.deepEqual(msgs[2].result.content, [{ type: 'text', text: '{"a":1}' }])
   })
 
+  test('arguments and results nested 10000 deep (Go’s limit): answered, the result as text only', async () => {
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
+    // Written by hand: JSON.stringify (the SDK client's too) cannot write this depth.
+    const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"zeta_echo","arguments":{"c":${deep(9998)}}}}\n`
+    const r = await raw([join(R, 'skills'), '--no-audit'], INIT + call)
+    assert.equal(r.code, 0, r.stderr)
+    const msgs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: Record<string, unknown>; error?: unknown })
+    assert.deepEqual(
+      msgs.map((m) => [m.id, m.error]),
+      [
+        [1, undefined],
+        [2, undefined],
+      ],
+    )
+    assert.deepEqual(msgs[1].result?.content, [{ type: 'text', text: `{"c":${deep(9998)}}` }])
+    assert.equal(msgs[1].result?.structuredContent, undefined)
+  })
+
   test('300 calls piped at once (--jobs 2): every one answered, no listener warning', async () => {
     const calls = Array.from({ length: 300 }, (_, i) =>
       rpc(i + 2, 'tools/call', { name: 'zeta_echo', arguments: { b: i } }),
@@ -614,6 +635,40 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
       [
         ['mutates', 'class'],
         ['str_schema', 'schema'],
+      ],
+    )
+  })
+})
+
+describe('mcp: schemas nested deep (Go allows 10000)', { timeout: 60_000 }, () => {
+  test('served as the bridge sends them; past what the transport can write, skipped with why, never a crash', async () => {
+    const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
+    const schema = (d: number) => `{"type":"object","properties":{"a":{"default":${deep(d)}}}}`
+    makeTree(R, {
+      'deep_schemas/a/skill.json': `{"name":"d1500","description":"Nested.","entry":"run.sh","schema":${schema(1500)}}`,
+      'deep_schemas/a/run.sh': { exec: `${SH}cat\n` },
+      'deep_schemas/b/skill.json': `{"name":"d9996","description":"Nested.","entry":"run.sh","schema":${schema(9996)}}`,
+      'deep_schemas/b/run.sh': { exec: `${SH}cat\n` },
+    })
+    const r = await raw([join(R, 'deep_schemas'), '--json'], '')
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout) as {
+      tools: { name: string; inputSchema: { properties: { a: { default: unknown } } } }[]
+      skipped: { name: string; reason: string; line: string }[]
+    }
+    assert.deepEqual(
+      doc.tools.map((t) => t.name),
+      ['d1500'],
+    )
+    assert.equal(JSON.stringify(doc.tools[0].inputSchema.properties.a.default), deep(1500))
+    assert.deepEqual(
+      doc.skipped.map((s) => [s.name, s.reason, s.line]),
+      [
+        [
+          'd9996',
+          'too-deep',
+          `mcp: "d9996" not served: its schema nests too deep for the MCP transport to write (the manager's bridge would offer it)`,
+        ],
       ],
     )
   })

@@ -449,13 +449,19 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(r.stdout, args)
   })
   test('empty and invalid args: {} on stdin, or the manager’s invalid params text', async () => {
-    const [empty, blank, invalid] = await Promise.all([
+    const [empty, blank, unicode, bom, invalid] = await Promise.all([
       cli([`${P}/free`, '--no-audit']),
       cli([`${P}/free`, '--no-audit', '--args', ' \n ']),
+      // Go's bytes.TrimSpace: U+00A0 and U+3000 are white space (the manager sends {}), U+FEFF is not.
+      cli([`${P}/free`, '--no-audit', '--args', '\u00a0\u3000 ']),
+      cli([`${P}/free`, '--no-audit', '--args', '\ufeff']),
       cli([`${P}/free`, '--no-audit', '--no-validate', '--args', '{"a":']),
     ])
     assert.deepEqual([empty.code, empty.stdout], [0, '{}'])
     assert.deepEqual([blank.code, blank.stdout], [0, '{}'])
+    assert.deepEqual([unicode.code, unicode.stdout, unicode.stderr], [0, '{}', ''])
+    assert.equal(bom.code, 2)
+    assert.match(bom.stderr, /^ongrid-skill: --args: not valid JSON: invalid character/)
     assert.equal(invalid.code, 1)
     assert.equal(invalid.stderr, 'error: subprocess skill: invalid params JSON\n')
   })

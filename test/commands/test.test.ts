@@ -101,6 +101,41 @@ describe('test: exit codes', () => {
   })
 })
 
+describe('test: args and results nested 10000 deep (Go’s limit)', () => {
+  test('cases, matching, diffs, --json and --update handle the depth without a crash', async () => {
+    const deep = (d: number, leaf = '') => `${'['.repeat(d)}${leaf}${']'.repeat(d)}`
+    const ECHO = '#!/bin/sh\ncat\n'
+    // {"a": 9998 arrays}: 9999 levels in the result, 10000 with the case's expect around it.
+    const pass = `{"name":"deep","args":{"a":${deep(9998)}},"expect":{"result":{"a":${deep(9998)}}}}`
+    const fail = `{"name":"deeper","args":{"a":${deep(9998)}},"expect":{"result":{"a":${deep(9997, '1')}}}}`
+    const snap = `{"name":"snap","args":{"a":${deep(9998)}},"snapshot":true}`
+    const pk = (name: string, cases: string) => ({
+      [`${name}/skill.json`]: JSON.stringify({ name, description: 'A test skill.', entry: 'run.sh' }),
+      [`${name}/run.sh`]: { exec: ECHO },
+      [`${name}/tests/cases.json`]: cases,
+    })
+    makeTree(R, { ...pk('deep_ok', pass), ...pk('deep_bad', fail), ...pk('deep_snap', snap) })
+    const [ok, okJson, bad, badJson, upd] = await Promise.all([
+      cli(['deep_ok']),
+      cli(['deep_ok', '--format', 'json']),
+      cli(['deep_bad']),
+      cli(['deep_bad', '--json']),
+      cli(['deep_snap', '--update']),
+    ])
+    assert.equal(ok.code, 0, ok.stderr)
+    assert.match(ok.stdout, /\n1 passed, 0 failed\n/)
+    assert.equal(okJson.code, 0, okJson.stderr)
+    JSON.parse(okJson.stdout)
+    assert.equal(bad.code, 1, bad.stderr)
+    assert.match(bad.stdout, /result does not match: \/a expected \[\[\[/)
+    assert.equal(badJson.code, 1, badJson.stderr)
+    JSON.parse(badJson.stdout)
+    assert.equal(upd.code, 0, upd.stderr)
+    const again = await cli(['deep_snap'])
+    assert.equal(again.code, 0, again.stderr)
+  })
+})
+
 describe('test: flags', () => {
   test('--filter and --bail', async () => {
     const f = await cli(['good', 'bad', '--filter', '^(reports|passes)', '--format', 'tap'])

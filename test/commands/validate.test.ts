@@ -29,7 +29,7 @@ describe('ongrid-skill validate', () => {
   })
   test('a valid pack: exit 0 and a one-line confirmation', () => {
     const r = cli(['validate', `${R}/ok`])
-    assert.deepEqual([r.code, r.stdout, r.stderr], [0, '✔ 1 file checked: no problems\n', ''])
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, '✔ 1 file checked (1 manifest): no problems\n', ''])
     assert.equal(cli(['validate', `${PACKS}/good`]).code, 0)
     assert.equal(cli(['validate'], {}, `${R}/ok`).code, 0)
   })
@@ -56,7 +56,7 @@ describe('ongrid-skill validate', () => {
       'big/run.sh': ECHO,
     })
     const r = cli(['validate', `${R}/big`])
-    assert.deepEqual([r.code, r.stdout], [0, '✔ 1 file checked: no problems\n'])
+    assert.deepEqual([r.code, r.stdout], [0, '✔ 1 file checked (1 manifest): no problems\n'])
   })
   test('a PATH that is not UTF-8 is the bytes given, not Node’s text of them', () => {
     const dir = Buffer.from(`${R}/caf\xe9`, 'latin1')
@@ -69,7 +69,7 @@ describe('ongrid-skill validate', () => {
     })
     assert.deepEqual(
       [r.code, r.stdout, r.stderr],
-      [0, '✔ 1 file checked: no problems\n'.replace('✔', '\xe2\x9c\x94'), ''],
+      [0, '✔ 1 file checked (1 manifest): no problems\n'.replace('✔', '\xe2\x9c\x94'), ''],
     )
   })
   test('--json failures: one document with the message and the exit code', () => {
@@ -98,8 +98,36 @@ describe('ongrid-skill validate', () => {
     const doc = JSON.parse(cli(['validate', `${R}/warn`, '--json']).stdout)
     assert.equal(doc.command, 'validate')
     assert.equal(doc.summary.warnings, 1)
-    assert.equal(cli(['validate', `${R}/warn`, '--quiet']).stdout, '✔ 1 file checked: no problems\n')
+    assert.equal(
+      cli(['validate', `${R}/warn`, '--quiet']).stdout,
+      '✔ 1 file checked (1 manifest): no problems\n',
+    )
   })
+  test('packs behind a symlinked dir are never loaded by the manager: said, never a silent pass', () => {
+    makeTree(R, {
+      'sym/root/q/skill.json': manifest({ name: 'q' }),
+      'sym/root/q/run.sh': ECHO,
+      'sym/root/linked': { link: '../real' },
+      'sym/real/p/skill.json': manifest({ name: 'p' }),
+      'sym/real/p/run.sh': ECHO,
+      'sym/only/linked': { link: '../real' },
+    })
+    const r = cli(['validate', `${R}/sym/root`])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(
+      r.stdout,
+      /sym\/root\/linked\n {2}1:1 {2}warning {2}a symlink to a dir that holds packs: the manager's walk does not follow symlinks \(filepath\.Walk\), so it loads none of them {2}manager\/symlink-not-walked\n/,
+    )
+    assert.match(r.stdout, /in 1 file checked \(1 manifest\)\n$/)
+    // Nothing but the symlink: nothing the manager loads, so nothing judged — a usage error, not a pass.
+    const only = cli(['validate', `${R}/sym/only`])
+    assert.equal(only.code, 2)
+    assert.match(
+      only.stderr,
+      /^ongrid-skill: no skill\.json or SKILL\.md under .*sym\/only that the manager loads: .*sym\/only\/linked is a symlink to a dir of packs/,
+    )
+  })
+
   test('a pack dir with packs nested below it: every one is judged, as the manager walks them', () => {
     makeTree(R, {
       'outer/skill.json': manifest({ name: 'outer' }),
@@ -118,6 +146,8 @@ describe('ongrid-skill validate', () => {
     )
     // The walk's order: deep/er registers "outer" first, so the pack itself is the duplicate.
     assert.ok(doc.files[2].findings.some((f: { ruleId: string }) => f.ruleId === 'manager/duplicate-name'))
-    assert.match(cli(['validate', `${R}/outer`]).stdout, /in 3 files checked/)
+    assert.equal(doc.summary.manifests, 3)
+    assert.match(cli(['validate', `${R}/outer`]).stdout, /in 3 files checked \(3 manifests\)\n$/)
+    assert.match(cli(['lint', `${R}/outer`]).stdout, /in 3 files checked \(3 manifests\)\n$/)
   })
 })

@@ -191,6 +191,16 @@ describe('loadDirs golden (spec sections 2–4)', () => {
     }
   })
 
+  test('a root that is a symlink named skill.json to a dir: parsed as a manifest, read fails as a dir', () => {
+    makeTree(R, { 'rootlink/skill.json': { link: `${R}/skills2` } })
+    const { events, result } = run([`${R}/rootlink/skill.json`])
+    assert.deepEqual(
+      events.map((e) => e.message),
+      [`skill loader: parse ${R}/rootlink/skill.json: read: read ${R}/rootlink/skill.json: is a directory`],
+    )
+    assert.equal(result.count, 0)
+  })
+
   test('Unicode white space around a dir is trimmed as strings.TrimSpace does; a BOM is not', () => {
     const plain = run([`${R}/skills2`]).events.map((e) => e.message)
     const padded = run([`\u00a0\u0085${R}/skills2\u3000\u2029\u202f`]).events.map((e) => e.message)

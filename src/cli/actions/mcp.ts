@@ -8,7 +8,7 @@ import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
 import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
-import { loadDirs } from '../../core/loader.js'
+import { fifoBlocks, loadDirs } from '../../core/loader.js'
 import { Slots } from '../../core/mcp/slots.js'
 import {
   bridgeParams,
@@ -43,6 +43,7 @@ function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
   const lines: GoString[] = []
   loadDirs(dirs, {
     registry: new Registry(BUILTIN_SKILL_KEYS),
+    onBlocking: (fifo) => process.stderr.write(toBuffer(`mcp: ${fifoBlocks(fifo)}\n`)),
     onEvent: (e) => {
       lines.push(e.message)
       if (e.kind === 'registered' && e.skill) registered.push({ skill: e.skill, parsed: e.parsed })

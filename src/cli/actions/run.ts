@@ -14,10 +14,11 @@ import { parseEnvFile } from '../../core/env-file.js'
 import { buildSubprocessEnv, type ExecuteResult, execute } from '../../core/executor.js'
 import { authorize, llmCallable } from '../../core/gate.js'
 import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
-import { fromBuffer, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
+import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { stringify } from '../../core/json-text.js'
+import { fifoBlocks } from '../../core/loader.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
@@ -60,8 +61,9 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
     assignments: flags.arg ?? [],
     schema,
   })
-  // The manager sends `{}` for empty args, so that is what is checked.
-  const effective = params.trim() === '' ? '{}' : params
+  // The manager sends `{}` for args that are empty after Go's bytes.TrimSpace (Unicode white
+  // space such as U+00A0, but not U+FEFF), so that is what is checked.
+  const effective = trimSpace(params) === '' ? '{}' : params
   if (flags.validate !== false) {
     // Args that are not JSON are a mistake in the command line, not the skill's failure; with
     // --no-validate they go to the executor as given, which refuses them as the manager does.
@@ -186,6 +188,8 @@ function resolveSkill(
     : resolveByName(
         target,
         splitExternalDirs(dirsFlag !== undefined ? argBytes(dirsFlag) : (envBytes(EXTERNAL_DIRS_ENV) ?? '')),
+        undefined,
+        (fifo) => process.stderr.write(toBuffer(`note: ${fifoBlocks(fifo)}\n`)),
       )
   if (r.ok) return r.skill
   // The loader's own line, byte for byte (like load-dirs prints it), not a usage hint.

@@ -11,6 +11,7 @@ import managerBuiltinName from './rules/manager-builtin-name.js'
 import managerDuplicateName from './rules/manager-duplicate-name.js'
 import managerFileName from './rules/manager-file-name.js'
 import managerParse from './rules/manager-parse.js'
+import managerSymlinkNotWalked from './rules/manager-symlink-not-walked.js'
 import managerWalk from './rules/manager-walk.js'
 import nativeActivationConflict from './rules/native-activation-conflict.js'
 import nativeFrontmatter from './rules/native-frontmatter.js'
@@ -43,6 +44,7 @@ export const MANAGER_RULES: readonly Rule<Context>[] = [
   managerBuiltinName,
   managerDuplicateName,
   managerWalk,
+  managerSymlinkNotWalked,
   managerFileName,
   inputSkipped,
   runEntryStat,

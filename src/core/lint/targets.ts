@@ -1,7 +1,7 @@
 import type { GoError } from '../go/errors.js'
 import { fromText, type GoString, toText } from '../go/gostring.js'
 import { isNotExist } from '../go/os/errors.js'
-import { lstat, stat } from '../go/os/file.js'
+import { lstat, readDirNames, stat } from '../go/os/file.js'
 import { abs, base, dir, join } from '../go/path/filepath/path.js'
 import { walk } from '../go/path/filepath/walk.js'
 import { PathError } from './errors.js'
@@ -12,7 +12,26 @@ export { PathError }
 export interface WalkProblem {
   path: GoString
   root: GoString
-  err: GoError
+  /** null: a symlink to a dir holding packs (linksToPacks), which the walk does not follow. */
+  err: GoError | null
+}
+
+/**
+ * Whether `link` (a symlink met by the walk) leads to a dir with a skill.json or SKILL.md in it
+ * or one level below: packs the manager's walk never reaches (filepath.Walk does not follow
+ * symlinks), where a symlinked dir of anything else (a venv's lib64) is not worth a word.
+ */
+function linksToPacks(link: GoString): boolean {
+  const s = stat(link)
+  if (!s.ok || !s.value.isDir()) return false
+  const holds = (d: GoString) =>
+    ['skill.json', 'SKILL.md'].some((n) => {
+      const f = lstat(join(d, n))
+      return f.ok && !f.value.isDir()
+    })
+  if (holds(link)) return true
+  const names = readDirNames(link)
+  return names.ok && names.value.some((n) => holds(join(link, n)))
 }
 
 export interface Targets {
@@ -88,6 +107,7 @@ export function collectTargets(
         out.walkErrors.push({ path: f, root: walkRoot, err })
         return null
       }
+      if (fi?.isSymlink() && linksToPacks(f)) out.walkErrors.push({ path: f, root: walkRoot, err: null })
       if (!fi || fi.isDir()) return null
       const name = base(f)
       if (name === 'skill.json') add({ kind: 'manifest', path: f, root: walkRoot })
@@ -96,13 +116,17 @@ export function collectTargets(
     })
     // A symlinked pack dir is not descended into by the walk: its own pack is still checked.
     if (packDir) add({ kind: packFile === manifest ? 'manifest' : 'native', path: packFile, root: walkRoot })
-    if (out.files.length === before && out.walkErrors.length === 0) {
+    if (out.files.length === before && out.walkErrors.every((w) => w.err === null)) {
       const l = lstat(path)
       const link = l.ok && l.value.isSymlink()
+      // Packs only behind symlinks: nothing the manager loads, so nothing judged (not a pass).
+      const linked = out.walkErrors.find((w) => w.err === null && w.root === walkRoot)
       throw new PathError(
         link
           ? `no skill.json or SKILL.md under ${p}: it is a symlink, and the manager's walk does not descend into a symlinked root (pass the resolved path)`
-          : `no skill.json or SKILL.md under ${p}`,
+          : linked !== undefined
+            ? `no skill.json or SKILL.md under ${p} that the manager loads: ${toText(linked.path)} is a symlink to a dir of packs, and the manager's walk does not follow symlinks (pass the resolved path)`
+            : `no skill.json or SKILL.md under ${p}`,
       )
     }
   }

@@ -82,10 +82,13 @@ export interface RuleExamples {
   noBad?: string
 }
 
-/** A part of a dir the walk could not read: there is no file to check, only the error. */
+/**
+ * A part of a dir the walk could not read: there is no file to check, only the error; or (err
+ * null) a symlink to a dir that holds packs, which the walk does not follow.
+ */
 export interface WalkError {
   path: GoString
-  err: GoError
+  err: GoError | null
 }
 
 export interface Rule<C> {
@@ -103,7 +106,7 @@ export interface Rule<C> {
    */
   prepare?(ctx: C): Promise<void>
   check(ctx: C, report: ReportFn): void
-  /** For rules about the walk itself: called for each part of a dir the walk could not read. */
+  /** For rules about the walk itself: called for each part of a dir the walk could not read or does not follow. */
   checkWalk?(w: WalkError, report: ReportFn): void
 }
 

@@ -14,6 +14,7 @@
 import type { SkillClass, SubprocessSkill } from '../build.js'
 import { fromText, type GoString, toText } from '../go/gostring.js'
 import { quote } from '../go/strconv/quote.js'
+import { stringify } from '../json-text.js'
 import type { ParsedManifest } from '../manifest.js'
 import { marshalString } from '../schema/go-any.js'
 import { SCHEMA_WARN_MSG, toolDefinition } from '../tool-def.js'
@@ -47,7 +48,7 @@ export interface Registered {
 /** Why a registered skill is not served; `line` is for stderr. */
 export interface NotServed {
   key: GoString
-  reason: 'class' | 'schema' | 'not-object'
+  reason: 'class' | 'schema' | 'not-object' | 'too-deep'
   line: GoString
 }
 
@@ -119,6 +120,19 @@ export function selectTools(
       })
       continue
     }
+    try {
+      // The SDK writes each message with JSON.stringify, which recurses: a schema nested a few
+      // thousand levels deep (Go allows 10000) would take the whole tools/list down with it.
+      JSON.stringify(inputSchema)
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e
+      skipped.push({
+        key,
+        reason: 'too-deep',
+        line: `mcp: ${quote(key)} not served: its schema nests too deep for the MCP transport to write (the manager's bridge would offer it)`,
+      })
+      continue
+    }
     tools.push({
       skill,
       name: toText(key),
@@ -155,7 +169,7 @@ export function bridgeParams(args: Record<string, unknown> | undefined): GoStrin
   byKey.delete('device_id')
   const keyed = [...byKey]
   keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-  return `{${keyed.map(([k, v]) => `${marshalString(k)}:${compactHTML(fromText(JSON.stringify(v) ?? 'null'))}`).join(',')}}`
+  return `{${keyed.map(([k, v]) => `${marshalString(k)}:${compactHTML(fromText(stringify(v)))}`).join(',')}}`
 }
 
 /** json.Compact with HTML escaping, of JSON that is compact already: `<` `>` `&` U+2028 U+2029 escaped. */

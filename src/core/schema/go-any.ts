@@ -7,7 +7,7 @@
  * strings; a nil map is `null` at the top level only).
  */
 
-import { UnmarshalTypeError } from '../go/encoding/json/decode.js'
+import { UnmarshalTypeError, unquote } from '../go/encoding/json/decode.js'
 import { appendJSONString } from '../go/encoding/json/encode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
@@ -81,6 +81,81 @@ export function decodeBridgeSchema(file: GoString, start: number): BridgeDecode 
   }
 }
 
+/**
+ * json.Unmarshal into map[string]any of the object at `start` (valid JSON, Go's scanner said so)
+ * for any depth up to Go's 10000, without a tree: what the bridge needs when parseTree refuses
+ * the depth. The same value and the same first out-of-range number as decodeBridgeSchema.
+ */
+export function decodeBridgeDeep(
+  file: GoString,
+  start: number,
+): { ok: true; value: GoMap } | { ok: false; err: GoError; at: number } {
+  let i = start
+  while (' \t\r\n'.includes(file[i])) i++
+  let root: GoAny = null
+  let bad: { raw: string; at: number } | null = null
+  // Each open container, and for an object the key its next value goes under.
+  const stack: { into: GoMap | GoAny[]; key: GoString | null }[] = []
+  const put = (v: GoAny) => {
+    const top = stack[stack.length - 1]
+    if (top === undefined) root = v
+    else if (Array.isArray(top.into)) top.into.push(v)
+    else top.into.set(top.key as GoString, v)
+  }
+  const stringEnd = (j: number): number => {
+    for (let k = j + 1; ; k++) {
+      const b = file.charCodeAt(k)
+      if (b === 0x5c) k++
+      else if (b === 0x22) return k + 1
+    }
+  }
+  do {
+    const c = file.charCodeAt(i)
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2c) i++
+    else if (c === 0x7b || c === 0x5b) {
+      const into: GoMap | GoAny[] = c === 0x7b ? new Map() : []
+      put(into)
+      stack.push({ into, key: null })
+      i++
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop()
+      i++
+    } else if (c === 0x22) {
+      const end = stringEnd(i)
+      const str = unquote(file, i, end)
+      const top = stack[stack.length - 1]
+      i = end
+      // In an object, a string is a key when a ':' follows it.
+      let j = i
+      while (' \t\r\n'.includes(file[j])) j++
+      if (top !== undefined && !Array.isArray(top.into) && file[j] === ':') {
+        top.key = str
+        i = j + 1
+      } else put(str)
+    } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      put(c === 0x74 ? true : c === 0x66 ? false : null)
+      i += c === 0x66 ? 5 : 4
+    } else {
+      let j = i
+      while (j < file.length && /[-+.eE0-9]/.test(file[j])) j++
+      const raw = file.slice(i, j)
+      const f = Number(raw)
+      if (!Number.isFinite(f) && bad === null) bad = { raw, at: i }
+      put(Number.isFinite(f) ? f : 0)
+      i = j
+    }
+  } while (stack.length > 0)
+  if (bad !== null) {
+    const b: { raw: string; at: number } = bad
+    return {
+      ok: false,
+      err: new ErrorString(`json: cannot unmarshal number ${b.raw} into Go value of type float64`),
+      at: b.at,
+    }
+  }
+  return { ok: true, value: root as unknown as GoMap }
+}
+
 /** A node as Go's decoder leaves it in an `any`; numbers out of float64's range are collected in `bad`. */
 function toGo(n: JNode, bad: { raw: string; at: number }[]): GoAny {
   switch (n.kind) {
@@ -111,16 +186,43 @@ function toGo(n: JNode, bad: { raw: string; at: number }[]): GoAny {
   }
 }
 
-/** json.Marshal(v) (HTML escaping on), as a byte string. */
-export function marshal(v: GoAny): GoString {
-  if (v === null) return 'null'
-  if (typeof v === 'boolean') return v ? 'true' : 'false'
-  if (typeof v === 'number') return formatFloat(v)
-  if (typeof v === 'string') return marshalString(v)
-  if (Array.isArray(v)) return `[${v.map(marshal).join(',')}]`
-  // Maps: keys sorted byte-wise (they are byte strings, so plain comparison is byte order).
-  const keys = [...v.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  return `{${keys.map((k) => `${marshalString(k)}:${marshal(v.get(k) as GoAny)}`).join(',')}}`
+/** json.Marshal(v) (HTML escaping on), as a byte string; iterative: values of any depth. */
+export function marshal(root: GoAny): GoString {
+  const parts: GoString[] = []
+  const stack: { items: GoAny[] | null; map: GoMap | null; keys: GoString[]; i: number }[] = []
+  const emit = (v: GoAny) => {
+    if (v === null) parts.push('null')
+    else if (typeof v === 'boolean') parts.push(v ? 'true' : 'false')
+    else if (typeof v === 'number') parts.push(formatFloat(v))
+    else if (typeof v === 'string') parts.push(marshalString(v))
+    else if (Array.isArray(v)) {
+      parts.push('[')
+      stack.push({ items: v, map: null, keys: [], i: 0 })
+    } else {
+      // Maps: keys sorted byte-wise (they are byte strings, so plain comparison is byte order).
+      const keys = [...v.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      parts.push('{')
+      stack.push({ items: null, map: v, keys, i: 0 })
+    }
+  }
+  emit(root)
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]
+    const n = f.items !== null ? f.items.length : f.keys.length
+    if (f.i === n) {
+      parts.push(f.items !== null ? ']' : '}')
+      stack.pop()
+      continue
+    }
+    if (f.i > 0) parts.push(',')
+    const i = f.i++
+    if (f.items !== null) emit(f.items[i])
+    else {
+      parts.push(`${marshalString(f.keys[i])}:`)
+      emit(f.map?.get(f.keys[i]) as GoAny)
+    }
+  }
+  return parts.join('')
 }
 
 /**

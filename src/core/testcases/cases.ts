@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fromText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
+import { stringify } from '../json-text.js'
 
 /**
  * A pack's table of cases: `<pack>/tests/*.json`, each file one case or an array of cases.
@@ -173,7 +174,7 @@ function checkCase(
     if (!isObject(raw.args)) bad('/args', '`args` must be a JSON object')
     else {
       argsValue = raw.args
-      args = JSON.stringify(raw.args)
+      args = stringify(raw.args)
     }
   } else if ('args_file' in raw) {
     if (typeof raw.args_file !== 'string' || raw.args_file === '')

@@ -3,6 +3,8 @@
  * matching, extra keys allowed); arrays and scalars match exactly.
  */
 
+import { stringify } from '../json-text.js'
+
 export interface Mismatch {
   /** JSON pointer into the result. */
   pointer: string
@@ -12,51 +14,84 @@ export interface Mismatch {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/** Structural equality of two JSON values, iterative: results may nest 10000 deep. */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (Array.isArray(a))
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]))
-  if (isObject(a)) {
-    if (!isObject(b)) return false
-    const ka = Object.keys(a)
-    if (ka.length !== Object.keys(b).length) return false
-    return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]))
+  const stack: [unknown, unknown][] = [[a, b]]
+  for (let pair = stack.pop(); pair !== undefined; pair = stack.pop()) {
+    const [x, y] = pair
+    if (x === y) continue
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false
+      for (let i = x.length - 1; i >= 0; i--) stack.push([x[i], y[i]])
+    } else if (isObject(x)) {
+      if (!isObject(y)) return false
+      const kx = Object.keys(x)
+      if (kx.length !== Object.keys(y).length) return false
+      for (let i = kx.length - 1; i >= 0; i--) {
+        if (!Object.hasOwn(y, kx[i])) return false
+        stack.push([x[kx[i]], y[kx[i]]])
+      }
+    } else return false
   }
-  return false
+  return true
 }
 
 const escapeKey = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1')
 
-/** The first mismatches (at most `limit`) of `actual` against `expected` as a subset. */
+/** Marks a key the result lacks (a stack entry reported as 'missing'). */
+const MISSING = Symbol('missing')
+
+/** The first mismatches (at most `limit`) of `actual` against `expected` as a subset, in key order. */
 export function subsetMismatches(expected: unknown, actual: unknown, limit = 20): Mismatch[] {
   const out: Mismatch[] = []
-  const visit = (e: unknown, a: unknown, at: string) => {
-    if (out.length >= limit) return
-    if (isObject(e)) {
-      if (!isObject(a)) {
-        out.push({ pointer: at || '/', message: `expected an object, got ${kind(a)}` })
-        return
-      }
-      for (const k of Object.keys(e)) {
-        if (!Object.hasOwn(a, k)) out.push({ pointer: `${at}/${escapeKey(k)}`, message: 'missing' })
-        else visit(e[k], a[k], `${at}/${escapeKey(k)}`)
-        if (out.length >= limit) return
-      }
-      return
+  const stack: [e: unknown, a: unknown, at: string][] = [[expected, actual, '']]
+  for (let top = stack.pop(); top !== undefined && out.length < limit; top = stack.pop()) {
+    const [e, a, at] = top
+    if (a === MISSING) {
+      out.push({ pointer: at, message: 'missing' })
+      continue
     }
-    if (!deepEqual(e, a)) out.push({ pointer: at || '/', message: `expected ${short(e)}, got ${short(a)}` })
+    if (!isObject(e)) {
+      if (!deepEqual(e, a)) out.push({ pointer: at || '/', message: `expected ${short(e)}, got ${short(a)}` })
+      continue
+    }
+    if (!isObject(a)) {
+      out.push({ pointer: at || '/', message: `expected an object, got ${kind(a)}` })
+      continue
+    }
+    // Keys pushed in reverse: popped, and so reported, in the expected object's order.
+    const keys = Object.keys(e)
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i]
+      const p = `${at}/${escapeKey(k)}`
+      if (Object.hasOwn(a, k)) stack.push([e[k], a[k], p])
+      else stack.push([undefined, MISSING, p])
+    }
   }
-  visit(expected, actual, '')
   return out
 }
 
 /** `actual` cut to the keys `expected` names (objects, recursively): what the diff shows. */
 export function project(expected: unknown, actual: unknown): unknown {
   if (!isObject(expected) || !isObject(actual)) return actual
-  const out: Record<string, unknown> = {}
-  for (const k of Object.keys(expected))
-    if (Object.hasOwn(actual, k)) out[k] = project(expected[k], actual[k])
-  return out
+  const root: Record<string, unknown> = {}
+  const stack: [e: Record<string, unknown>, a: Record<string, unknown>, into: Record<string, unknown>][] = [
+    [expected, actual, root],
+  ]
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [e, a, into] = top
+    for (const k of Object.keys(e)) {
+      if (!Object.hasOwn(a, k)) continue
+      const ek = e[k]
+      const ak = a[k]
+      if (isObject(ek) && isObject(ak)) {
+        const sub: Record<string, unknown> = {}
+        into[k] = sub
+        stack.push([ek, ak, sub])
+      } else into[k] = ak
+    }
+  }
+  return root
 }
 
 function kind(v: unknown): string {
@@ -70,7 +105,7 @@ function kind(v: unknown): string {
 }
 
 function short(v: unknown): string {
-  const s = v === undefined ? 'nothing' : JSON.stringify(v)
+  const s = v === undefined ? 'nothing' : stringify(v)
   return s.length > 60 ? `${s.slice(0, 57)}...` : s
 }
 
@@ -126,5 +161,5 @@ export function lineDiff(expected: string, actual: string, context = 3): string[
 
 /** Pretty JSON as the diff shows it. */
 export function pretty(v: unknown): string {
-  return v === undefined ? '(nothing)' : JSON.stringify(v, null, 2)
+  return v === undefined ? '(nothing)' : stringify(v, 2)
 }

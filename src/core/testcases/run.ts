@@ -1,6 +1,7 @@
 import { type ExecSkill, execute } from '../executor.js'
 import { fromText, toText } from '../go/gostring.js'
 import { parseDuration } from '../go/time/duration.js'
+import { stringify } from '../json-text.js'
 import type { CompiledSchema } from '../schema/compile.js'
 import type { TestCase } from './cases.js'
 import { deepEqual, lineDiff, pretty, project, subsetMismatches } from './match.js'
@@ -64,7 +65,7 @@ const schemas = new Map<
 >()
 
 async function compiled(schema: unknown) {
-  const key = JSON.stringify(schema)
+  const key = stringify(schema)
   let c = schemas.get(key)
   if (c === undefined) {
     c = import('../schema/compile.js').then((m) => m.compileSchema(schema, { strict: false }))

@@ -1,7 +1,8 @@
 import { readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { fromText, type GoString, toText } from '../go/gostring.js'
-import { type JNode, type JObject, lastMember, parseTree } from '../json-tree.js'
+import { stringify } from '../json-text.js'
+import { type JNode, type JObject, lastMember, parseTree, TooDeepError } from '../json-tree.js'
 
 export interface SnapshotUpdate {
   /** The case's index in its file (null: the file holds one case). */
@@ -29,7 +30,16 @@ export function writeSnapshots(file: string, text: string, updates: SnapshotUpda
   if (readFileSync(target, 'utf8') !== text)
     throw new Error(`${file}: changed during the run; its snapshots were not written (run --update again)`)
   const data = fromText(text)
-  const root = parseTree(data)
+  let root: JNode
+  try {
+    root = parseTree(data)
+  } catch (e) {
+    if (!(e instanceof TooDeepError)) throw e
+    // Nested past what the text editor analyses (Go allows 10000 levels): the file is
+    // rewritten whole instead, its values kept, two-space indentation.
+    replaceFile(target, `${stringify(rewritten(text, updates), 2)}\n`)
+    return
+  }
   const style = styleOf(text)
   const edits: Edit[] = []
   for (const u of updates) {
@@ -60,9 +70,26 @@ export function writeSnapshots(file: string, text: string, updates: SnapshotUpda
   let out: string = data
   for (const e of edits.sort((a, b) => b.start - a.start))
     out = out.slice(0, e.start) + e.text + out.slice(e.end)
+  replaceFile(target, toText(out))
+}
+
+/** The case file's value with each update's result set (JSON.parse does not recurse). */
+function rewritten(text: string, updates: SnapshotUpdate[]): unknown {
+  const doc = JSON.parse(text) as unknown
+  for (const u of updates) {
+    const c = (u.index === null ? doc : (doc as unknown[])[u.index]) as Record<string, unknown>
+    const expect = (c.expect ?? {}) as Record<string, unknown>
+    expect.result = u.result
+    c.expect = expect
+  }
+  return doc
+}
+
+/** Writes `text` to `target` through a temp file and one rename, keeping the file's mode. */
+function replaceFile(target: string, text: string): void {
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
   try {
-    writeFileSync(tmp, toText(out), { mode: statSync(target).mode & 0o7777 })
+    writeFileSync(tmp, text, { mode: statSync(target).mode & 0o7777 })
     renameSync(tmp, target)
   } catch (e) {
     try {
@@ -113,6 +140,18 @@ function lineIndent(data: GoString, at: number): string {
 
 /** A value as text: pretty, its later lines indented under `indent`, or on one line. */
 function render(v: unknown, indent: string, multi: boolean, s: Style): string {
+  try {
+    return renderStyled(v, indent, multi, s)
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e
+    // A result too deep to write recursively: the same value, in the iterative writer's layout.
+    return stringify(v, multi ? 2 : 0)
+      .split('\n')
+      .join(s.eol + indent)
+  }
+}
+
+function renderStyled(v: unknown, indent: string, multi: boolean, s: Style): string {
   if (multi)
     return JSON.stringify(v, null, s.unit)
       .split('\n')

@@ -18,6 +18,8 @@ export interface LintOutput {
 
 export interface Counts {
   files: number
+  /** The skill.json files among them: every one the manager's walk finds under the PATHs. */
+  manifests: number
   errors: number
   warnings: number
   infos: number
@@ -27,6 +29,7 @@ export interface Counts {
 export function counts(o: LintOutput): Counts {
   const c: Counts = {
     files: o.files.filter((f) => f.kind !== 'dir').length,
+    manifests: o.files.filter((f) => f.kind === 'manifest').length,
     errors: 0,
     warnings: 0,
     infos: 0,

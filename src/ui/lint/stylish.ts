@@ -60,7 +60,10 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
   const c = counts(o)
   const problems = c.errors + c.warnings + c.infos
   const ignored = c.ignored > 0 ? `, ${c.ignored} ignored` : ''
-  const checked = `${plural(c.files, 'file')} checked${ignored}`
+  // validate and lint say how many manifests they found: a gate that judged none is visible.
+  const found =
+    o.command === 'validate' || o.command === 'lint' ? ` (${plural(c.manifests, 'manifest')})` : ''
+  const checked = `${plural(c.files, 'file')} checked${found}${ignored}`
   if (problems === 0) {
     out += `${paint.ok('✔')} ${checked}: no problems\n`
   } else {

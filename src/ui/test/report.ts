@@ -1,4 +1,5 @@
 import { relative } from 'node:path'
+import { stringify } from '../../core/json-text.js'
 import type { Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
@@ -212,7 +213,7 @@ export class JsonReporter extends Collecting {
         })),
       })),
     }
-    this.write(`${JSON.stringify(doc, null, 2)}\n`)
+    this.write(`${stringify(doc, 2)}\n`)
   }
 }
 

@@ -27,6 +27,9 @@
 //	clean/abs/base/dir/isabs path, join elems, rel base targ → out, err (isabs: abs)
 //	evalsymlinks  path           → out, err
 //	walk          root, limit    → events [{path, err, isdir, mode}], err
+//	execute       data (manifest), run, path (entry), s (key), params, environ
+//	                             → timeout (the manifest's, as Execute applies it),
+//	                               waitdelay, and with run: err, stdout (execute.go)
 package main
 
 import (
@@ -63,6 +66,10 @@ type request struct {
 	Targ  []byte   `json:"targ"`
 	HTML  bool     `json:"html"`
 	Limit int      `json:"limit"`
+	// execute's
+	Run     bool     `json:"run"`
+	Params  []byte   `json:"params"`
+	Environ [][]byte `json:"environ"`
 }
 
 type object = map[string]interface{}
@@ -186,6 +193,8 @@ func handle(r *request) object {
 		return object{"out": b64(s), "err": errText(err)}
 	case "walk":
 		return walk(string(r.Root), r.Limit)
+	case "execute":
+		return execute(r)
 	}
 	return object{"fatal": "unknown op " + strconv.Quote(r.Op)}
 }

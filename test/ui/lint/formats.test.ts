@@ -95,8 +95,8 @@ const only = (severity: 'error' | 'warn' | 'info' | null, over: Partial<LintOutp
 })
 
 describe('model', () => {
-  test('counts: files without dirs; findings by severity; ignored as given', () => {
-    assert.deepEqual(counts(OUT), { files: 2, errors: 1, warnings: 1, infos: 1, ignored: 2 })
+  test('counts: files without dirs, manifests among them; findings by severity; ignored as given', () => {
+    assert.deepEqual(counts(OUT), { files: 2, manifests: 1, errors: 1, warnings: 1, infos: 1, ignored: 2 })
   })
   test('displayPath: relative to the working dir; the dir itself is "."', () => {
     assert.equal(displayPath('/w/a/skill.json', '/w'), 'a/skill.json')
@@ -128,7 +128,7 @@ describe('--format stylish', () => {
         '                  second',
         '  1:1    info     note  native/yaml',
         '',
-        '✖ 3 problems (1 error, 1 warning, 1 info) in 2 files checked, 2 ignored',
+        '✖ 3 problems (1 error, 1 warning, 1 info) in 2 files checked (1 manifest), 2 ignored',
         '',
       ].join('\n'),
     )
@@ -148,18 +148,22 @@ describe('--format stylish', () => {
       stylish(only('error'), paint),
       '<path>p/skill.json</path>\n  <dim>2:3</dim>  <error>error</error>  bad "x" <y> & z\u0001  <dim>manager/parse</dim>\n' +
         '              <dim>hint: fix it</dim>\n\n' +
-        '<error>✖ 1 problem (1 error, 0 warnings, 0 infos) in 1 file checked</error>\n',
+        '<error>✖ 1 problem (1 error, 0 warnings, 0 infos) in 1 file checked (1 manifest)</error>\n',
     )
     assert.match(
       stylish(only('warn'), paint),
-      /\n<warn>✖ 1 problem \(0 errors, 1 warning, 0 infos\) in 1 file checked<\/warn>\n$/,
+      /\n<warn>✖ 1 problem \(0 errors, 1 warning, 0 infos\) in 1 file checked \(1 manifest\)<\/warn>\n$/,
     )
     assert.match(
       stylish(only('info'), paint),
-      /\n<info>✖ 1 problem \(0 errors, 0 warnings, 1 info\) in 1 file checked<\/info>\n$/,
+      /\n<info>✖ 1 problem \(0 errors, 0 warnings, 1 info\) in 1 file checked \(1 manifest\)<\/info>\n$/,
     )
-    assert.equal(stylish(only(null), paint), '<ok>✔</ok> 1 file checked: no problems\n')
-    assert.equal(stylish(only(null, { ignored: 1 })), '✔ 1 file checked, 1 ignored: no problems\n')
+    assert.equal(stylish(only(null), paint), '<ok>✔</ok> 1 file checked (1 manifest): no problems\n')
+    assert.equal(
+      stylish(only(null, { ignored: 1 })),
+      '✔ 1 file checked (1 manifest), 1 ignored: no problems\n',
+    )
+    assert.equal(stylish(only(null, { command: 'marketplace check' })), '✔ 1 file checked: no problems\n')
   })
 
   test('NO_PAINT is the identity; chalkPaint colours each part', async () => {
@@ -254,7 +258,7 @@ describe('--format json', () => {
         { path: 'dir', kind: 'dir', name: null, findings: [] },
         { path: 'c/SKILL.md', kind: 'native', name: null, findings: [] },
       ],
-      summary: { files: 2, errors: 1, warnings: 1, infos: 1, ignored: 2 },
+      summary: { files: 2, manifests: 1, errors: 1, warnings: 1, infos: 1, ignored: 2 },
     }
     assert.equal(text, `${JSON.stringify(doc, null, 2)}\n`)
     assert.deepEqual(Object.keys(JSON.parse(text).files[0].findings[0]), [

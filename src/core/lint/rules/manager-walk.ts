@@ -15,6 +15,7 @@ const rule: AnyRule = {
   },
   check() {},
   checkWalk(w, report) {
+    if (w.err === null) return
     report({ at: null, message: toText(`walk ${w.path}: ${w.err.error()}`) })
   },
 }
