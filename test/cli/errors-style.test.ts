@@ -58,6 +58,16 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
       'did you mean "error"?',
     )
     expectError(['init', '--timeout'], '--timeout needs a value', 'see `ongrid-skill init --help`')
+    expectError(
+      ['lint', '--format'],
+      '--format needs a value: one of stylish, json, sarif, github, junit',
+      'see `ongrid-skill lint --help`',
+    )
+    expectError(
+      ['run', 'x', '--role'],
+      '--role needs a value: one of admin, user, viewer, system',
+      'see `ongrid-skill run --help`',
+    )
     expectError(['run'], 'missing argument: TARGET', 'see `ongrid-skill run --help`')
     expectError(
       ['marketplace', 'sign', '.'],
