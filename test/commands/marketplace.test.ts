@@ -389,6 +389,10 @@ describe('ongrid-skill marketplace', () => {
       `ongrid-skill: --pinned-key ${R}: is a directory (give a file, or the PEM itself)\n`,
     )
     expect(
+      ['marketplace', 'pack', dir, '-o', join(R, 'text.pem/x.tgz')],
+      `ongrid-skill: -o ${join(R, 'text.pem/x.tgz')}: cannot make its dir (mkdir ${join(R, 'text.pem')}: file exists)\n`,
+    )
+    expect(
       ['marketplace', 'keygen', '--out', join(R, 'no/dir/k.pem')],
       `ongrid-skill: cannot write ${join(R, 'no/dir/k.pem')}: no such file or directory\n`,
     )

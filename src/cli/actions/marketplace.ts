@@ -709,7 +709,9 @@ export async function marketplacePackAction({
   try {
     fsModule.mkdirSync(dirname(out), { recursive: true })
   } catch (e) {
-    throw new UserError(`-o ${out}: cannot make its dir (${(e as Error).message.replace(/^[A-Z]+: /, '')})`)
+    const err = e as NodeJS.ErrnoException
+    const at = typeof err.path === 'string' ? `${err.syscall} ${err.path}: ` : ''
+    throw new UserError(`-o ${out}: cannot make its dir (${at}${reasonText(e)})`)
   }
   const tmp = `${out}.tmp-${process.pid}.${fmt}`
   fsModule.writeFileSync(tmp, bytes, { mode: 0o644 })
