@@ -31,6 +31,11 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     const topic = cli(['help', 'audit', 'tail'])
     assert.equal(topic.code, 0, topic.stderr)
     assert.equal(topic.stdout, cli(['audit', 'tail', '--help']).stdout)
+    // A topic: its commands, as `marketplace --help` lists them.
+    const mp = cli(['help', 'marketplace'])
+    assert.equal(mp.code, 0, mp.stderr)
+    assert.equal(mp.stdout, cli(['marketplace', '--help']).stdout)
+    assert.match(mp.stdout, /^ {2}marketplace verify +/m)
     const root = cli(['help'])
     assert.equal(root.code, 0)
     assert.match(root.stdout, /^COMMANDS$/m)
