@@ -322,8 +322,12 @@ const RULES: RuleMeta[] = [
   },
 ]
 
-/** Prints the document in the chosen format; returns the exit code (1 on any error finding). */
-async function render(doc: CheckDocument, format: Format, failed: boolean): Promise<number> {
+/**
+ * Prints the document in the chosen format; returns the exit code (1 on any error finding).
+ * Quiet, only the findings that fail (errors) are shown.
+ */
+async function render(doc: CheckDocument, format: Format, failed: boolean, quiet: boolean): Promise<number> {
+  if (quiet) doc = { ...doc, findings: doc.findings.filter((f) => f.severity === 'error') }
   const cwd = process.cwd()
   const out: LintOutput = lintOutput(doc, RULES, cwd)
   let text: string
@@ -355,7 +359,7 @@ export async function marketplaceCheckAction({
   const t = await openTarget(args.path ?? '.')
   try {
     const doc = await checkDocument(t, trust)
-    return await render(doc, format, severe(doc))
+    return await render(doc, format, severe(doc), flags.quiet === true)
   } finally {
     t.cleanup()
   }
@@ -384,7 +388,7 @@ export async function marketplaceVerifyAction({
         file: t.display,
         message: text,
       })
-      return await render(doc, format, true)
+      return await render(doc, format, true, flags.quiet === true)
     }
     const v = verifySignature(t.root, trust.pinnedKey)
     doc.signature = signatureDoc(v, t.root)
@@ -404,7 +408,7 @@ export async function marketplaceVerifyAction({
       })
     }
     const failed = v.state === 'failed' || (v.state === 'unsigned' && requireSigned)
-    return await render(doc, format, failed)
+    return await render(doc, format, failed, flags.quiet === true)
   } finally {
     t.cleanup()
   }

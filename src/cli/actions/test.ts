@@ -34,6 +34,8 @@ export interface TestOptions {
   bail: boolean
   update: boolean
   passWithNoTests: boolean
+  /** spec: only the failing cases and the counts. */
+  quiet: boolean
   watch: boolean
   audit: boolean
   auditDb?: string
@@ -63,6 +65,7 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     bail: flags.bail === true,
     update: flags.update === true,
     passWithNoTests: flags['pass-with-no-tests'] === true,
+    quiet: flags.quiet === true,
     watch: flags.watch === true,
     audit: flags.audit === true,
     auditDb: flags['audit-db'],
@@ -74,13 +77,17 @@ export function planRun(o: TestOptions): Item[] {
   return plan(findPacks(o.paths, o.root), o.filter)
 }
 
-export async function makeReporter(format: TestFormat, write: (s: string) => void): Promise<Reporter> {
+export async function makeReporter(
+  format: TestFormat,
+  write: (s: string) => void,
+  quiet = false,
+): Promise<Reporter> {
   const m = await import('../../ui/test/report.js')
   const cwd = process.cwd()
   switch (format) {
     case 'spec': {
       const { chalkPaint, NO_PAINT } = await import('../../ui/lint/stylish.js')
-      return new m.SpecReporter(write, cwd, colorWanted() ? await chalkPaint() : NO_PAINT)
+      return new m.SpecReporter(write, cwd, colorWanted() ? await chalkPaint() : NO_PAINT, quiet)
     }
     case 'tap':
       return new m.TapReporter(write)
@@ -114,14 +121,14 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
       `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
-  const live = o.format === 'spec' && !o.watch && process.stdout.isTTY === true && !inCi()
+  const live = o.format === 'spec' && !o.watch && !o.quiet && process.stdout.isTTY === true && !inCi()
   let reporter: Reporter
   let view: LiveView | null = null
   if (live) {
     const { createLiveView } = await import('../../ui/test/live.js')
     view = await createLiveView(items.length, process.stdout)
     reporter = view
-  } else reporter = await makeReporter(o.format, write)
+  } else reporter = await makeReporter(o.format, write, o.quiet)
   const audit = o.audit ? await openAudit(o.auditDb) : null
   const summary = await runItems(items, {
     jobs: o.jobs,
