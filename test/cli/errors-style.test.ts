@@ -63,6 +63,12 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
       'did you mean "error"?',
     )
     expectError(['init', '--timeout'], '--timeout needs a value', 'see `ongrid-skill init --help`')
+    // `warning` is `warn` in a config; as a flag value it gets the hint.
+    expectError(
+      ['lint', '--fail-severity', 'warning'],
+      '--fail-severity: "warning" is not one of error, warn, info',
+      'did you mean "warn"?',
+    )
     expectError(
       ['lint', '--format'],
       '--format needs a value: one of stylish, json, sarif, github, junit',
