@@ -53,7 +53,11 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     try {
       filter = new RegExp(f, 'u')
     } catch (e) {
-      throw new UserError(`--filter: ${(e as Error).message}`)
+      // V8's "Invalid regular expression: /(/u: Unterminated group", with the pattern as typed.
+      const why = /: ([^:]*)$/.exec((e as Error).message)?.[1] ?? 'invalid'
+      throw new UserError(
+        `--filter ${JSON.stringify(f)}: not a regular expression (${why.charAt(0).toLowerCase()}${why.slice(1)})`,
+      )
     }
   }
   return {
