@@ -31,6 +31,10 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     const topic = cli(['help', 'audit', 'tail'])
     assert.equal(topic.code, 0, topic.stderr)
     assert.equal(topic.stdout, cli(['audit', 'tail', '--help']).stdout)
+    // help's own: `help help`.
+    const self = cli(['help', 'help'])
+    assert.equal(self.code, 0, self.stderr)
+    assert.match(self.stdout, /^Show help for a command\n\nUSAGE\n {2}\$ ongrid-skill help \[COMMAND\.\.\.\]/)
     // A topic: its commands, as `marketplace --help` lists them.
     const mp = cli(['help', 'marketplace'])
     assert.equal(mp.code, 0, mp.stderr)
