@@ -172,8 +172,11 @@ function createPrivate(path: string): void {
     )
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') return
-    throw new StoreError(`open ${path}: ${why(e)}`)
+    if (code !== 'EEXIST') throw new StoreError(`open ${path}: ${why(e)}`)
+  }
+  // There already: a directory would be SQLite's "unable to open database file".
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new StoreError(`open ${path}: is a directory`)
   }
 }
 
