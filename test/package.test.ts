@@ -49,6 +49,18 @@ describe('the npm package', () => {
     }
   })
 
+  test('installs quietly: every dependency with an install script is allowed or denied in allowScripts', () => {
+    // npm warns "install scripts not yet covered by allowScripts" for any other.
+    const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8'))
+    const scripted = Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean }>)
+      .filter(([path, p]) => path !== '' && p.hasInstallScript === true)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+    assert.ok(scripted.includes('better-sqlite3'), scripted.join(' '))
+    for (const name of scripted) {
+      assert.equal(typeof pkg.allowScripts?.[name], 'boolean', `${name} is not in allowScripts`)
+    }
+  })
+
   test('says where it runs', () => {
     assert.match(pkg.engines.node, /^>=20/)
     assert.deepEqual(pkg.os, ['linux'])

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import { checkName } from '../src/core/build.js'
+import { fromText } from '../src/core/go/gostring.js'
 import { RULES } from '../src/core/lint/registry.js'
+import { decodeManifest } from '../src/core/manifest.js'
+import { BUILTIN_SKILL_KEYS } from '../src/core/registry.js'
 import { cli } from './core/lint/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from './helpers/tree.js'
 
@@ -61,6 +65,93 @@ describe('schemas/skill.schema.json', () => {
     for (const m of [base, { ...base, class: '' }, { ...base, timeout_seconds: 0, class: 'dangerous' }]) {
       assert.ok(valid(m), JSON.stringify(m))
     }
+  })
+
+  /** What the manager's loader says of a manifest a schema can judge: decoded, then build's checks that need no disk. */
+  function managerTakes(text: string): boolean {
+    const { manifest: m, err } = decodeManifest(fromText(text))
+    if (err !== null) return false
+    if (checkName(m.name) !== null || m.description === '' || m.entry === '') return false
+    if (!['', 'safe', 'mutating', 'dangerous'].includes(m.class)) return false
+    // A builtin's name is not a build failure but the manager never registers it.
+    return !BUILTIN_SKILL_KEYS.includes(m.name)
+  }
+
+  test('agrees with the manager on every example pack a JSON parser reads', () => {
+    const dir = join(REPO, 'examples/skills')
+    let judged = 0
+    for (const pack of readdirSync(dir)) {
+      const text = readFileSync(join(dir, pack, 'skill.json'), 'latin1')
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        continue // broken_json: not JSON, for the manager too
+      }
+      judged++
+      // not_executable spells its key "Name": Go folds key case, a schema cannot (its description says so).
+      if (pack === 'not_executable') assert.ok(managerTakes(text), pack)
+      const expected = pack === 'not_executable' ? false : managerTakes(text)
+      assert.equal(valid(value), expected, `${pack}: ${JSON.stringify(valid.errors)}`)
+    }
+    assert.ok(judged >= 7, `${judged} examples judged`)
+  })
+
+  test('agrees with the manager on generated manifests: names, classes, types, nulls, missing keys', () => {
+    const ABSENT = Symbol('absent')
+    const choices: Record<string, unknown[]> = {
+      name: [
+        'ok_skill',
+        'a1_',
+        'Bad',
+        'a-b',
+        '',
+        'web_search',
+        'host_probe_tcp',
+        'caf\u00e9',
+        5,
+        null,
+        ABSENT,
+      ],
+      description: ['Does a thing.', '', ' ', null, 3, ABSENT],
+      entry: ['run.sh', '/bin/true', '', null, true, ABSENT],
+      class: ['', 'safe', 'mutating', 'dangerous', 'Safe', 'x', null, 1, ABSENT],
+      category: ['ops', '', null, 2, ABSENT],
+      timeout_seconds: [30, 0, -5, 86400, null, '30', 1.5, true, ABSENT],
+      env_allow: [['PATH'], [], null, 'PATH', [1], ABSENT],
+      schema: [{ type: 'object' }, {}, null, ABSENT],
+    }
+    let seed = 12345
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    let accepted = 0
+    for (let i = 0; i < 6000; i++) {
+      const m: Record<string, unknown> = {}
+      for (const [key, values] of Object.entries(choices)) {
+        const v = values[next(values.length)]
+        if (v !== ABSENT) m[key] = v
+      }
+      const text = JSON.stringify(m)
+      const manager = managerTakes(text)
+      if (manager) accepted++
+      assert.equal(valid(m), manager, `${text}: ${JSON.stringify(valid.errors)}`)
+    }
+    assert.ok(accepted > 30, `${accepted} accepted`)
+    // Where the schema is stricter than the loader, on purpose: a schema that is not an object
+    // (the LLM bridge skips the skill: lint's schema/not-object), a null in env_allow (an
+    // empty variable name), and number spellings a schema cannot see (60.0 and 1e2 are Go type
+    // errors, but values of 60 and 100 to a JSON parser).
+    const base = { name: 'ok_skill', description: 'Does a thing.', entry: 'run.sh' }
+    assert.ok(managerTakes(JSON.stringify({ ...base, schema: 'x' })))
+    assert.equal(valid({ ...base, schema: 'x' }), false)
+    assert.ok(managerTakes(JSON.stringify({ ...base, env_allow: [null] })))
+    assert.equal(valid({ ...base, env_allow: [null] }), false)
+    assert.equal(
+      managerTakes('{"name":"ok_skill","description":"d","entry":"e","timeout_seconds":60.0}'),
+      false,
+    )
   })
 
   test('validate and lint take a `$schema` key pointing at it without a finding', () => {

@@ -87,9 +87,11 @@ export function fromParseError(
       return new UserError(first.charAt(0).toLowerCase() + first.slice(1), undefined, seeHelp)
     }
     default: {
-      // The parser's own CLIError: "Flag --timeout expects a value".
-      const m = /^Flag (--\S+) expects a value/.exec(err.message)
-      return m ? new UserError(`${m[1]} needs a value`, undefined, seeHelp) : undefined
+      // The parser's own CLIError: "Flag --timeout expects a value", or for a flag with options
+      // "Flag --format expects one of these values: stylish, json".
+      const m = /^Flag (--\S+) expects (?:a value|one of these values: (.*))/.exec(err.message)
+      if (!m) return undefined
+      return new UserError(`${m[1]} needs a value${m[2] ? `: one of ${m[2]}` : ''}`, undefined, seeHelp)
     }
   }
 }

@@ -54,6 +54,10 @@ export default class Help extends BaseCommand {
       return printJson({ commands: ids.map((c) => ({ id: c.id.replaceAll(':', ' '), summary: c.summary })) })
     }
     const HelpClass = await loadHelpClass(this.config)
-    await new HelpClass(this.config, this.config.pjson.oclif.helpOptions).showHelp(words)
+    const help = new HelpClass(this.config, this.config.pjson.oclif.helpOptions)
+    // oclif's showHelp skips the word `help` in its argv: `help help` would be the root's.
+    const self = words.length === 1 && words[0] === 'help' ? this.config.findCommand('help') : undefined
+    if (self) return help.showCommandHelp(self, [])
+    await help.showHelp(words)
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
 import { BaseCommand } from '../cli/base.js'
-import { rootFlag } from '../cli/check-flags.js'
+import { quietFlag, rootFlag } from '../cli/check-flags.js'
 
 export default class Test extends BaseCommand {
   static override summary = "Run each pack's table of cases through the manager's executor"
@@ -63,6 +63,7 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
       description: 'write the actual result into snapshot cases ("snapshot": true)',
     }),
     'pass-with-no-tests': Flags.boolean({ description: 'exit 0 when no cases are found' }),
+    quiet: quietFlag('spec format: show only the failing cases and the counts (no live view on a terminal)'),
     audit: Flags.boolean({ description: 'append each case run to the local audit store (off by default)' }),
     'audit-db': Flags.string({
       description: 'local audit store (default $XDG_STATE_HOME/ongrid-skill/audit.db)',

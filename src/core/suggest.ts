@@ -2,7 +2,8 @@
  * "Did you mean" for names the user typed: commands, flag values, templates, rule ids, skills.
  * The nearest candidate by edit distance (a swap of two neighbours counts as one edit), when it
  * is near enough to be a slip: at most a third of the longer name's length, at least one edit.
- * A candidate the input is a prefix of (`valid` → `validate`) also counts.
+ * A candidate the input is a prefix of (`valid` → `validate`) also counts, and one of three
+ * letters or more that starts the input (`warning` → `warn`, `validates` → `validate`).
  */
 export function didYouMean(input: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined
@@ -12,7 +13,9 @@ export function didYouMean(input: string, candidates: Iterable<string>): string 
     if (c === input) return undefined
     const d = distance(lower, c.toLowerCase())
     const limit = Math.max(1, Math.floor(Math.max(input.length, c.length) / 3))
-    const near = d <= limit || (lower.length >= 3 && c.toLowerCase().startsWith(lower))
+    const lc = c.toLowerCase()
+    const near =
+      d <= limit || (lower.length >= 3 && lc.startsWith(lower)) || (lc.length >= 3 && lower.startsWith(lc))
     if (near && d < bestDistance) {
       best = c
       bestDistance = d

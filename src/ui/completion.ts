@@ -121,19 +121,20 @@ function zsh(bin: string, commands: CompletionCommand[]): string {
   )
   lines.push("    _describe -t commands 'command' cmds; return")
   lines.push('  fi')
+  // _arguments reads words[1] as the command: drop the words before it (the program, a topic).
   lines.push('  local cmd=${words[2]}')
+  lines.push('  case $cmd in')
   for (const t of [...new Set(commands.filter((c) => c.words.length > 1).map((c) => c.words[0]))]) {
     const subs = commands.filter((c) => c.words[0] === t && c.words.length > 1)
-    lines.push(`  if [[ $cmd == ${t} ]]; then`)
-    lines.push('    if (( CURRENT == 3 )); then')
-    lines.push(`      cmds=(${subs.map((c) => sq(`${c.words[1]}:${desc(c.summary)}`)).join(' ')})`)
-    lines.push("      _describe -t commands 'command' cmds; return")
-    lines.push('    fi')
-    lines.push(`    cmd="${t} \${words[3]}"; shift 2 words; (( CURRENT -= 2 ))`)
-    lines.push('  else')
-    lines.push('    shift words; (( CURRENT-- ))')
-    lines.push('  fi')
+    lines.push(`    ${t})`)
+    lines.push('      if (( CURRENT == 3 )); then')
+    lines.push(`        cmds=(${subs.map((c) => sq(`${c.words[1]}:${desc(c.summary)}`)).join(' ')})`)
+    lines.push("        _describe -t commands 'command' cmds; return")
+    lines.push('      fi')
+    lines.push(`      cmd="${t} \${words[3]}"; shift 2 words; (( CURRENT -= 2 )) ;;`)
   }
+  lines.push('    *) shift words; (( CURRENT-- )) ;;')
+  lines.push('  esac')
   lines.push('  case $cmd in')
   for (const c of commands) {
     const id = c.words.join(' ')
@@ -143,6 +144,8 @@ function zsh(bin: string, commands: CompletionCommand[]): string {
   }
   lines.push('  esac')
   lines.push('}')
-  lines.push(`if [ "$funcstack[1]" = ${fn(bin)} ]; then ${fn(bin)} "$@"; else compdef ${fn(bin)} ${bin}; fi`)
+  // Autoloaded from its fpath file (_BIN), the file's body runs on the first completion: it
+  // completes then. Sourced or eval'd (~/.zshrc), it registers the function.
+  lines.push(`if [[ $funcstack[1] == _${bin} ]]; then ${fn(bin)} "$@"; else compdef ${fn(bin)} ${bin}; fi`)
   return `${lines.join('\n')}\n`
 }

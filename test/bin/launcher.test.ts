@@ -85,6 +85,20 @@ describe('bin/run.js', () => {
     const [dir] = readdirSync(cache)
     assert.match(dir ?? '', new RegExp(`^v${process.versions.node}-`))
     assert.ok(readdirSync(join(cache, dir as string)).length > 0)
+    // Without NODE_COMPILE_CACHE (which turns Node's cache on by itself) it is the launcher that
+    // turns it on, in the OS temp dir.
+    const tmp = join(TMP, 'tmpdir')
+    mkdirSync(tmp)
+    const byLauncher = start('program', ['validate', join(REPO, 'examples/skills/disk_usage')], {
+      ...baseEnv(),
+      NODE_COMPILE_CACHE: undefined,
+      NODE_DISABLE_COMPILE_CACHE: undefined,
+      TMPDIR: tmp,
+    })
+    assert.equal(byLauncher.code, 0, byLauncher.stderr)
+    const [own] = readdirSync(join(tmp, 'node-compile-cache'))
+    assert.match(own ?? '', new RegExp(`^v${process.versions.node}-`))
+    assert.ok(readdirSync(join(tmp, 'node-compile-cache', own as string)).length > 0)
     // Turned off, the bundle still runs.
     const off = start('program', ['validate', join(REPO, 'examples/skills/disk_usage')], {
       ...baseEnv(),

@@ -31,6 +31,15 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     const topic = cli(['help', 'audit', 'tail'])
     assert.equal(topic.code, 0, topic.stderr)
     assert.equal(topic.stdout, cli(['audit', 'tail', '--help']).stdout)
+    // help's own: `help help`.
+    const self = cli(['help', 'help'])
+    assert.equal(self.code, 0, self.stderr)
+    assert.match(self.stdout, /^Show help for a command\n\nUSAGE\n {2}\$ ongrid-skill help \[COMMAND\.\.\.\]/)
+    // A topic: its commands, as `marketplace --help` lists them.
+    const mp = cli(['help', 'marketplace'])
+    assert.equal(mp.code, 0, mp.stderr)
+    assert.equal(mp.stdout, cli(['marketplace', '--help']).stdout)
+    assert.match(mp.stdout, /^ {2}marketplace verify +/m)
     const root = cli(['help'])
     assert.equal(root.code, 0)
     assert.match(root.stdout, /^COMMANDS$/m)
@@ -58,6 +67,22 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
       'did you mean "error"?',
     )
     expectError(['init', '--timeout'], '--timeout needs a value', 'see `ongrid-skill init --help`')
+    // `warning` is `warn` in a config; as a flag value it gets the hint.
+    expectError(
+      ['lint', '--fail-severity', 'warning'],
+      '--fail-severity: "warning" is not one of error, warn, info',
+      'did you mean "warn"?',
+    )
+    expectError(
+      ['lint', '--format'],
+      '--format needs a value: one of stylish, json, sarif, github, junit',
+      'see `ongrid-skill lint --help`',
+    )
+    expectError(
+      ['run', 'x', '--role'],
+      '--role needs a value: one of admin, user, viewer, system',
+      'see `ongrid-skill run --help`',
+    )
     expectError(['run'], 'missing argument: TARGET', 'see `ongrid-skill run --help`')
     expectError(
       ['marketplace', 'sign', '.'],

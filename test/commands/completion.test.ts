@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { cli } from '../core/lint/cli.js'
@@ -71,6 +71,74 @@ complete -p ongrid-skill
     )
     assert.equal(z.status, 0, z.stderr)
     assert.equal(z.stdout, '_ongrid_skill\n')
+  })
+
+  /**
+   * What zsh offers for LINE + Tab: an interactive zsh on a pseudo-terminal (zsh/zpty), compinit
+   * loaded, the script installed as README says (ROUTE: a file in $fpath, or sourced as
+   * ~/.zshrc's eval), every match given to compadd written to a file, one line per call.
+   */
+  function zshCompletes(dir: string, route: 'fpath' | 'source', line: string): string[] {
+    const out = join(dir, `out-${route}`)
+    writeFileSync(out, '')
+    const hook = `bindkey '^I' complete-word
+zstyle ':completion:*' insert-tab false
+compadd () {
+  if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd "$@"; return; fi
+  local -a hits
+  builtin compadd -A hits "$@"
+  (( $#hits )) && print -r -- "\${(j: :)hits}" >> ${JSON.stringify(out)}
+  builtin compadd "$@"
+}
+_zc_done () { print -r -- '--done--' >> ${JSON.stringify(out)} }
+comppostfuncs=(_zc_done)
+`
+    writeFileSync(join(dir, 'hook.zsh'), hook)
+    const install =
+      route === 'fpath'
+        ? `fpath=(${JSON.stringify(dir)} $fpath);`
+        : `source ${JSON.stringify(join(dir, '_ongrid-skill'))};`
+    const driver = `zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z ${JSON.stringify(
+      `${route === 'fpath' ? install : ''} autoload -Uz compinit; compinit -u -d ${join(dir, 'zcd')}; source ${join(dir, 'hook.zsh')}; ${route === 'source' ? install : ''} echo RE''ADY`,
+    )}
+zpty -r z l '*READY*'
+zpty -w -n z ${JSON.stringify(line)}$'\t'
+for i in {1..200}; do grep -q -- --done-- ${JSON.stringify(out)} && break; sleep 0.05; done
+zpty -d z
+`
+    const z = spawnSync('zsh', ['-fc', driver], { encoding: 'utf8', timeout: 30_000, cwd: dir })
+    assert.equal(z.status, 0, z.stderr)
+    const lines = readFileSync(out, 'utf8').split('\n')
+    assert.ok(lines.includes('--done--'), `${line}: no completion ran (${route})`)
+    return lines.filter((l) => l !== '' && l !== '--done--')
+  }
+
+  test('zsh, in the shell: commands, topics, flags, flag values, templates and files complete', {
+    skip: !hasZsh && 'zsh is not installed',
+  }, () => {
+    const dir = join(T.root, 'zsh')
+    mkdirSync(join(dir, 'packs/disk_usage'), { recursive: true })
+    writeFileSync(join(dir, '_ongrid-skill'), cli(['completion', 'zsh']).stdout)
+    const cases: [string, string[]][] = [
+      ['ongrid-skill va', ['validate']],
+      ['ongrid-skill audit t', ['tail']],
+      ['ongrid-skill marketplace ve', ['verify']],
+      ['ongrid-skill lint --for', ['--format']],
+      ['ongrid-skill lint --format s', ['stylish sarif']],
+      ['ongrid-skill audit tail --st', ['--status']],
+      ['ongrid-skill audit tail --status e', ['error']],
+      ['ongrid-skill marketplace pack --format ', ['tar.gz zip']],
+      ['ongrid-skill init -t p', ['python']],
+      ['ongrid-skill help l', ['lint load-dirs']],
+      ['ongrid-skill validate packs/d', ['disk_usage']],
+    ]
+    for (const route of ['fpath', 'source'] as const) {
+      for (const [line, offered] of cases) {
+        assert.deepEqual(zshCompletes(dir, route, line), offered, `${route}: ${line}`)
+      }
+    }
   })
 
   test('--json: the script in a document', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, statSync } from 'node:fs'
+import { chmodSync, mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -120,6 +120,18 @@ describe('run: the audit store is never on the critical path', () => {
       reason: 'mkdir /proc/self/nope: no such file or directory',
     })
     assert.equal(j.stderr, '')
+  })
+
+  test('a store path that is a directory: said so, not SQLite\'s "unable to open database file"', async () => {
+    const dir = pack(OK)
+    const store = join(R, `a-dir${++n}.db`)
+    mkdirSync(store)
+    const r = await cli(['run', dir, '--audit-db', store], { limitMs: 15_000 })
+    assert.equal(r.code, 0)
+    assert.equal(
+      r.stderr,
+      `warning: audit store ${store}: open ${store}: is a directory (run not recorded)\n`,
+    )
   })
 
   test('a store locked by another process delays neither the timeout nor the exit for long', async () => {

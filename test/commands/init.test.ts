@@ -246,6 +246,10 @@ describe('init: refusals and usage errors', () => {
         ['ok_name', '-y', '-d', DESCRIPTION, '--dir', 'afile'],
         `${W}/afile exists and is not a directory: nothing written`,
       ],
+      [
+        ['ok_name', '-y', '-d', DESCRIPTION, '--dir', 'afile/x'],
+        `cannot write the pack: lstat ${W}/afile/x: not a directory: nothing written\n`,
+      ],
     ] as const
     const runs = await Promise.all(cases.map(([args]) => cli(['init', ...args], { cwd: W })))
     cases.forEach(([args, message], i) => {

@@ -63,5 +63,15 @@ describe('lint config files: .yaml and .yml, --config, --no-config, YAML positio
         `^ongrid-skill: ${bad}:3:1: not valid YAML: All mapping items must start at the same column\\n$`,
       ),
     )
+    // A quoted string cut by the end of the file: the message keeps its quotes paired.
+    for (const [text, said] of [
+      ['rules:\n  x: "open\n', 'a "double-quoted" string is not closed'],
+      ["rules:\n  x: 'open\n", "a 'single-quoted' string is not closed"],
+    ]) {
+      writeFileSync(bad, text)
+      const q = cli(['lint', pack, '--config', bad])
+      assert.equal(q.code, 2)
+      assert.equal(q.stderr, `ongrid-skill: ${bad}:3:1: not valid YAML: ${said}\n`)
+    }
   })
 })

@@ -366,4 +366,35 @@ describe('ongrid-skill marketplace', () => {
       /^ongrid-skill: --pinned-key .*missing\.pub: no such file or directory \(give a file, or the PEM itself\)\n$/,
     )
   })
+
+  test('key files that cannot be read or used: one line in our words, no Node or OpenSSL text', () => {
+    const dir = pack(PACK)
+    const expect = (args: string[], stderr: string) => {
+      const r = cli(args)
+      assert.equal(r.code, 2, r.stderr)
+      assert.equal(r.stderr, stderr)
+    }
+    expect(
+      ['marketplace', 'sign', dir, '--key', join(R, 'none.pem')],
+      `ongrid-skill: --key ${join(R, 'none.pem')}: no such file or directory\n`,
+    )
+    expect(['marketplace', 'sign', dir, '--key', R], `ongrid-skill: --key ${R}: is a directory\n`)
+    writeFileSync(join(R, 'text.pem'), 'not a key\n')
+    expect(
+      ['marketplace', 'sign', dir, '--key', join(R, 'text.pem')],
+      `ongrid-skill: --key ${join(R, 'text.pem')}: not a private key PEM\nhint: make one with \`ongrid-skill marketplace keygen\`\n`,
+    )
+    expect(
+      ['marketplace', 'verify', dir, '--pinned-key', R],
+      `ongrid-skill: --pinned-key ${R}: is a directory (give a file, or the PEM itself)\n`,
+    )
+    expect(
+      ['marketplace', 'pack', dir, '-o', join(R, 'text.pem/x.tgz')],
+      `ongrid-skill: -o ${join(R, 'text.pem/x.tgz')}: cannot make its dir (mkdir ${join(R, 'text.pem')}: file exists)\n`,
+    )
+    expect(
+      ['marketplace', 'keygen', '--out', join(R, 'no/dir/k.pem')],
+      `ongrid-skill: cannot write ${join(R, 'no/dir/k.pem')}: no such file or directory\n`,
+    )
+  })
 })

@@ -95,6 +95,9 @@ describe('test: exit codes', () => {
       assert.equal(r.code, 2, args.join(' '))
       assert.match(r.stderr, /^ongrid-skill: .*\n$/)
     }
+    // A pattern that is not one: said with the pattern as typed, not V8's /…/u text.
+    const bad = await cli(['good', '--filter', '(\n'])
+    assert.equal(bad.stderr, 'ongrid-skill: --filter "(\\n": not a regular expression (unterminated group)\n')
     const f = await cli(['good', '--filter', 'nothing-matches'])
     assert.equal(f.code, 2)
     assert.match(f.stderr, /matching --filter nothing-matches/)

@@ -16,6 +16,12 @@ describe('didYouMean', () => {
     assert.equal(didYouMean('valid', commands), 'validate')
     assert.equal(didYouMean('compl', commands), 'completion')
   })
+  test('a name of three letters or more that starts the input counts', () => {
+    assert.equal(didYouMean('warning', ['error', 'warn', 'info']), 'warn')
+    assert.equal(didYouMean('validates', commands), 'validate')
+    assert.equal(didYouMean('runner', commands), 'run')
+    assert.equal(didYouMean('inform', ['off', 'info']), 'info')
+  })
   test('nothing near, or the name itself: no suggestion', () => {
     assert.equal(didYouMean('frobnicate', commands), undefined)
     assert.equal(didYouMean('x', commands), undefined)

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { SkillClass } from '../../core/build.js'
+import { reasonText } from '../../core/go/os/errors.js'
 import { type InitResult, initPack, nextCommands } from '../../core/init/init.js'
 import {
   categoryProblem,
@@ -111,7 +112,8 @@ export async function initAction({ args, flags: f }: ActionInput): Promise<numbe
     }
     const err = e as NodeJS.ErrnoException
     if (typeof err.code === 'string' && typeof err.syscall === 'string') {
-      throw new UserError(`cannot write the pack: ${err.message}: nothing written`)
+      const where = typeof err.path === 'string' ? `${err.syscall} ${err.path}: ` : ''
+      throw new UserError(`cannot write the pack: ${where}${reasonText(err)}: nothing written`)
     }
     throw e
   } finally {

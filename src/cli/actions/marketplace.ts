@@ -12,7 +12,7 @@ import type MarketplacePack from '../../commands/marketplace/pack.js'
 import type MarketplaceSign from '../../commands/marketplace/sign.js'
 import type MarketplaceVerify from '../../commands/marketplace/verify.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
-import { ENOENT } from '../../core/go/os/errors.js'
+import { reasonText } from '../../core/go/os/errors.js'
 import { base } from '../../core/go/path/filepath/path.js'
 import type { RuleMeta, Severity } from '../../core/lint/types.js'
 import { capabilityDeclarationJSON } from '../../core/marketplace/capabilities.js'
@@ -70,8 +70,7 @@ export async function openTarget(path: string): Promise<Target> {
   try {
     st = statSync(display)
   } catch (e) {
-    const code = (e as { code?: string }).code
-    throw new UserError(`${path}: ${code === 'ENOENT' ? ENOENT.error() : (e as Error).message}`)
+    throw new UserError(`${path}: ${reasonText(e)}`)
   }
   if (st.isDirectory()) {
     const root = fromText(display)
@@ -130,10 +129,7 @@ function pinnedKeyOf(value: string): GoString {
   try {
     return readFileSync(value).toString('latin1')
   } catch (e) {
-    const code = (e as { code?: string }).code
-    throw new UserError(
-      `--pinned-key ${value}: ${code === 'ENOENT' ? ENOENT.error() : (e as Error).message.replace(/^[A-Z]+: /, '')} (give a file, or the PEM itself)`,
-    )
+    throw new UserError(`--pinned-key ${value}: ${reasonText(e)} (give a file, or the PEM itself)`)
   }
 }
 
@@ -326,8 +322,12 @@ const RULES: RuleMeta[] = [
   },
 ]
 
-/** Prints the document in the chosen format; returns the exit code (1 on any error finding). */
-async function render(doc: CheckDocument, format: Format, failed: boolean): Promise<number> {
+/**
+ * Prints the document in the chosen format; returns the exit code (1 on any error finding).
+ * Quiet, only the findings that fail (errors) are shown.
+ */
+async function render(doc: CheckDocument, format: Format, failed: boolean, quiet: boolean): Promise<number> {
+  if (quiet) doc = { ...doc, findings: doc.findings.filter((f) => f.severity === 'error') }
   const cwd = process.cwd()
   const out: LintOutput = lintOutput(doc, RULES, cwd)
   let text: string
@@ -359,7 +359,7 @@ export async function marketplaceCheckAction({
   const t = await openTarget(args.path ?? '.')
   try {
     const doc = await checkDocument(t, trust)
-    return await render(doc, format, severe(doc))
+    return await render(doc, format, severe(doc), flags.quiet === true)
   } finally {
     t.cleanup()
   }
@@ -388,7 +388,7 @@ export async function marketplaceVerifyAction({
         file: t.display,
         message: text,
       })
-      return await render(doc, format, true)
+      return await render(doc, format, true, flags.quiet === true)
     }
     const v = verifySignature(t.root, trust.pinnedKey)
     doc.signature = signatureDoc(v, t.root)
@@ -408,7 +408,7 @@ export async function marketplaceVerifyAction({
       })
     }
     const failed = v.state === 'failed' || (v.state === 'unsigned' && requireSigned)
-    return await render(doc, format, failed)
+    return await render(doc, format, failed, flags.quiet === true)
   } finally {
     t.cleanup()
   }
@@ -443,7 +443,8 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
     writeFileSync(out, priv, { mode: 0o600, flag: 'wx' })
     writeFileSync(pubOut, pub, { mode: 0o644, flag: 'wx' })
   } catch (e) {
-    throw new UserError(`write key: ${(e as Error).message}`)
+    const path = (e as { path?: unknown }).path
+    throw new UserError(`cannot write ${typeof path === 'string' ? path : out}: ${reasonText(e)}`)
   }
   const fingerprint = createHash('sha256').update(der).digest('hex')
   if (flags.json === true) {
@@ -477,12 +478,21 @@ export async function marketplaceSignAction({
     throw new UserError(`${args.path}: not a directory (sign the pack dir, then \`marketplace pack\` it)`)
   // The manager installs a copy of the tree; through a symlinked root its hash would see nothing.
   const dir = realpathSync(resolve(args.path ?? '.'))
+  let keyPem: Buffer
+  try {
+    keyPem = readFileSync(keyFile)
+  } catch (e) {
+    throw new UserError(`--key ${keyFile}: ${reasonText(e)}`)
+  }
   let key: import('node:crypto').KeyObject
   try {
-    key = createPrivateKey(readFileSync(keyFile))
-  } catch (e) {
+    key = createPrivateKey(keyPem)
+  } catch {
+    // OpenSSL's reason ("DECODER routines::unsupported") says nothing more to a user.
     throw new UserError(
-      `--key ${keyFile}: not a private key PEM (${(e as Error).message.replace(/^error:[0-9A-F]+:/, '')})`,
+      `--key ${keyFile}: not a private key PEM`,
+      undefined,
+      'make one with `ongrid-skill marketplace keygen`',
     )
   }
   const curve = key.asymmetricKeyDetails?.namedCurve
@@ -703,7 +713,9 @@ export async function marketplacePackAction({
   try {
     fsModule.mkdirSync(dirname(out), { recursive: true })
   } catch (e) {
-    throw new UserError(`-o ${out}: cannot make its dir (${(e as Error).message.replace(/^[A-Z]+: /, '')})`)
+    const err = e as NodeJS.ErrnoException
+    const at = typeof err.path === 'string' ? `${err.syscall} ${err.path}: ` : ''
+    throw new UserError(`-o ${out}: cannot make its dir (${at}${reasonText(e)})`)
   }
   const tmp = `${out}.tmp-${process.pid}.${fmt}`
   fsModule.writeFileSync(tmp, bytes, { mode: 0o644 })

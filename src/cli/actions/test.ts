@@ -34,6 +34,8 @@ export interface TestOptions {
   bail: boolean
   update: boolean
   passWithNoTests: boolean
+  /** spec: only the failing cases and the counts. */
+  quiet: boolean
   watch: boolean
   audit: boolean
   auditDb?: string
@@ -51,7 +53,11 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     try {
       filter = new RegExp(f, 'u')
     } catch (e) {
-      throw new UserError(`--filter: ${(e as Error).message}`)
+      // V8's "Invalid regular expression: /(/u: Unterminated group", with the pattern as typed.
+      const why = /: ([^:]*)$/.exec((e as Error).message)?.[1] ?? 'invalid'
+      throw new UserError(
+        `--filter ${JSON.stringify(f)}: not a regular expression (${why.charAt(0).toLowerCase()}${why.slice(1)})`,
+      )
     }
   }
   return {
@@ -63,6 +69,7 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     bail: flags.bail === true,
     update: flags.update === true,
     passWithNoTests: flags['pass-with-no-tests'] === true,
+    quiet: flags.quiet === true,
     watch: flags.watch === true,
     audit: flags.audit === true,
     auditDb: flags['audit-db'],
@@ -74,13 +81,17 @@ export function planRun(o: TestOptions): Item[] {
   return plan(findPacks(o.paths, o.root), o.filter)
 }
 
-export async function makeReporter(format: TestFormat, write: (s: string) => void): Promise<Reporter> {
+export async function makeReporter(
+  format: TestFormat,
+  write: (s: string) => void,
+  quiet = false,
+): Promise<Reporter> {
   const m = await import('../../ui/test/report.js')
   const cwd = process.cwd()
   switch (format) {
     case 'spec': {
       const { chalkPaint, NO_PAINT } = await import('../../ui/lint/stylish.js')
-      return new m.SpecReporter(write, cwd, colorWanted() ? await chalkPaint() : NO_PAINT)
+      return new m.SpecReporter(write, cwd, colorWanted() ? await chalkPaint() : NO_PAINT, quiet)
     }
     case 'tap':
       return new m.TapReporter(write)
@@ -114,14 +125,14 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
       `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
-  const live = o.format === 'spec' && !o.watch && liveTerminal(process.stdout)
+  const live = o.format === 'spec' && !o.watch && !o.quiet && liveTerminal(process.stdout)
   let reporter: Reporter
   let view: LiveView | null = null
   if (live) {
     const { createLiveView } = await import('../../ui/test/live.js')
     view = await createLiveView(items.length, process.stdout)
     reporter = view
-  } else reporter = await makeReporter(o.format, write)
+  } else reporter = await makeReporter(o.format, write, o.quiet)
   const audit = o.audit ? await openAudit(o.auditDb) : null
   const summary = await runItems(items, {
     jobs: o.jobs,

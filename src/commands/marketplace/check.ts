@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { marketplaceCheckAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
-import { formatFlag } from '../../cli/check-flags.js'
+import { formatFlag, quietFlag } from '../../cli/check-flags.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../cli/flag-sources.js'
 
 export default class MarketplaceCheck extends BaseCommand {
@@ -45,6 +45,7 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
 
   static override flags = {
     format: formatFlag('output format (--json is --format json)'),
+    quiet: quietFlag('report errors only'),
     'dev-mode': Flags.string({
       description: `the manager’s ${DEVMODE_ENV}, read as it reads it: empty or "true" in any case is on, anything else (false, 0, no) off; default: $${DEVMODE_ENV}, else on`,
     }),

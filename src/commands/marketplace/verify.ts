@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { marketplaceVerifyAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
-import { formatFlag } from '../../cli/check-flags.js'
+import { formatFlag, quietFlag } from '../../cli/check-flags.js'
 import { PINNED_PUBKEY_ENV } from '../../cli/flag-sources.js'
 
 export default class MarketplaceVerify extends BaseCommand {
@@ -31,6 +31,7 @@ Exit codes: 0 verified (or unsigned without --require-signed), 1 otherwise, 2 us
 
   static override flags = {
     format: formatFlag('output format (--json is --format json)'),
+    quiet: quietFlag('report errors only'),
     'pinned-key': Flags.string({
       description: `the pinned public key: a PEM file, or the PEM itself (as the manager takes it); default: $${PINNED_PUBKEY_ENV}`,
     }),

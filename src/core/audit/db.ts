@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import type { Dialect } from './ddl.js'
 import type { MysqlTarget, Source } from './dsn.js'
 import { AuditError, mysqlFailure, sqliteFailure } from './errors.js'
-import { loadSqlite } from './local-store.js'
+import { openSqliteFile, StoreError } from './local-store.js'
 import type { Zone } from './zone.js'
 
 /** A row as the driver returns it: integers as bigint (SQLite) or decimal strings (MySQL BIGINT). */
@@ -43,13 +43,13 @@ export async function openSqlite(path: string, local: boolean): Promise<Db> {
     )
   }
   if (statSync(path).isDirectory()) throw new AuditError(`${path} is a directory, not a SQLite file`)
-  const { Sqlite, nativeBinding } = await loadSqlite()
   let db: import('better-sqlite3').Database
   try {
     // timeout: SQLite's own busy wait, kept short so the event loop (Ctrl-C) stays responsive;
     // longer waits are the async retries in all().
-    db = new Sqlite(path, { readonly: true, fileMustExist: true, timeout: 50, nativeBinding })
+    db = await openSqliteFile(path, { readonly: true, fileMustExist: true, timeout: 50 })
   } catch (e) {
+    if (e instanceof StoreError) throw new AuditError(e.message)
     throw sqliteFailure(e, path, 'skill_executions')
   }
   const statements = new Map<string, import('better-sqlite3').Statement>()

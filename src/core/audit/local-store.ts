@@ -52,7 +52,7 @@ export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
  * better-sqlite3, loaded on first use, with the path of its addon when it sits where the package
  * builds it, which spares the `bindings` package's search of a dozen places.
  */
-export async function loadSqlite(): Promise<{
+async function loadSqlite(): Promise<{
   Sqlite: typeof BetterSqlite3
   nativeBinding: string | undefined
 }> {
@@ -60,6 +60,37 @@ export async function loadSqlite(): Promise<{
   const entry = createRequire(import.meta.url).resolve('better-sqlite3')
   const addon = join(dirname(entry), '..', 'build', 'Release', 'better_sqlite3.node')
   return { Sqlite, nativeBinding: existsSync(addon) ? addon : undefined }
+}
+
+type SqliteOptions = NonNullable<ConstructorParameters<typeof BetterSqlite3>[1]>
+
+/**
+ * A SQLite file opened by better-sqlite3 (loaded on first use). An addon that cannot be loaded
+ * (not built, or built for another Node) is said as such, never in the `bindings` package's
+ * words ("Could not locate the bindings file. Tried: …") or the loader's multi-line ABI text.
+ */
+export async function openSqliteFile(path: string, options: SqliteOptions): Promise<Database> {
+  const { Sqlite, nativeBinding } = await loadSqlite()
+  try {
+    return new Sqlite(path, { ...options, nativeBinding })
+  } catch (e) {
+    const problem = addonProblem(e)
+    if (problem !== undefined) throw new StoreError(problem)
+    throw e
+  }
+}
+
+/** The one line for an addon that does not load, or undefined for any other error. */
+export function addonProblem(e: unknown): string | undefined {
+  const err = (e ?? {}) as { code?: unknown; message?: unknown }
+  const message = typeof err.message === 'string' ? err.message : ''
+  if (err.code !== 'ERR_DLOPEN_FAILED' && !message.startsWith('Could not locate the bindings file')) {
+    return undefined
+  }
+  return (
+    `better-sqlite3's native addon cannot be loaded by Node ${process.version} (ABI ${process.versions.modules}):` +
+    ' reinstall ongrid-skill, or run `npm rebuild better-sqlite3` where it is installed'
+  )
 }
 
 /** How a store is waited for: never on the main thread, never past `deadline()`. */
@@ -84,10 +115,9 @@ export const BUSY_TIMEOUT_MS = 5000
  * BUSY_TIMEOUT_MS for callers that insert synchronously.
  */
 export async function openLocalStore(path: string, wait: StoreWait = {}): Promise<Database> {
-  const { Sqlite, nativeBinding } = await loadSqlite()
   makeStoreDir(dirname(path))
   createPrivate(path)
-  const db = new Sqlite(path, { timeout: 0, nativeBinding })
+  const db = await openSqliteFile(path, { timeout: 0 })
   try {
     await retryBusy(() => {
       if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL')
@@ -142,8 +172,11 @@ function createPrivate(path: string): void {
     )
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') return
-    throw new StoreError(`open ${path}: ${why(e)}`)
+    if (code !== 'EEXIST') throw new StoreError(`open ${path}: ${why(e)}`)
+  }
+  // There already: a directory would be SQLite's "unable to open database file".
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new StoreError(`open ${path}: is a directory`)
   }
 }
 

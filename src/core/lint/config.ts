@@ -116,7 +116,13 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): 
     // The yaml package's errors carry the position: file:line:column, as editors read it.
     const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0]
     const at = pos ? `${where}:${pos.line}:${pos.col}` : where
-    const message = (e as Error).message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+    const message = (e as Error).message
+      .split('\n')[0]
+      .replace(/ at line \d+, column \d+:?$/, '')
+      // The one text of the package's with a lone quote mark: said with the quotes paired.
+      .replace(/^Missing closing (["'])quote$/, (_, q: string) =>
+        q === '"' ? 'a "double-quoted" string is not closed' : "a 'single-quoted' string is not closed",
+      )
     throw new ConfigError(`${at}: not valid YAML: ${message}`)
   }
   const config: LintConfig = { path, dir: dir(path), rules: new Map(), ignore: [], ignoreText: [] }

@@ -47,7 +47,10 @@ function failureLines(f: Failure, paint: Paint, indent: string): string[] {
   return out
 }
 
-/** The default: a header per pack, a line per case, failures with their diffs, the counts. */
+/**
+ * The default: a header per pack, a line per case, failures with their diffs, the counts.
+ * Quiet, the cases that pass are not shown (nor the header of a pack with no failing case).
+ */
 export class SpecReporter implements Reporter {
   private pack: string | null = null
   private failed: ItemResult[] = []
@@ -55,9 +58,11 @@ export class SpecReporter implements Reporter {
     private readonly write: Write,
     private readonly cwd: string,
     private readonly paint: Paint = NO_PAINT,
+    private readonly quiet = false,
   ) {}
 
   result(r: ItemResult): void {
+    if (this.quiet && r.passed) return
     const label = packLabel(r, this.cwd)
     if (label !== this.pack) {
       this.write(`${this.pack === null ? '' : '\n'}${this.paint.path(label)}\n`)
@@ -88,7 +93,9 @@ export class SpecReporter implements Reporter {
         }
       }
     }
-    text += `\n${s.failed > 0 ? this.paint.error(countsLine(s)) : this.paint.ok(countsLine(s))}\n`
+    // Quiet with nothing above it, the counts are the first line.
+    if (!this.quiet || this.pack !== null) text += '\n'
+    text += `${s.failed > 0 ? this.paint.error(countsLine(s)) : this.paint.ok(countsLine(s))}\n`
     text += this.paint.dim(`Time: ${(s.durationMs / 1000).toFixed(2)} s\n`)
     this.write(text)
   }
