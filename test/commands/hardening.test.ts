@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, statSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -441,4 +442,33 @@ describe('terminal escapes from skills, entries and rows are shown, not obeyed',
     const piped = await cli(['audit', 'tail', '--db', `sqlite:${store}`, '-n', '1'])
     assert.ok(piped.stdout.includes(`(stderr: ${CLEAR}\x1b]52;c;aGk=\x07)`), JSON.stringify(piped.stdout))
   })
+})
+
+describe('--audit-db is a local file: a MySQL address there is a usage error, no file made', () => {
+  for (const command of ['run', 'test', 'mcp'] as const) {
+    test(command, async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'ongrid-auditdb-'))
+      try {
+        const args =
+          command === 'run'
+            ? ['run', pack(OK)]
+            : command === 'test'
+              ? ['test', pack(OK), '--audit', '--pass-with-no-tests']
+              : ['mcp', pack(OK)]
+        const r = await runCli([...args, '--audit-db', 'mysql://u:p@ss@127.0.0.1:1/ongrid'], {
+          cwd,
+          env: { CI: '1' },
+          timeoutMs: 15_000,
+        })
+        assert.equal(r.code, 2, r.stderr)
+        assert.equal(
+          r.stderr.split('\n')[0],
+          "ongrid-skill: --audit-db mysql://u:***@127.0.0.1:1/ongrid: a MySQL address; --audit-db is the local SQLite file this command records to (the manager's database is read with audit tail --db)",
+        )
+        assert.deepEqual(readdirSync(cwd), [])
+      } finally {
+        rmSync(cwd, { recursive: true, force: true })
+      }
+    })
+  }
 })

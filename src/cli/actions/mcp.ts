@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Database } from 'better-sqlite3'
 import type Mcp from '../../commands/mcp.js'
+import { auditStorePath } from '../../core/audit/dsn.js'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
@@ -125,6 +126,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
   const dirs =
     dirArgs.length > 0 ? dirArgs : splitExternalDirs(envValue === undefined ? undefined : fromText(envValue))
   if (dirs.length === 0) throw new UserError(`no dirs: pass DIR arguments or set ${EXTERNAL_DIRS_ENV}`)
+  const auditDb = auditStorePath(flags['audit-db'])
   const classes = parseClasses(flags.class ?? 'safe')
   if (typeof classes === 'string') throw new UserError(classes)
   const jobs = flags.jobs === undefined ? DEFAULT_JOBS : Number(flags.jobs)
@@ -151,7 +153,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
 
   const server = new McpHost(stateOf(first.tools), {
     jobs,
-    audit: flags.audit === false ? null : new AuditSink(flags['audit-db']),
+    audit: flags.audit === false ? null : new AuditSink(auditDb),
     listChanged: flags.watch === true,
   })
   if (flags.watch === true) {

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3'
 import type Run from '../../commands/run.js'
 import { type ArgsInput, assembleArgs } from '../../core/args.js'
+import { auditStorePath } from '../../core/audit/dsn.js'
 import {
   defaultAuditPath,
   insertExecution,
@@ -47,6 +48,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
     if (!flags.quiet && !json) process.stderr.write(`${line}\n`)
   }
 
+  const auditDb = auditStorePath(flags['audit-db'])
   const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs, json)
   if (flags.timeout !== undefined) {
     const d = parseTimeoutText(flags.timeout)
@@ -139,7 +141,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   // timeout, its stdin and the signals never wait on the store.
   let storeDeadline = Number.POSITIVE_INFINITY
   const wait = { signal: controller.signal, deadline: () => storeDeadline }
-  const storeAt = flags.audit !== false ? (flags['audit-db'] ?? defaultAuditPath()) : null
+  const storeAt = flags.audit !== false ? (auditDb ?? defaultAuditPath()) : null
   const opening = storeAt !== null ? openStore(storeAt, wait) : null
   const result = await running
   const finishedNs = nowNs()

@@ -1,4 +1,5 @@
 import type Test from '../../commands/test.js'
+import { auditStorePath } from '../../core/audit/dsn.js'
 import {
   findPacks,
   type Item,
@@ -72,7 +73,7 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     quiet: flags.quiet === true,
     watch: flags.watch === true,
     audit: flags.audit === true,
-    auditDb: flags['audit-db'],
+    auditDb: auditStorePath(flags['audit-db']),
   }
 }
 

@@ -318,3 +318,24 @@ export function describeSource(s: Source): string {
   if (s.kind === 'sqlite') return s.local ? `local audit store ${s.path}` : `SQLite file ${s.path}`
   return `MySQL at ${s.target.address}, database ${s.target.database}`
 }
+
+/**
+ * `--audit-db` of run, test and mcp: the local SQLite file they record to. A MySQL address there
+ * (a URL or a go-sql-driver DSN, as `audit tail --db` takes) would otherwise be taken as a
+ * relative file name and a SQLite file made under it: a usage error instead, the password never
+ * echoed. `sqlite:PATH` is taken as PATH.
+ */
+export function auditStorePath(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  if (value.startsWith('sqlite:')) return sqlitePath(value)
+  if (value.startsWith('mysql:') || /^[^/]*(tcp|unix)\(/.test(value))
+    throw new SourceError(
+      `--audit-db ${redact(value)}: a MySQL address; --audit-db is the local SQLite file this command records to (the manager's database is read with audit tail --db)`,
+    )
+  return value
+}
+
+function sqlitePath(value: string): string {
+  const s = resolveDirect(value)
+  return s.kind === 'sqlite' ? s.path : value
+}

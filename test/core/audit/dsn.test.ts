@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, test } from 'node:test'
 import {
+  auditStorePath,
   DEFAULT_DSN,
   describeSource,
   parseGoDsn,
@@ -247,4 +248,25 @@ describe('a DSN kept out of argv: env:NAME and file:PATH', () => {
 test('describeSource', () => {
   assert.equal(describeSource({ kind: 'sqlite', path: '/a.db', local: true }), 'local audit store /a.db')
   assert.equal(describeSource(resolveSource('mysql://u@h:1/d')), 'MySQL at h:1, database d')
+})
+
+test('auditStorePath: a file path or sqlite:PATH; a MySQL address is refused, its password unsaid', () => {
+  assert.equal(auditStorePath(undefined), undefined)
+  assert.equal(auditStorePath('/tmp/a.db'), '/tmp/a.db')
+  assert.equal(auditStorePath('rel/a.db'), 'rel/a.db')
+  assert.equal(auditStorePath('sqlite:///tmp/a.db'), '/tmp/a.db')
+  for (const [dsn, shown] of [
+    ['mysql://u:p@ss@db.internal:3306/ongrid', 'mysql://u:***@db.internal:3306/ongrid'],
+    ['u:secret@tcp(127.0.0.1:3306)/ongrid', 'u:***@tcp(127.0.0.1:3306)/ongrid'],
+    ['mysql:u:secret@unix(/run/mysqld.sock)/ongrid', 'mysql:u:***@unix(/run/mysqld.sock)/ongrid'],
+  ]) {
+    assert.throws(
+      () => auditStorePath(dsn),
+      (e: unknown) =>
+        e instanceof SourceError &&
+        e.message.startsWith(`--audit-db ${shown}: a MySQL address;`) &&
+        !e.message.includes('secret') &&
+        !e.message.includes('p@ss'),
+    )
+  }
 })
