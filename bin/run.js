@@ -57,6 +57,9 @@ async function main() {
   const fast = loadBundle() ?? (await import('../dist/cli/fast.js'))
   if (!(await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json'))))) {
     const oclif = await import('@oclif/core')
+    // oclif answers `help --help` with the root help; `help` is a command like the others.
+    if (argv[0] === 'help' && argv.length === 2 && (argv[1] === '--help' || argv[1] === '-h'))
+      argv[1] = 'help'
     try {
       await oclif.run(argv, ROOT)
       await oclif.flush()

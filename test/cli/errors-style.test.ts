@@ -35,6 +35,7 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     const self = cli(['help', 'help'])
     assert.equal(self.code, 0, self.stderr)
     assert.match(self.stdout, /^Show help for a command\n\nUSAGE\n {2}\$ ongrid-skill help \[COMMAND\.\.\.\]/)
+    for (const flag of ['--help', '-h']) assert.equal(cli(['help', flag]).stdout, self.stdout, `help ${flag}`)
     // A topic: its commands, as `marketplace --help` lists them.
     const mp = cli(['help', 'marketplace'])
     assert.equal(mp.code, 0, mp.stderr)
