@@ -4,6 +4,7 @@ import { toText } from '../go/gostring.js'
 import { dir } from '../go/path/filepath/path.js'
 import { collectTargets } from '../lint/targets.js'
 import { parseManifest } from '../manifest.js'
+import { readManifest, whole } from '../manifest-read.js'
 import { buildFailedText } from '../registry.js'
 import { type CaseFile, caseFiles, loadCaseFile, type TestCase } from './cases.js'
 import { type CaseOutcome, type Failure, runCase } from './run.js'
@@ -51,10 +52,20 @@ export function findPacks(paths: readonly string[], root?: string): PackPlan[] {
     if (t.kind !== 'manifest') continue
     const packDir = toText(dir(t.path))
     const files = caseFiles(packDir).map(loadCaseFile)
-    const parsed = parseManifest(t.path)
     let skill: SubprocessSkill | null = null
     let rejected: string | null = null
-    if (parsed.err) rejected = `skill loader: parse ${toText(t.path)}: ${toText(parsed.err.error())}`
+    // Read as run reads it: a FIFO blocks as it blocks the manager; a device that does not end
+    // (/dev/zero) is not read past DEVICE_CAP, and one too large to hold is not held.
+    let read = readManifest(t.path)
+    if (read.kind === 'fifo') read = whole(t.path)
+    const file = read.kind === 'read' ? read.file : null
+    const parsed = file === null ? null : parseManifest(t.path, () => file)
+    if (parsed === null)
+      rejected =
+        read.kind === 'endless'
+          ? `${toText(t.path)} does not end (a device such as /dev/zero): the manager would read it forever`
+          : `${toText(t.path)} is more than ongrid-skill can judge (the manager reads it)`
+    else if (parsed.err) rejected = `skill loader: parse ${toText(t.path)}: ${toText(parsed.err.error())}`
     else {
       const built = buildSubprocessSkill(parsed.manifest, t.path, t.root)
       if (built.ok) skill = built.value
