@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { constants } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -620,4 +620,47 @@ describe('test view on a terminal: escapes shown, not obeyed; piped byte-exact',
       assert.ok(piped.stdout.includes('x\x1b]0;pwned\x07/skill.json'), JSON.stringify(piped.stdout))
     }
   })
+})
+
+describe('init: the wizard on a terminal, stopped by a signal', { timeout: 60_000 }, () => {
+  for (const [signal, code] of [
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    test(`${signal}: status ${code}, nothing written, the cursor shown again`, async () => {
+      const dir = join(R, `wiz${++n}`)
+      const pidFile = join(R, `wiz${n}.pid`)
+      // The shell execs into the CLI: its pid is the wizard's.
+      const term = startCli(['init', '--dir', dir], {
+        cwd: R,
+        tty: true,
+        sh: `stty cols 100 rows 40; echo $$ > '${pidFile}'; exec "$0" "$@"`,
+        stdin: 'open',
+        env: { CI: undefined, CONTINUOUS_INTEGRATION: undefined, NO_COLOR: '1', TERM: 'xterm' },
+      })
+      try {
+        let screen = ''
+        const exit = new Promise<number | null>((resolve) => term.on('close', (c) => resolve(c)))
+        await new Promise<void>((resolve, reject) => {
+          const limit = setTimeout(() => reject(new Error(`the wizard never drew: ${screen}`)), 20_000)
+          term.stdout!.on('data', (c: Buffer) => {
+            screen += c.toString('utf8')
+            if (screen.includes('a new skill pack')) {
+              clearTimeout(limit)
+              resolve()
+            }
+          })
+        })
+        process.kill(Number(readFileSync(pidFile, 'utf8')), signal)
+        // script(1) -e reports the wizard's status: 128 + n whether it exited or was killed.
+        assert.equal(await exit, code, screen)
+        assert.equal(existsSync(dir), false)
+        assert.match(screen.slice(screen.lastIndexOf('a new skill pack')), /\x1b\[\?25h/)
+      } finally {
+        term.kill('SIGKILL')
+      }
+    })
+  }
 })

@@ -125,8 +125,8 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   } else reporter = await makeReporter(o.format, write)
   // spec and tap on a terminal: what packs, cases and entries wrote is shown, not obeyed.
   const { shownOnTerminal } = await import('../../ui/test/report.js')
-  const escape = (o.format === 'spec' || o.format === 'tap') && process.stdout.isTTY === true
-  const shown = (r: ItemResult) => (escape ? shownOnTerminal(r) : r)
+  const escaped = (o.format === 'spec' || o.format === 'tap') && process.stdout.isTTY === true
+  const shown = (r: ItemResult) => (escaped ? shownOnTerminal(r) : r)
   const audit = o.audit ? await openAudit(o.auditDb) : null
   const summary = await runItems(items, {
     jobs: o.jobs,
