@@ -4,7 +4,7 @@ import { toText } from '../go/gostring.js'
 import { dir } from '../go/path/filepath/path.js'
 import { collectTargets } from '../lint/targets.js'
 import { parseManifest } from '../manifest.js'
-import { readManifest, whole } from '../manifest-read.js'
+import { notJudgedText, readManifest, whole } from '../manifest-read.js'
 import { buildFailedText } from '../registry.js'
 import { type CaseFile, caseFiles, loadCaseFile, type TestCase } from './cases.js'
 import { type CaseOutcome, type Failure, runCase } from './run.js'
@@ -58,18 +58,17 @@ export function findPacks(paths: readonly string[], root?: string): PackPlan[] {
     // (/dev/zero) is not read past DEVICE_CAP, and one too large to hold is not held.
     let read = readManifest(t.path)
     if (read.kind === 'fifo') read = whole(t.path)
-    const file = read.kind === 'read' ? read.file : null
-    const parsed = file === null ? null : parseManifest(t.path, () => file)
-    if (parsed === null)
-      rejected =
-        read.kind === 'endless'
-          ? `${toText(t.path)} does not end (a device such as /dev/zero): the manager would read it forever`
-          : `${toText(t.path)} is more than ongrid-skill can judge (the manager reads it)`
-    else if (parsed.err) rejected = `skill loader: parse ${toText(t.path)}: ${toText(parsed.err.error())}`
-    else {
-      const built = buildSubprocessSkill(parsed.manifest, t.path, t.root)
-      if (built.ok) skill = built.value
-      else rejected = toText(buildFailedText(parsed.manifest.name, t.path, built.err.error()))
+    if (read.kind === 'endless' || read.kind === 'too-large')
+      rejected = notJudgedText(toText(t.path), read.kind)
+    else if (read.kind === 'read') {
+      const file = read.file
+      const parsed = parseManifest(t.path, () => file)
+      if (parsed.err) rejected = `skill loader: parse ${toText(t.path)}: ${toText(parsed.err.error())}`
+      else {
+        const built = buildSubprocessSkill(parsed.manifest, t.path, t.root)
+        if (built.ok) skill = built.value
+        else rejected = toText(buildFailedText(parsed.manifest.name, t.path, built.err.error()))
+      }
     }
     out.push({
       dir: packDir,
