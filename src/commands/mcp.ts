@@ -11,7 +11,7 @@ export default class Mcp extends BaseCommand {
 
 Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}. A pack dir works as a DIR too. With --json, prints what would be served and exits.
 
-Exit codes: 0 the client went away (or SIGINT/SIGTERM), 2 usage errors.`
+Exit codes: 0 the client went away, 2 usage errors, 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; running entries' process groups are killed).`
 
   static override examples = [
     {

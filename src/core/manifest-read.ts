@@ -51,6 +51,13 @@ export function probeManifest(
   return s.value.size > MAX_MANIFEST_BYTES ? 'too-large' : 'plain'
 }
 
+/** Why a manifest read as `endless` or `too-large` is not judged: one line naming it. */
+export function notJudgedText(path: string, kind: Exclude<ManifestRead['kind'], 'read'>): string {
+  return kind === 'endless'
+    ? `${path} does not end (a device such as /dev/zero): the manager would read it forever`
+    : `${path} is more than ongrid-skill can judge (the manager reads it)`
+}
+
 /** Reads a manifest (see probeManifest): a FIFO is not opened here, a device not read past the cap. */
 export function readManifest(path: GoString, info: FileInfo | null = null): ManifestRead {
   switch (probeManifest(path, info)) {

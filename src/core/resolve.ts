@@ -4,7 +4,7 @@ import { stat } from './go/os/file.js'
 import { abs, dir, join } from './go/path/filepath/path.js'
 import { type LoaderEventKind, loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
-import { readManifest, whole } from './manifest-read.js'
+import { notJudgedText, readManifest, whole } from './manifest-read.js'
 import { buildFailedText, Registry } from './registry.js'
 import { didYouMean, meanHint } from './suggest.js'
 
@@ -37,10 +37,7 @@ export function resolvePack(target: GoString, root?: GoString): Resolved {
     return {
       ok: false,
       kind: 'not-found',
-      line:
-        read.kind === 'endless'
-          ? `${manifestPath} does not end (a device such as /dev/zero): the manager would read it forever`
-          : `${manifestPath} is more than ongrid-skill can judge (the manager reads it)`,
+      line: notJudgedText(manifestPath, read.kind),
     }
   }
   const file = read.file

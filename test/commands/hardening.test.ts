@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
+import { constants, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -468,6 +477,267 @@ describe('--audit-db is a local file: a MySQL address there is a usage error, no
         assert.deepEqual(readdirSync(cwd), [])
       } finally {
         rmSync(cwd, { recursive: true, force: true })
+      }
+    })
+  }
+})
+
+describe('test: hostile packs, each bounded', () => {
+  test('an entry that is a FIFO: the case fails at once with permission denied, as execve does', async () => {
+    const dir = join(R, `tfifo${++n}`)
+    makeTree(dir, {
+      'skill.json': JSON.stringify({ name: 'tfifo', description: 'A test skill.', entry: 'e' }),
+      'tests/cases.json': JSON.stringify([{ name: 'starts', expect: { ok: true } }]),
+    })
+    execFileSync('mkfifo', [join(dir, 'e')])
+    chmodSync(join(dir, 'e'), 0o755)
+    const r = await cli(['test', dir, '--format', 'tap'], { limitMs: 15_000 })
+    assert.equal(r.hung, false, 'test hung on a FIFO entry')
+    assert.equal(r.code, 1)
+    assert.ok(
+      r.stdout.includes(
+        `message: "expected success, but it failed: subprocess skill tfifo: start: fork/exec ${join(dir, 'e')}: permission denied (stderr: )"`,
+      ),
+      r.stdout,
+    )
+  })
+
+  test('/dev/zero as skill.json: the pack is said not to end, nothing read for ever', async () => {
+    const dir = join(R, `tzero${++n}`)
+    makeTree(dir, {
+      'skill.json': { link: '/dev/zero' },
+      'tests/cases.json': JSON.stringify([{ name: 'c', expect: { ok: true } }]),
+    })
+    const r = await cli(['test', dir, '--format', 'tap'], { limitMs: 30_000 })
+    assert.equal(r.hung, false)
+    assert.equal(r.code, 1, r.stderr)
+    assert.match(
+      r.stdout,
+      /message: ".*\/skill\.json does not end \(a device such as \/dev\/zero\): the manager would read it forever"/,
+    )
+  })
+
+  for (const dev of ['/dev/zero', '/dev/urandom']) {
+    test(`${dev} as a case file or an args_file: a problem of that file in test, lint and validate`, async () => {
+      const dir = pack(OK)
+      makeTree(dir, {
+        'tests/a.json': { link: dev },
+        'tests/b.json': JSON.stringify({ name: 'b', args_file: dev, expect: { ok: true } }),
+      })
+      const t = await cli(['test', dir, '--format', 'tap'], { limitMs: 30_000 })
+      assert.equal(t.hung, false)
+      assert.equal(t.code, 1)
+      assert.match(t.stdout, /message: "\(file\): cannot read: not a regular file"/)
+      assert.match(t.stdout, new RegExp(`message: "/args_file: cannot read ${dev}: not a regular file"`))
+      for (const cmd of ['lint', 'validate']) {
+        const l = await cli([cmd, dir], { limitMs: 30_000 })
+        assert.equal(l.hung, false, `${cmd} hung`)
+        assert.equal(l.code, 1, l.stderr)
+        assert.match(
+          l.stdout,
+          /tests\/a\.json\n {2}1:1 {2}error {2}\(file\): cannot read: not a regular file {2}tests\/shape/,
+        )
+      }
+    })
+  }
+
+  test('a schema pattern that backtracks: lint and validate check the cases’ args with a time bound', async () => {
+    const dir = pack(OK, {
+      schema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } },
+    })
+    makeTree(dir, {
+      'tests/cases.json': JSON.stringify([
+        { name: 'stalls', args: { s: `${'a'.repeat(40)}!` }, expect: { ok: true } },
+        { name: 'mismatch', args: { s: 'b' }, expect: { ok: true } },
+      ]),
+    })
+    for (const cmd of ['lint', 'validate']) {
+      const r = await cli([cmd, dir, '--json'], { limitMs: 30_000 })
+      assert.equal(r.hung, false, `${cmd} hung on the cases' args`)
+      const rules = (
+        JSON.parse(r.stdout) as { files: { findings: { ruleId: string; message: string }[] }[] }
+      ).files
+        .flatMap((f) => f.findings)
+        .filter((m) => m.ruleId === 'tests/args-schema')
+        .map((m) => m.message)
+      // The case that stalls the pattern is left unchecked; the next is still checked.
+      assert.deepEqual(rules, ['case "mismatch": args/s: must match pattern "^(a+)+$"'])
+    }
+  })
+
+  test('a result_schema pattern that backtracks: the case fails, said so, within the bound', async () => {
+    const dir = pack({ exec: `${SH}cat >/dev/null\necho '{"s":"${'a'.repeat(40)}!"}'\n` })
+    makeTree(dir, {
+      'tests/cases.json': JSON.stringify([
+        {
+          name: 'stalls',
+          expect: { ok: true, result_schema: { properties: { s: { pattern: '^(a+)+$' } } } },
+        },
+      ]),
+    })
+    const r = await cli(['test', dir, '--format', 'tap'], { limitMs: 30_000 })
+    assert.equal(r.hung, false)
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stdout,
+      /message: "result_schema's patterns took over 1000 ms on this result \(catastrophic backtracking\?\): not checked"/,
+    )
+  })
+})
+
+describe('every long-running command: a stop signal exits 128 + its number', () => {
+  for (const [signal, code] of [
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    test(`test, ${signal}: exit ${code}, the case's process group killed`, async () => {
+      const m = marker(`test-${signal.toLowerCase()}`)
+      const dir = pack({
+        exec: `${SH}cat >/dev/null\n/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+      })
+      makeTree(dir, { 'tests/cases.json': JSON.stringify([{ name: 'waits', expect: { ok: true } }]) })
+      const child = startCli(['test', dir, '--format', 'tap'], { env: { CI: '1' }, stdin: 'ignore' })
+      try {
+        const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+          child.on('close', (c, s) => resolve({ code: c, signal: s })),
+        )
+        // One or two: the background shell's own fork of sleep carries the marker until it execs.
+        assert.ok(await waitFor(() => aliveWithMarker(m).length > 0, 15_000, 25), 'the case never started')
+        child.kill(signal)
+        assert.deepEqual(await exit, { code, signal: null })
+        assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
+      } finally {
+        child.kill('SIGKILL')
+        killAll(aliveWithMarker(m))
+      }
+    })
+
+    test(`test --watch, ${signal} while a case runs: exit ${code}, its process group killed`, async () => {
+      const m = marker(`watch-${signal.toLowerCase()}`)
+      const dir = pack({
+        exec: `${SH}cat >/dev/null\n/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+      })
+      makeTree(dir, { 'tests/cases.json': JSON.stringify([{ name: 'waits', expect: { ok: true } }]) })
+      const child = startCli(['test', dir, '--watch', '--format', 'tap'], {
+        env: { CI: '1' },
+        stdin: 'ignore',
+      })
+      try {
+        const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+          child.on('close', (c, s) => resolve({ code: c, signal: s })),
+        )
+        // One or two: the background shell's own fork of sleep carries the marker until it execs.
+        assert.ok(await waitFor(() => aliveWithMarker(m).length > 0, 15_000, 25), 'the case never started')
+        child.kill(signal)
+        assert.deepEqual(await exit, { code, signal: null })
+        assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
+      } finally {
+        child.kill('SIGKILL')
+        killAll(aliveWithMarker(m))
+      }
+    })
+
+    test(`load-dirs blocked on a FIFO skill.json, ${signal}: status ${code}`, async () => {
+      const root = join(R, `ldsig${++n}`)
+      makeTree(root, { 'a/run.sh': OK })
+      execFileSync('mkfifo', [join(root, 'a/skill.json')])
+      const child = startCli(['load-dirs', root], { env: { CI: '1' }, stdin: 'ignore' })
+      try {
+        const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+          child.on('close', (c, s) => resolve({ code: c, signal: s })),
+        )
+        // Blocked in the open of the FIFO as the manager's boot is (or about to be): either way
+        // the signal ends it; a shell sees 128 + its number.
+        await new Promise((r) => setTimeout(r, 1000))
+        child.kill(signal)
+        const e = await exit
+        assert.equal(e.code ?? 128 + constants.signals[e.signal as NodeJS.Signals], code, JSON.stringify(e))
+      } finally {
+        child.kill('SIGKILL')
+      }
+    })
+  }
+})
+
+describe('test view on a terminal: escapes shown, not obeyed; piped byte-exact', () => {
+  test('a case name and an entry’s stderr holding OSC 52, OSC 0 and ESC[2J (spec and tap)', async () => {
+    const dir = pack({ exec: `${SH}cat >/dev/null\nprintf '\\033]52;c;aGk=\\007' >&2\nexit 1\n` })
+    makeTree(dir, {
+      'tests/cases.json': `[{"name":"c\\u001b]0;pwned\\u0007\\u001b[2J","expect":{"ok":true}}]`,
+    })
+    for (const format of ['spec', 'tap']) {
+      const tty = await onTty(['test', dir, '--format', format])
+      assert.equal(tty.code, 1)
+      assert.ok(!tty.stdout.includes('\x1b'), `${format}: ${JSON.stringify(tty.stdout)}`)
+      assert.ok(tty.stdout.includes('c\\x1b]0;pwned\\a\\x1b[2J'), `${format}: ${JSON.stringify(tty.stdout)}`)
+    }
+    const spec = await onTty(['test', dir])
+    assert.ok(spec.stdout.includes('(stderr: \\x1b]52;c;aGk=\\a)'), JSON.stringify(spec.stdout))
+    const piped = await cli(['test', dir, '--format', 'tap'])
+    assert.ok(piped.stdout.includes('not ok 1 - p'), piped.stdout)
+    assert.ok(piped.stdout.includes('c\x1b]0;pwned\x07\x1b[2J\n'), JSON.stringify(piped.stdout))
+  })
+
+  test('lint and validate: a pack path holding escapes', async () => {
+    const root = join(R, `lv${++n}`)
+    makeTree(root, {
+      'x\x1b]0;pwned\x07/skill.json': JSON.stringify({
+        name: 'x',
+        description: 'A test skill.',
+        entry: 'run.sh',
+      }),
+    })
+    for (const cmd of ['lint', 'validate']) {
+      const tty = await onTty([cmd, root])
+      assert.equal(tty.code, 1, tty.stdout)
+      assert.ok(!tty.stdout.includes('\x1b'), `${cmd}: ${JSON.stringify(tty.stdout)}`)
+      assert.ok(tty.stdout.includes('x\\x1b]0;pwned\\a/skill.json'), `${cmd}: ${JSON.stringify(tty.stdout)}`)
+      const piped = await cli([cmd, root])
+      assert.ok(piped.stdout.includes('x\x1b]0;pwned\x07/skill.json'), JSON.stringify(piped.stdout))
+    }
+  })
+})
+
+describe('init: the wizard on a terminal, stopped by a signal', { timeout: 60_000 }, () => {
+  for (const [signal, code] of [
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    test(`${signal}: status ${code}, nothing written, the cursor shown again`, async () => {
+      const dir = join(R, `wiz${++n}`)
+      const pidFile = join(R, `wiz${n}.pid`)
+      // The shell execs into the CLI: its pid is the wizard's.
+      const term = startCli(['init', '--dir', dir], {
+        cwd: R,
+        tty: true,
+        sh: `stty cols 100 rows 40; echo $$ > '${pidFile}'; exec "$0" "$@"`,
+        stdin: 'open',
+        env: { CI: undefined, CONTINUOUS_INTEGRATION: undefined, NO_COLOR: '1', TERM: 'xterm' },
+      })
+      try {
+        let screen = ''
+        const exit = new Promise<number | null>((resolve) => term.on('close', (c) => resolve(c)))
+        await new Promise<void>((resolve, reject) => {
+          const limit = setTimeout(() => reject(new Error(`the wizard never drew: ${screen}`)), 20_000)
+          term.stdout!.on('data', (c: Buffer) => {
+            screen += c.toString('utf8')
+            if (screen.includes('a new skill pack')) {
+              clearTimeout(limit)
+              resolve()
+            }
+          })
+        })
+        process.kill(Number(readFileSync(pidFile, 'utf8')), signal)
+        // script(1) -e reports the wizard's status: 128 + n whether it exited or was killed.
+        assert.equal(await exit, code, screen)
+        assert.equal(existsSync(dir), false)
+        assert.match(screen.slice(screen.lastIndexOf('a new skill pack')), /\x1b\[\?25h/)
+      } finally {
+        term.kill('SIGKILL')
       }
     })
   }

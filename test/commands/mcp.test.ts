@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -497,7 +498,7 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
     } finally {
       child.kill('SIGTERM')
     }
-    assert.equal(await exited, 0)
+    assert.equal(await exited, 143)
   })
 })
 
@@ -555,6 +556,45 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     assert.equal(msgs[1].result?.structuredContent, undefined)
   })
 
+  test('an entry that is a FIFO, a schema pattern that backtracks: each call answers at once', async () => {
+    const dir = join(R, 'hostile')
+    makeTree(dir, {
+      'fifo/skill.json': manifest({ name: 'fifo', entry: 'e' }),
+      'redos/skill.json': manifest({
+        name: 'redos',
+        entry: 'run.sh',
+        schema: { properties: { s: { type: 'string', pattern: '^(a+)+$' } } },
+      }),
+      'redos/run.sh': { exec: `${SH}cat\n` },
+    })
+    execFileSync('mkfifo', [join(dir, 'fifo/e')])
+    chmodSync(join(dir, 'fifo/e'), 0o755)
+    const s = `${'a'.repeat(40)}!`
+    const r = await runCli(['mcp', dir, '--no-audit'], {
+      input:
+        INIT +
+        rpc(2, 'tools/call', { name: 'fifo', arguments: {} }) +
+        rpc(3, 'tools/call', { name: 'redos', arguments: { s } }),
+      timeoutMs: 20_000,
+    })
+    assert.equal(r.hung, false, 'mcp hung')
+    assert.equal(r.code, 0, r.stderr)
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: { content: Text[]; isError?: boolean } })
+    const by = new Map(answers.map((a) => [a.id, a.result]))
+    assert.deepEqual(by.get(2)?.content, [
+      {
+        type: 'text',
+        text: `subprocess skill fifo: start: fork/exec ${join(dir, 'fifo/e')}: permission denied (stderr: )`,
+      },
+    ])
+    assert.equal(by.get(2)?.isError, true)
+    // No args pre-check here, as in the manager: the entry gets the args as they are.
+    assert.deepEqual(by.get(3)?.content, [{ type: 'text', text: JSON.stringify({ s }) }])
+  })
+
   test('300 calls piped at once (--jobs 2): every one answered, no listener warning', async () => {
     const calls = Array.from({ length: 300 }, (_, i) =>
       rpc(i + 2, 'tools/call', { name: 'zeta_echo', arguments: { b: i } }),
@@ -570,24 +610,33 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     assert.doesNotMatch(r.stderr, /Warning/)
   })
 
-  test('SIGTERM: running entries’ process groups are killed, exit 0', async () => {
-    const { rmSync } = await import('node:fs')
-    const pidFile = join(R, 'hang.pid')
-    rmSync(pidFile, { force: true })
-    const child = startCli(['mcp', join(R, 'skills'), '--no-audit'], { stdin: 'open' })
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    child.stdin.write(INIT + rpc(2, 'tools/call', { name: 'hangs', arguments: {} }))
-    await until(
-      'the entry to start',
-      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
-    )
-    const pgid = Number(readFileSync(pidFile, 'utf8'))
-    child.kill('SIGTERM')
-    assert.equal(await exited, 0)
-    const left = await settle(() => aliveInGroup(pgid), 5000)
-    killAll(left, pgid)
-    assert.deepEqual(left, [])
-  })
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGINT', 130],
+  ] as const) {
+    test(`${signal}: running entries’ process groups are killed, exit ${code}`, async () => {
+      const { rmSync } = await import('node:fs')
+      const pidFile = join(R, 'hang.pid')
+      rmSync(pidFile, { force: true })
+      const child = startCli(['mcp', join(R, 'skills'), '--no-audit'], { stdin: 'open' })
+      const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      )
+      child.stdin.write(INIT + rpc(2, 'tools/call', { name: 'hangs', arguments: {} }))
+      await until(
+        'the entry to start',
+        () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+      )
+      const pgid = Number(readFileSync(pidFile, 'utf8'))
+      child.kill(signal)
+      assert.deepEqual(await exited, { code, signal: null })
+      const left = await settle(() => aliveInGroup(pgid), 5000)
+      killAll(left, pgid)
+      assert.deepEqual(left, [])
+    })
+  }
 
   test('usage errors: one line, exit 2, nothing on stdout', async () => {
     const cases: [string[], RegExp][] = [

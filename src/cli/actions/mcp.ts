@@ -25,6 +25,7 @@ import { packageRoot, packageVersion } from '../../core/package-root.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { onStopSignals } from '../signals.js'
 
 /** Calls running at once, unless --jobs says otherwise. */
 export const DEFAULT_JOBS = 8
@@ -344,7 +345,7 @@ class McpHost {
     this.closers.push(() => clearTimeout(timer))
   }
 
-  /** Until the client closes stdin (or SIGINT/SIGTERM): entries still running are killed. */
+  /** Until the client closes stdin (exit 0) or a stop signal (128 + its number): entries still running are then killed. */
   async serveStdio(): Promise<number> {
     const { StdioServerTransport } = await loadSdk()
     const server = await this.newSession()
@@ -447,17 +448,21 @@ class McpHost {
   }
 
   private stopping: ((kill: boolean) => void) | null = null
+  /** 128 + the stop signal's number once one has stopped the server (0 until then). */
+  private signalCode = 0
 
   /**
-   * A promise of the exit code, settled once stopped and every call has ended. SIGINT and
-   * SIGTERM stop with kill (running entries' process groups are killed, their calls end within
-   * the WaitDelay); stop(false) lets running calls finish (each within its timeout).
+   * A promise of the exit code, settled once stopped and every call has ended. A stop signal
+   * (SIGINT, SIGTERM, SIGHUP, SIGQUIT) stops with kill (running entries' process groups are
+   * killed, their calls end within the WaitDelay) and the exit is 128 + its number; stop(false)
+   * lets running calls finish (each within its timeout) and exits 0.
    */
   private until(cleanup: () => void): Promise<number> {
     return new Promise<number>((resolve) => {
-      const onSignal = () => this.stop(true)
-      process.on('SIGINT', onSignal)
-      process.on('SIGTERM', onSignal)
+      const offSignals = onStopSignals((_signal, code) => {
+        this.signalCode = code
+        this.stop(true)
+      })
       this.stopping = () => {
         for (const c of this.closers) c()
         cleanup()
@@ -469,9 +474,8 @@ class McpHost {
         settle()
           .then(() => this.opts.audit?.close())
           .finally(() => {
-            process.off('SIGINT', onSignal)
-            process.off('SIGTERM', onSignal)
-            resolve(EXIT.ok)
+            offSignals()
+            resolve(this.signalCode || EXIT.ok)
           })
       }
     })

@@ -1,13 +1,14 @@
 import { resolve, sep } from 'node:path'
 import { findPacks } from '../../core/testcases/suite.js'
 import { reportError, UserError } from '../errors.js'
-import { runOnce, type TestOptions } from './test.js'
+import { onStopSignals } from '../signals.js'
+import { runOnce, TEST_EXIT, type TestOptions } from './test.js'
 
 /**
  * `test --watch`: one run, then the pack whose files change (its manifest, entry, cases or
  * anything else under its dir) runs again, alone. Watching is chokidar's (atomic saves by
- * editors, renames, new files in new dirs, on Linux and macOS alike). Ends on SIGINT or
- * SIGTERM with the code of the last run.
+ * editors, renames, new files in new dirs, on Linux and macOS alike). Ends on any stop signal
+ * (a run under way is cut short) with the code of the last run.
  */
 export async function watch(o: TestOptions, signal?: AbortSignal): Promise<number> {
   if (o.update)
@@ -15,7 +16,14 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
       '--watch and --update do not go together: the snapshots written would start a new run',
     )
   const say = (s: string) => process.stderr.write(`${s}\n`)
-  let last = await runSafe(o)
+  // Any stop signal ends the watch; a run under way is cut short (its entries' groups killed).
+  const stopping = new AbortController()
+  let stopCode = 0
+  const offSignals = onStopSignals((_signal, code) => {
+    stopCode = code
+    stopping.abort()
+  })
+  let last = await runSafe(o, stopping.signal)
   const roots = (o.paths.length > 0 ? o.paths : ['.']).map((p) => resolve(p))
   const { watch: chokidarWatch } = await import('chokidar')
   const watcher = chokidarWatch(roots, {
@@ -43,7 +51,8 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
     if (hit.length === 0) return
     for (const d of hit) {
       say(`\nchanged: ${d}`)
-      last = await runSafe({ ...o, paths: [d] })
+      if (stopping.signal.aborted) break
+      last = await runSafe({ ...o, paths: [d] }, stopping.signal)
     }
     say('watching for changes (Ctrl-C to stop)')
   }
@@ -56,20 +65,21 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
   })
 
   await new Promise<void>((r) => {
-    const stop = () => r()
-    if (signal) signal.addEventListener('abort', stop, { once: true })
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    if (stopping.signal.aborted) r()
+    stopping.signal.addEventListener('abort', () => r(), { once: true })
+    signal?.addEventListener('abort', () => r(), { once: true })
   })
+  offSignals()
   clearTimeout(timer)
   await watcher.close()
   await running
-  return last
+  // A run cut short by the signal ends with the signal's code (128 + its number).
+  return last === TEST_EXIT.interrupted && stopCode !== 0 ? stopCode : last
 }
 
-async function runSafe(o: TestOptions): Promise<number> {
+async function runSafe(o: TestOptions, signal: AbortSignal): Promise<number> {
   try {
-    return (await runOnce(o)).code
+    return (await runOnce(o, signal)).code
   } catch (e) {
     return reportError(e as Error)
   }

@@ -13,6 +13,7 @@ import { liveTerminal } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { onStopSignals } from '../signals.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]
@@ -134,6 +135,10 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     view = await createLiveView(items.length, process.stdout)
     reporter = view
   } else reporter = await makeReporter(o.format, write, o.quiet)
+  // spec and tap on a terminal: what packs, cases and entries wrote is shown, not obeyed.
+  const { shownOnTerminal } = await import('../../ui/test/report.js')
+  const escaped = (o.format === 'spec' || o.format === 'tap') && process.stdout.isTTY === true
+  const shown = (r: ItemResult) => (escaped ? shownOnTerminal(r) : r)
   const audit = o.audit ? await openAudit(o.auditDb) : null
   const summary = await runItems(items, {
     jobs: o.jobs,
@@ -146,7 +151,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     onStderr: view ? (item, i, chunk) => view?.stderr(item, i, chunk) : undefined,
     onResult: (r, i) => {
       audit?.record(r)
-      reporter.result(r, i)
+      reporter.result(shown(r), i)
     },
   })
   audit?.close()
@@ -206,14 +211,18 @@ export async function testAction(input: InputOf<typeof Test>): Promise<number> {
     const { watch } = await import('./test-watch.js')
     return watch(o)
   }
+  // Any stop signal (Ctrl-C, kill, a closed terminal, Ctrl-\\) kills the cases in flight, starts
+  // no more, and exits 128 + its number; a second one exits at once.
   const controller = new AbortController()
-  const onSignal = () => controller.abort()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
+  let signalCode: number = TEST_EXIT.interrupted
+  const offSignals = onStopSignals((_signal, code) => {
+    signalCode = code
+    controller.abort()
+  })
   try {
-    return (await runOnce(o, controller.signal)).code
+    const { code } = await runOnce(o, controller.signal)
+    return controller.signal.aborted ? signalCode : code
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    offSignals()
   }
 }

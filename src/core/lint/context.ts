@@ -160,20 +160,32 @@ export class ManifestContext {
     })
   }
 
-  /** Sets `argsCheck`, for packs that have cases to check: compiling costs a few ms per schema. */
+  /**
+   * Sets `argsCheck`, for packs that have cases to check: compiling costs a few ms per schema.
+   * Each case's args are checked with a time bound (a pattern that backtracks catastrophically
+   * would stall lint for ever): args that take too long are left unchecked (schema/redos-pattern
+   * names the pattern).
+   */
   loadArgsCheck(): Promise<void> {
     return this.loadOnce('argsCheck', async () => {
-      const js = casesOf(this).some((c) => c.file.cases.length > 0) ? this.schema()?.js : undefined
+      const cases = casesOf(this).flatMap((c) => c.file.cases)
+      const js = cases.length > 0 ? this.schema()?.js : undefined
       if (!js) return
-      const { compileSchema, issues } = await import('../schema/compile.js')
-      const c = await compileSchema(js, { strict: false })
-      if (c.ok)
-        this.argsCheck = (v) =>
-          c.schema.validate(v)
-            ? []
-            : issues(c.schema.validate.errors).map(
-                (i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
-              )
+      const { checkEachBounded } = await import('../schema/bounded.js')
+      const values = cases.map((tc) => tc.argsValue ?? {})
+      const verdicts = await checkEachBounded(js, values)
+      if (verdicts.some((v) => v.kind === 'uncompiled')) return
+      // Keyed by the case's args value (equal values get equal verdicts).
+      const found = new Map<unknown, string[]>()
+      for (const [i, verdict] of verdicts.entries()) {
+        found.set(
+          cases[i].argsValue,
+          verdict.kind === 'invalid'
+            ? verdict.issues.map((x) => `args${x.pointer === '/' ? '' : x.pointer}: ${x.message}`)
+            : [],
+        )
+      }
+      this.argsCheck = (v) => found.get(v) ?? []
     })
   }
 

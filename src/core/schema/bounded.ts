@@ -33,32 +33,66 @@ export async function checkArgsBounded(
   value: unknown,
   budgetMs = PATTERN_BUDGET_MS,
 ): Promise<ArgsVerdict> {
+  return (await checkEachBounded(schema, [value], budgetMs))[0]
+}
+
+/**
+ * checkArgsBounded over several values (a pack's test cases), each with its own budget: one
+ * worker checks them in turn; one that runs out of time is `overtime`, and a new worker goes on
+ * with the values after it.
+ */
+export async function checkEachBounded(
+  schema: unknown,
+  values: readonly unknown[],
+  budgetMs = PATTERN_BUDGET_MS,
+): Promise<ArgsVerdict[]> {
   if (!hasPatterns(schema)) {
     const compiled = await compileSchema(schema, { strict: false })
-    if (!compiled.ok) return { kind: 'uncompiled', error: compiled.error }
-    if (compiled.schema.validate(value)) return { kind: 'valid' }
-    return { kind: 'invalid', issues: issues(compiled.schema.validate.errors) }
+    return values.map((value): ArgsVerdict => {
+      if (!compiled.ok) return { kind: 'uncompiled', error: compiled.error }
+      if (compiled.schema.validate(value)) return { kind: 'valid' }
+      return { kind: 'invalid', issues: issues(compiled.schema.validate.errors) }
+    })
   }
   const { Worker } = await import('node:worker_threads')
-  const worker = new Worker(new URL('./check-worker.js', import.meta.url), {
-    workerData: { schema, value },
-  })
-  return await new Promise<ArgsVerdict>((resolve) => {
-    let timer: NodeJS.Timeout | undefined
-    const done = (v: ArgsVerdict) => {
-      clearTimeout(timer)
-      worker.removeAllListeners()
-      void worker.terminate()
-      resolve(v)
-    }
-    worker.on('message', (m: WorkerMessage) => {
-      if (m.kind === 'compiled') {
-        timer = setTimeout(() => done({ kind: 'overtime', ms: budgetMs }), budgetMs)
-      } else done(m)
+  const out: ArgsVerdict[] = []
+  while (out.length < values.length) {
+    const rest = values.slice(out.length)
+    const worker = new Worker(new URL('./check-worker.js', import.meta.url), {
+      workerData: { schema, values: rest },
     })
-    worker.on('error', (e) => done({ kind: 'uncompiled', error: e.message }))
-    worker.on('exit', () => done({ kind: 'uncompiled', error: 'the check ended early' }))
-  })
+    const got = await new Promise<ArgsVerdict[]>((resolve) => {
+      const verdicts: ArgsVerdict[] = []
+      let timer: NodeJS.Timeout | undefined
+      const done = (last: ArgsVerdict | null) => {
+        clearTimeout(timer)
+        worker.removeAllListeners()
+        void worker.terminate()
+        if (last) verdicts.push(last)
+        // A worker that could not check at all: the same for every value left.
+        if (last?.kind === 'uncompiled') while (verdicts.length < rest.length) verdicts.push(last)
+        resolve(verdicts)
+      }
+      // The budget runs for each value from the moment its check starts.
+      const arm = () => {
+        clearTimeout(timer)
+        timer = setTimeout(() => done({ kind: 'overtime', ms: budgetMs }), budgetMs)
+      }
+      worker.on('message', (m: WorkerMessage) => {
+        if (m.kind === 'compiled') arm()
+        else if (m.kind === 'uncompiled') done(m)
+        else {
+          verdicts.push(m)
+          if (verdicts.length === rest.length) done(null)
+          else arm()
+        }
+      })
+      worker.on('error', (e) => done({ kind: 'uncompiled', error: e.message }))
+      worker.on('exit', () => done({ kind: 'uncompiled', error: 'the check ended early' }))
+    })
+    out.push(...got)
+  }
+  return out
 }
 
 export type WorkerMessage = { kind: 'compiled' } | Exclude<ArgsVerdict, { kind: 'overtime' }>

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fromText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
 import { stringify } from '../json-text.js'
+import { readFileBounded } from '../read-bounded.js'
 
 /**
  * A pack's table of cases: `<pack>/tests/*.json`, each file one case or an array of cases.
@@ -92,11 +93,22 @@ export function caseFiles(packDir: string): string[] {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/**
+ * The most a case file (or the args_file it names) may hold: /dev/zero, /dev/urandom or a FIFO
+ * in tests/ is a problem of that file, not a read for ever (a FIFO is not waited on either).
+ */
+export const MAX_CASE_FILE = 64 * 1024 * 1024
+
+/** A case file's bytes, or args_file's: a regular file of at most MAX_CASE_FILE. */
+export function readCaseBytes(file: string): Buffer {
+  return readFileBounded(file, MAX_CASE_FILE, { regularOnly: true })
+}
+
 /** Reads and checks one case file. */
 export function loadCaseFile(file: string): CaseFile {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readCaseBytes(file).toString('utf8')
   } catch (e) {
     const code = reasonText(e)
     return {
@@ -182,7 +194,7 @@ function checkCase(
     else {
       const p = resolve(dirname(file), raw.args_file)
       try {
-        args = readFileSync(p, 'utf8')
+        args = readCaseBytes(p).toString('utf8')
         try {
           argsValue = JSON.parse(args)
         } catch {}

@@ -4,6 +4,7 @@ import { toText } from '../go/gostring.js'
 import { dir } from '../go/path/filepath/path.js'
 import { collectTargets } from '../lint/targets.js'
 import { parseManifest } from '../manifest.js'
+import { notJudgedText, readManifest, whole } from '../manifest-read.js'
 import { buildFailedText } from '../registry.js'
 import { type CaseFile, caseFiles, loadCaseFile, type TestCase } from './cases.js'
 import { type CaseOutcome, type Failure, runCase } from './run.js'
@@ -51,14 +52,23 @@ export function findPacks(paths: readonly string[], root?: string): PackPlan[] {
     if (t.kind !== 'manifest') continue
     const packDir = toText(dir(t.path))
     const files = caseFiles(packDir).map(loadCaseFile)
-    const parsed = parseManifest(t.path)
     let skill: SubprocessSkill | null = null
     let rejected: string | null = null
-    if (parsed.err) rejected = `skill loader: parse ${toText(t.path)}: ${toText(parsed.err.error())}`
-    else {
-      const built = buildSubprocessSkill(parsed.manifest, t.path, t.root)
-      if (built.ok) skill = built.value
-      else rejected = toText(buildFailedText(parsed.manifest.name, t.path, built.err.error()))
+    // Read as run reads it: a FIFO blocks as it blocks the manager; a device that does not end
+    // (/dev/zero) is not read past DEVICE_CAP, and one too large to hold is not held.
+    let read = readManifest(t.path)
+    if (read.kind === 'fifo') read = whole(t.path)
+    if (read.kind === 'endless' || read.kind === 'too-large')
+      rejected = notJudgedText(toText(t.path), read.kind)
+    else if (read.kind === 'read') {
+      const file = read.file
+      const parsed = parseManifest(t.path, () => file)
+      if (parsed.err) rejected = `skill loader: parse ${toText(t.path)}: ${toText(parsed.err.error())}`
+      else {
+        const built = buildSubprocessSkill(parsed.manifest, t.path, t.root)
+        if (built.ok) skill = built.value
+        else rejected = toText(buildFailedText(parsed.manifest.name, t.path, built.err.error()))
+      }
     }
     out.push({
       dir: packDir,

@@ -14,6 +14,11 @@ export interface LintOutput {
   /** The repository root, that GitHub annotations and SARIF locations are relative to (see repoRoot). */
   repo: string
   failSeverity: Severity
+  /**
+   * Shown on a terminal: paths, messages and hints (which quote what packs hold) have their
+   * control characters escaped as %q would (stylish only); off a terminal they are byte-exact.
+   */
+  terminal?: boolean
 }
 
 export interface Counts {

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { colorWanted } from '../color.js'
 import { chalkPaint, NO_PAINT } from '../lint/stylish.js'
+import { terminalText } from '../terminal.js'
 import { type LiveView, SpecReporter } from './report.js'
 
 const MAX_LINES = 6
@@ -127,7 +128,7 @@ class InkLiveView implements LiveView {
 
   start(item: Item, index: number): void {
     this.state.running.set(index, {
-      name: `${item.pack.name} › ${item.name}`,
+      name: terminalText(`${item.pack.name} › ${item.name}`, true),
       started: Date.now(),
       lines: [],
       partial: '',
@@ -138,7 +139,8 @@ class InkLiveView implements LiveView {
   stderr(_item: Item, index: number, chunk: Buffer): void {
     const r = this.state.running.get(index)
     if (!r) return
-    const parts = (r.partial + chunk.toString('utf8')).split('\n')
+    // Shown on a terminal: control characters escaped (%q), not obeyed.
+    const parts = (r.partial + terminalText(chunk.toString('utf8'), true)).split('\n')
     r.partial = parts.pop() ?? ''
     r.lines = [...r.lines, ...parts].slice(-MAX_LINES)
     this.emit()

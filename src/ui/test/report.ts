@@ -3,6 +3,7 @@ import { stringify } from '../../core/json-text.js'
 import type { Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
+import { terminalText } from '../terminal.js'
 import { xml } from '../xml.js'
 
 /** What every format is told, in plan order. */
@@ -19,6 +20,24 @@ export interface LiveView extends Reporter {
 }
 
 export type Write = (text: string) => void
+
+/**
+ * A result as the human formats show it on a terminal: what packs, cases and entries wrote
+ * (names, paths, failure messages and diffs, stderr) with control characters escaped as %q
+ * would, so that an OSC 52 clipboard write or `ESC[2J` is shown, not obeyed (newlines and tabs
+ * kept). Off a terminal the result is shown byte for byte.
+ */
+export function shownOnTerminal(r: ItemResult): ItemResult {
+  const t = (s: string) => terminalText(s, true)
+  const pack = { ...r.item.pack, name: t(r.item.pack.name), dir: t(r.item.pack.dir) }
+  const failures = r.failures.map((f) => ({ ...f, message: t(f.message), diff: f.diff?.map(t) }))
+  return {
+    ...r,
+    item: { ...r.item, pack, name: t(r.item.name), file: t(r.item.file) },
+    failures,
+    outcome: r.outcome ? { ...r.outcome, stderr: t(r.outcome.stderr) } : r.outcome,
+  }
+}
 
 /** A pack as shown: its name and its dir relative to the working dir. */
 export function packLabel(r: ItemResult, cwd: string): string {

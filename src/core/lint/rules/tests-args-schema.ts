@@ -37,7 +37,7 @@ const rule: ManifestRule = {
         const e = tc.expect
         const wantsOk = e.ok ?? !(e.error !== undefined || e.timedOut === true)
         if (!wantsOk) continue
-        const problems = argsCheck(tc.argsValue ?? {})
+        const problems = argsCheck(tc.argsValue)
         if (problems.length === 0) continue
         const at = tc.index === null ? '' : `/${tc.index}`
         // At `args` when the case has it; a missing key points at the case itself.

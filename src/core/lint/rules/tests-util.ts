@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { fromBuffer, toText } from '../../go/gostring.js'
 import { dir } from '../../go/path/filepath/path.js'
 import { nodeAt, parseTree } from '../../json-tree.js'
-import { type CaseFile, caseFiles, loadCaseFile } from '../../testcases/cases.js'
+import { type CaseFile, caseFiles, loadCaseFile, readCaseBytes } from '../../testcases/cases.js'
 import type { ManifestContext } from '../context.js'
 import { LineIndex } from '../position.js'
 
@@ -22,7 +21,7 @@ export function casesOf(ctx: ManifestContext): LoadedCases[] {
       const file = loadCaseFile(path)
       let raw = ''
       try {
-        raw = fromBuffer(readFileSync(path))
+        raw = fromBuffer(readCaseBytes(path))
       } catch {}
       let tree: ReturnType<typeof parseTree> | null = null
       const lines = new LineIndex(raw)
