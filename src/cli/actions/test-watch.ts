@@ -2,13 +2,13 @@ import { resolve, sep } from 'node:path'
 import { findPacks } from '../../core/testcases/suite.js'
 import { reportError, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
-import { runOnce, TEST_EXIT, type TestOptions } from './test.js'
+import { runOnce, type TestOptions } from './test.js'
 
 /**
  * `test --watch`: one run, then the pack whose files change (its manifest, entry, cases or
  * anything else under its dir) runs again, alone. Watching is chokidar's (atomic saves by
  * editors, renames, new files in new dirs, on Linux and macOS alike). Ends on any stop signal
- * (a run under way is cut short) with the code of the last run.
+ * (a run under way is cut short) with 128 + the signal's number, as every command ends on one.
  */
 export async function watch(o: TestOptions, signal?: AbortSignal): Promise<number> {
   if (o.update)
@@ -73,8 +73,8 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
   clearTimeout(timer)
   await watcher.close()
   await running
-  // A run cut short by the signal ends with the signal's code (128 + its number).
-  return last === TEST_EXIT.interrupted && stopCode !== 0 ? stopCode : last
+  // Ended by a stop signal: 128 + its number, whatever the last run's verdict was.
+  return stopCode !== 0 ? stopCode : last
 }
 
 async function runSafe(o: TestOptions, signal: AbortSignal): Promise<number> {
