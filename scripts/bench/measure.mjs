@@ -34,6 +34,7 @@ export function runOnce({
   stderr,
   input,
   rss = false,
+  heap = false,
   rssDir,
   timeoutMs = 600_000,
 }) {
@@ -43,6 +44,7 @@ export function runOnce({
     // A file URL: spaces are %-encoded, so NODE_OPTIONS cannot split it.
     childEnv.NODE_OPTIONS = `--import=${PROBE.href}`
     childEnv.BENCH_RSS_DIR = rssDir
+    if (heap) childEnv.BENCH_HEAP = '1'
   }
   const out = openSync(stdout ?? '/dev/null', 'w')
   const err = openSync(stderr ?? '/dev/null', 'w')
@@ -69,12 +71,14 @@ export function runOnce({
   }
   let rssBytes = null
   let cpuMs = null
+  let heapBytes = null
   if (rss && r.pid) {
     const f = join(rssDir, `${r.pid}.json`)
     if (existsSync(f)) {
       const probe = JSON.parse(readFileSync(f, 'utf8'))
       rssBytes = probe.maxRSSKiB * 1024
       cpuMs = probe.cpuMs
+      heapBytes = probe.heapBytes ?? null
       rmSync(f)
     }
   }
@@ -85,6 +89,7 @@ export function runOnce({
     error: r.error ? r.error.message : null,
     rssBytes,
     cpuMs,
+    heapBytes,
   }
 }
 
