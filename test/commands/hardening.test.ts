@@ -592,52 +592,33 @@ describe('every long-running command: a stop signal exits 128 + its number', () 
     ['SIGTERM', 143],
     ['SIGINT', 130],
   ] as const) {
-    test(`test, ${signal}: exit ${code}, the case's process group killed`, async () => {
-      const m = marker(`test-${signal.toLowerCase()}`)
-      const dir = pack({
-        exec: `${SH}cat >/dev/null\n/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+    for (const watch of [false, true]) {
+      const what = watch ? 'test --watch' : 'test'
+      test(`${what}, ${signal} while a case runs: exit ${code}, its process group killed`, async () => {
+        const m = marker(`${watch ? 'watch' : 'test'}-${signal.toLowerCase()}`)
+        const dir = pack({
+          exec: `${SH}cat >/dev/null\n/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
+        })
+        makeTree(dir, { 'tests/cases.json': JSON.stringify([{ name: 'waits', expect: { ok: true } }]) })
+        const child = startCli(['test', dir, ...(watch ? ['--watch'] : []), '--format', 'tap'], {
+          env: { CI: '1' },
+          stdin: 'ignore',
+        })
+        try {
+          const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+            child.on('close', (c, s) => resolve({ code: c, signal: s })),
+          )
+          // One or two: the background shell's own fork of sleep carries the marker until it execs.
+          assert.ok(await waitFor(() => aliveWithMarker(m).length > 0, 15_000, 25), 'the case never started')
+          child.kill(signal)
+          assert.deepEqual(await exit, { code, signal: null })
+          assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
+        } finally {
+          child.kill('SIGKILL')
+          killAll(aliveWithMarker(m))
+        }
       })
-      makeTree(dir, { 'tests/cases.json': JSON.stringify([{ name: 'waits', expect: { ok: true } }]) })
-      const child = startCli(['test', dir, '--format', 'tap'], { env: { CI: '1' }, stdin: 'ignore' })
-      try {
-        const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-          child.on('close', (c, s) => resolve({ code: c, signal: s })),
-        )
-        // One or two: the background shell's own fork of sleep carries the marker until it execs.
-        assert.ok(await waitFor(() => aliveWithMarker(m).length > 0, 15_000, 25), 'the case never started')
-        child.kill(signal)
-        assert.deepEqual(await exit, { code, signal: null })
-        assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
-      } finally {
-        child.kill('SIGKILL')
-        killAll(aliveWithMarker(m))
-      }
-    })
-
-    test(`test --watch, ${signal} while a case runs: exit ${code}, its process group killed`, async () => {
-      const m = marker(`watch-${signal.toLowerCase()}`)
-      const dir = pack({
-        exec: `${SH}cat >/dev/null\n/bin/sh -c 'trap "" INT TERM HUP QUIT; /bin/sleep 30; :' ${m} &\necho up >&2\n/bin/sleep 30\n`,
-      })
-      makeTree(dir, { 'tests/cases.json': JSON.stringify([{ name: 'waits', expect: { ok: true } }]) })
-      const child = startCli(['test', dir, '--watch', '--format', 'tap'], {
-        env: { CI: '1' },
-        stdin: 'ignore',
-      })
-      try {
-        const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-          child.on('close', (c, s) => resolve({ code: c, signal: s })),
-        )
-        // One or two: the background shell's own fork of sleep carries the marker until it execs.
-        assert.ok(await waitFor(() => aliveWithMarker(m).length > 0, 15_000, 25), 'the case never started')
-        child.kill(signal)
-        assert.deepEqual(await exit, { code, signal: null })
-        assert.deepEqual(await settle(() => aliveWithMarker(m)), [])
-      } finally {
-        child.kill('SIGKILL')
-        killAll(aliveWithMarker(m))
-      }
-    })
+    }
 
     test(`load-dirs blocked on a FIFO skill.json, ${signal}: status ${code}`, async () => {
       const root = join(R, `ldsig${++n}`)

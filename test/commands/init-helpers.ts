@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { type CliResult, runCli } from '../helpers/cli.js'
 
 /** Runs the built CLI with a pipe for stdin (not a terminal: init must never prompt). */
@@ -19,4 +21,22 @@ export function assertNoFindings(r: CliResult, what: string) {
     [],
     what,
   )
+}
+
+/**
+ * The pack README's way to add a case works: the example case under "## Its tests", added to
+ * the pack's tests/, passes with the pack's own cases (`passed` of them in all).
+ */
+export async function assertReadmeExamplePasses(dir: string, parent: string, passed: number): Promise<void> {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8')
+  const block = /## Its tests\n[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)
+  assert.ok(block, 'no example case under "## Its tests"')
+  writeFileSync(join(dir, 'tests/readme-example.json'), block[1])
+  try {
+    const r = await initCli(['test', dir, '--format', 'json'], { cwd: parent })
+    assert.equal(r.code, 0, r.stderr + r.stdout)
+    assert.equal(JSON.parse(r.stdout).summary.passed, passed)
+  } finally {
+    rmSync(join(dir, 'tests/readme-example.json'))
+  }
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { onPath } from '../../src/core/init/build-step.js'
 import type { CliResult } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
-import { assertNoFindings, initCli as cli } from './init-helpers.js'
+import { assertNoFindings, assertReadmeExamplePasses, initCli as cli } from './init-helpers.js'
 
 const DESCRIPTION = 'List the files under a root path, optionally recursively, with their sizes.'
 const TEMPLATES = ['bash', 'python', 'node', 'go'] as const
@@ -110,19 +110,8 @@ describe('init --param, for every template', { concurrency: true }, () => {
         assert.equal(doc.summary.failed, 0)
       })
 
-      test("the README's way to add a case works: its example case, added, passes", async () => {
-        const readme = readFileSync(join(dir, 'README.md'), 'utf8')
-        const block = /## Its tests\n[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)
-        assert.ok(block, 'no example case under "## Its tests"')
-        writeFileSync(join(dir, 'tests/readme-example.json'), block[1])
-        try {
-          const r = await cli(['test', dir, '--format', 'json'], { cwd: parent })
-          assert.equal(r.code, 0, r.stderr + r.stdout)
-          assert.equal(JSON.parse(r.stdout).summary.passed, 5)
-        } finally {
-          rmSync(join(dir, 'tests/readme-example.json'))
-        }
-      })
+      test("the README's way to add a case works: its example case, added, passes", () =>
+        assertReadmeExamplePasses(dir, parent, 5))
 
       test('run with examples/args.json answers with the args', async () => {
         const r = await cli(

@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict'
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { onPath } from '../../src/core/init/build-step.js'
 import { startCli } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
-import { assertNoFindings, initCli as cli } from './init-helpers.js'
+import { assertNoFindings, assertReadmeExamplePasses, initCli as cli } from './init-helpers.js'
 
 const DESCRIPTION = 'Check whether a TCP port on a host accepts connections, e.g. before a deploy.'
 const TEMPLATES = ['bash', 'python', 'node', 'go'] as const
@@ -129,19 +120,8 @@ describe('init, for every template', { concurrency: true }, () => {
         assert.deepEqual(doc.summary.passed, 2)
       })
 
-      test("the README's way to add a case works: its example case, added, passes", async () => {
-        const readme = readFileSync(join(dir, 'README.md'), 'utf8')
-        const block = /## Its tests\n[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)
-        assert.ok(block, 'no example case under "## Its tests"')
-        writeFileSync(join(dir, 'tests/readme-example.json'), block[1])
-        try {
-          const r = await cli(['test', dir, '--format', 'json'], { cwd: parent })
-          assert.equal(r.code, 0, r.stderr + r.stdout)
-          assert.equal(JSON.parse(r.stdout).summary.passed, 3)
-        } finally {
-          rmSync(join(dir, 'tests/readme-example.json'))
-        }
-      })
+      test("the README's way to add a case works: its example case, added, passes", () =>
+        assertReadmeExamplePasses(dir, parent, 3))
 
       test('a listening port is reachable, with its latency', async () => {
         const { port } = server.address() as { port: number }
