@@ -47,6 +47,16 @@ const GO_SRC = path.join(REPO_ROOT, 'test', 'differential', 'go')
 const OUT_DIR = path.resolve(MODULE_DIR, '..', '..', 'differential')
 const BINARY = path.join(OUT_DIR, 'harness')
 
+/**
+ * A second Go toolchain, newer than the harness's (Debian's 1.19), for what 1.19 lacks: the
+ * manager is built with 1.25, and exec.Cmd.WaitDelay came in 1.20. ONGRID_GO_NEWER names its
+ * `go` binary (CI: bookworm-backports' /usr/lib/go-1.23/bin/go); with ONGRID_REQUIRE_GO_NEWER=1 a
+ * case that needs it fails instead of being skipped.
+ */
+export const GO_NEWER = process.env.ONGRID_GO_NEWER || null
+export const REQUIRE_GO_NEWER = process.env.ONGRID_REQUIRE_GO_NEWER === '1'
+const NEWER_BINARY = path.join(OUT_DIR, 'harness-newer')
+
 /** base64 of a byte string, and back. */
 export function b64(b: GoString): string {
   // A char above 0xff would be silently truncated by latin1: a bug in the test's inputs.
@@ -81,21 +91,21 @@ function goEnv(): NodeJS.ProcessEnv {
 }
 
 /** Builds the Go program unless the binary is newer than its sources. Throws with Go's output on failure. */
-function buildHarness(): void {
-  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource(GO_SRC)) return
+function buildHarness(go = 'go', binary = BINARY): void {
+  if (existsSync(binary) && statSync(binary).mtimeMs >= newestSource(GO_SRC)) return
   mkdirSync(OUT_DIR, { recursive: true })
   // Test files may run in parallel processes: build to a private name, then rename into place.
-  const tmp = `${BINARY}.${process.pid}.tmp`
-  const res = spawnSync('go', ['build', '-o', tmp, './'], { cwd: GO_SRC, env: goEnv(), encoding: 'utf8' })
+  const tmp = `${binary}.${process.pid}.tmp`
+  const res = spawnSync(go, ['build', '-o', tmp, './'], { cwd: GO_SRC, env: goEnv(), encoding: 'utf8' })
   if (res.status !== 0) {
     rmSync(tmp, { force: true })
     throw new Error(`building the Go differential harness failed:\n${res.stderr}${res.error ?? ''}`)
   }
-  renameSync(tmp, BINARY)
+  renameSync(tmp, binary)
 }
 
-function goAvailable(): boolean {
-  const res = spawnSync('go', ['version'], { env: goEnv(), encoding: 'utf8' })
+function goAvailable(go = 'go'): boolean {
+  const res = spawnSync(go, ['version'], { env: goEnv(), encoding: 'utf8' })
   return !res.error && res.status === 0
 }
 
@@ -117,8 +127,12 @@ export class GoHarness {
   unicodeVersion = ''
 
   /** Starts the (already built) harness; `cwd` and `env` default to this process's. */
-  constructor(opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-    this.proc = spawn(BINARY, [], { stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd, env: opts.env })
+  constructor(opts: { cwd?: string; env?: NodeJS.ProcessEnv; binary?: string } = {}) {
+    this.proc = spawn(opts.binary ?? BINARY, [], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: opts.cwd,
+      env: opts.env,
+    })
     this.proc.stdout.setEncoding('utf8')
     this.proc.stdout.on('data', (chunk: string) => this.onData(chunk))
     this.proc.stderr.setEncoding('utf8')
@@ -217,11 +231,40 @@ export function getHarness(): Promise<GoHarness | null> {
   return shared
 }
 
-/** Stops this file's harness process, if one was started. */
+let newer: Promise<GoHarness | null> | null = null
+
+/**
+ * The harness built with ONGRID_GO_NEWER's toolchain (see GO_NEWER), shared by the file; null
+ * when the variable is unset (a failure instead with ONGRID_REQUIRE_GO_NEWER=1).
+ */
+export function getNewerHarness(): Promise<GoHarness | null> {
+  if (!newer) {
+    newer = (async () => {
+      if (GO_NEWER === null || !goAvailable(GO_NEWER)) {
+        if (REQUIRE_GO_NEWER)
+          throw new Error(
+            `ONGRID_GO_NEWER (${GO_NEWER ?? 'unset'}) names no working go (ONGRID_REQUIRE_GO_NEWER=1)`,
+          )
+        return null
+      }
+      buildHarness(GO_NEWER, NEWER_BINARY)
+      const h = new GoHarness({ binary: NEWER_BINARY })
+      const v = await h.one({ op: 'version' })
+      h.goVersion = v.go
+      h.unicodeVersion = v.unicode
+      return h
+    })()
+  }
+  return newer
+}
+
+/** Stops this file's harness processes, if any were started. */
 export async function closeHarness(): Promise<void> {
-  if (!shared) return
-  const h = await shared.catch(() => null)
-  h?.close()
+  for (const p of [shared, newer]) {
+    if (!p) continue
+    const h = await p.catch(() => null)
+    h?.close()
+  }
 }
 
 // ---------------------------------------------------------------------------
