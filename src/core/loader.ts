@@ -58,11 +58,6 @@ export interface LoadResult {
   skills: SubprocessSkill[]
 }
 
-/** What a command says when the walk blocks on a FIFO named skill.json (as the manager's boot does). */
-export function fifoBlocks(path: GoString): GoString {
-  return `${path} is a FIFO: the manager's boot blocks reading it until a writer opens it and closes it, and so does this walk`
-}
-
 export interface LoadOptions {
   registry: Registry
   onEvent: (e: LoaderEvent) => void

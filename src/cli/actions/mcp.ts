@@ -7,9 +7,10 @@ import { auditStorePath } from '../../core/audit/dsn.js'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
+import { fifoBlocks } from '../../core/explain.js'
 import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
-import { fifoBlocks, loadDirs } from '../../core/loader.js'
+import { loadDirs } from '../../core/loader.js'
 import { Slots } from '../../core/mcp/slots.js'
 import {
   bridgeParams,
