@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import type { FileReport } from '../../../src/core/lint/engine.js'
 import { RULES } from '../../../src/core/lint/registry.js'
 import type { Finding, RuleMeta, TargetKind } from '../../../src/core/lint/types.js'
+import { packageVersion } from '../../../src/core/package-root.js'
+import { renderLint } from '../../../src/ui/lint/format.js'
+import { github } from '../../../src/ui/lint/github.js'
 import { json } from '../../../src/ui/lint/json.js'
 import { junit } from '../../../src/ui/lint/junit.js'
 import { listRules } from '../../../src/ui/lint/list-rules.js'
-import { counts, displayPath, fails, type LintOutput, plural } from '../../../src/ui/lint/model.js'
+import { counts, displayPath, fails, type LintOutput, plural, repoRoot } from '../../../src/ui/lint/model.js'
 import { RULES_DOC_URL, ruleAnchor } from '../../../src/ui/lint/rule-link.js'
 import { rulesDoc } from '../../../src/ui/lint/rules-doc.js'
 import { sarif } from '../../../src/ui/lint/sarif.js'
@@ -400,5 +406,111 @@ describe('--list-rules and docs/rules.md', () => {
 
   test('docs/rules.md is what the registry generates', () => {
     expectGolden('docs/rules.md', rulesDoc(RULES))
+  })
+})
+
+describe('renderLint: each format name to its formatter', () => {
+  test('the same text as the formatter called directly', async () => {
+    const saved = { NO_COLOR: process.env.NO_COLOR, FORCE_COLOR: process.env.FORCE_COLOR }
+    process.env.NO_COLOR = '1'
+    try {
+      assert.equal(await renderLint('stylish', OUT), stylish(OUT))
+      assert.equal(await renderLint('json', OUT), json(OUT))
+      assert.equal(await renderLint('sarif', OUT), sarif(OUT, packageVersion()))
+      assert.equal(await renderLint('github', OUT), github(OUT))
+      assert.equal(await renderLint('junit', OUT), junit(OUT))
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+    }
+  })
+})
+
+describe('repoRoot: what CI annotations are relative to', () => {
+  test('GITHUB_WORKSPACE (relative to cwd), else the nearest dir holding .git, else cwd', () => {
+    const top = mkdtempSync(join(tmpdir(), 'ongrid-repo-'))
+    try {
+      mkdirSync(join(top, 'r/.git'), { recursive: true })
+      mkdirSync(join(top, 'r/a/b'), { recursive: true })
+      mkdirSync(join(top, 'w/x'), { recursive: true })
+      writeFileSync(join(top, 'w/.git'), 'gitdir: /elsewhere\n') // a worktree's .git file
+      mkdirSync(join(top, 'none/y'), { recursive: true })
+      assert.equal(repoRoot(join(top, 'r/a/b'), { GITHUB_WORKSPACE: '../..' }), join(top, 'r'))
+      assert.equal(repoRoot(join(top, 'r/a/b'), { GITHUB_WORKSPACE: '/ws' }), '/ws')
+      assert.equal(repoRoot(join(top, 'r/a/b'), { GITHUB_WORKSPACE: '' }), join(top, 'r'))
+      assert.equal(repoRoot(join(top, 'r/a/b'), {}), join(top, 'r'))
+      assert.equal(repoRoot(join(top, 'r'), {}), join(top, 'r'))
+      assert.equal(repoRoot(join(top, 'w/x'), {}), join(top, 'w'))
+      // No .git above (tmpdir is assumed outside any repository): cwd itself.
+      assert.equal(repoRoot(join(top, 'none/y'), {}), join(top, 'none/y'))
+    } finally {
+      rmSync(top, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('stylish: on a terminal, and the manifests found', () => {
+  const ESC = { ...ERROR, message: 'name "\x1b]52;c;aGk=\x07x" bad\nsecond \x1b[2J', hint: 'try \x1b[31m' }
+  const tty = (terminal: boolean) =>
+    stylish({ ...OUT, terminal, files: [file('/w/p\x1bq/skill.json', 'manifest', [ESC])] })
+  test('control characters escaped on a terminal (path, both message lines, hint), raw off it', () => {
+    const on = tty(true)
+    assert.ok(!on.includes('\x1b'), JSON.stringify(on))
+    assert.match(on, /^p\\x1bq\/skill\.json\n/)
+    assert.match(on, /name "\\x1b\]52;c;aGk=\\ax" bad {2}manager\/parse\n/)
+    assert.match(on, /\n {14}second \\x1b\[2J\n/)
+    assert.match(on, /hint: try \\x1b\[31m\n/)
+    const off = tty(false)
+    assert.ok(
+      off.includes('p\x1bq/skill.json\n') &&
+        off.includes('\x1b]52;c;aGk=\x07x') &&
+        off.includes('try \x1b[31m'),
+    )
+  })
+  test('validate and lint count the manifests; the marketplace checks do not', () => {
+    assert.match(
+      stylish(only(null, { command: 'validate' })),
+      /^✔ 1 file checked \(1 manifest\): no problems\n$/,
+    )
+    assert.match(stylish(only(null)), /^✔ 1 file checked \(1 manifest\): no problems\n$/)
+    assert.equal(stylish(only(null, { command: 'marketplace verify' })), '✔ 1 file checked: no problems\n')
+  })
+})
+
+describe('rulesDoc: example files', () => {
+  test('fences no line can close, languages by extension, the BOM and executables said, links and dirs named', () => {
+    const rule: RuleMeta = {
+      id: 'x/y',
+      severity: 'warn',
+      category: 'best-practice',
+      kind: 'manifest',
+      docs: 'D.',
+      examples: {
+        bad: [
+          {
+            files: {
+              'a/README.md': 'text\n````\ninner\n````\n',
+              'a/run.sh': { exec: '\ufeff#!/bin/sh\necho' },
+              'a/noext': 'plain',
+              'a/link': { link: '/etc' },
+              'a/d': { dir: true, mode: 0o700 },
+            },
+          },
+        ],
+        good: [],
+      },
+    }
+    const doc = rulesDoc([rule])
+    for (const part of [
+      '`a/README.md`:\n\n`````markdown\ntext\n````\ninner\n````\n`````\n',
+      '`a/run.sh` (executable; starts with a UTF-8 byte order mark):\n\n```sh\n#!/bin/sh\necho\n```\n',
+      '`a/noext`:\n\n```\nplain\n```\n',
+      '`a/link`: a symlink to `/etc`\n',
+      '`a/d/`: a dir, mode 700\n',
+    ])
+      assert.ok(doc.includes(part), `${JSON.stringify(part)} not in\n${doc}`)
+    assert.ok(!doc.includes('\ufeff'))
   })
 })
