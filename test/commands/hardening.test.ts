@@ -64,6 +64,14 @@ function pack(entry: Node, fields: Record<string, unknown> = {}): string {
 
 const OK = { exec: `${SH}cat >/dev/null\necho '{"ok":true}'\n` }
 
+/** Every stop signal and the exit it must give: 128 + its number, the same for every command. */
+const STOP_SIGNALS = [
+  ['SIGHUP', 129],
+  ['SIGQUIT', 131],
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+] as const
+
 describe('run: an entry that is a FIFO', () => {
   test('fails to start at once with permission denied, as execve does', async () => {
     const dir = join(R, `fifo${++n}`)
@@ -247,12 +255,7 @@ describe('run: the audit store is never on the critical path', () => {
 })
 
 describe('run: every stop signal kills the entry’s group and exits 128 + the signal', () => {
-  for (const [signal, code] of [
-    ['SIGHUP', 129],
-    ['SIGQUIT', 131],
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-  ] as const) {
+  for (const [signal, code] of STOP_SIGNALS) {
     test(`${signal}: exit ${code}, nothing left running`, async () => {
       const m = marker(signal.toLowerCase())
       const dir = pack({
@@ -586,12 +589,7 @@ describe('test: hostile packs, each bounded', () => {
 })
 
 describe('every long-running command: a stop signal exits 128 + its number', () => {
-  for (const [signal, code] of [
-    ['SIGHUP', 129],
-    ['SIGQUIT', 131],
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-  ] as const) {
+  for (const [signal, code] of STOP_SIGNALS) {
     for (const watch of [false, true]) {
       const what = watch ? 'test --watch' : 'test'
       test(`${what}, ${signal} while a case runs: exit ${code}, its process group killed`, async () => {
@@ -682,12 +680,7 @@ describe('test view on a terminal: escapes shown, not obeyed; piped byte-exact',
 })
 
 describe('init: the wizard on a terminal, stopped by a signal', { timeout: 60_000 }, () => {
-  for (const [signal, code] of [
-    ['SIGHUP', 129],
-    ['SIGQUIT', 131],
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-  ] as const) {
+  for (const [signal, code] of STOP_SIGNALS) {
     test(`${signal}: status ${code}, nothing written, the cursor shown again`, async () => {
       const dir = join(R, `wiz${++n}`)
       const pidFile = join(R, `wiz${n}.pid`)

@@ -336,6 +336,8 @@ export function auditStorePath(value: string | undefined): string | undefined {
 }
 
 function sqlitePath(value: string): string {
-  const s = resolveDirect(value)
-  return s.kind === 'sqlite' ? s.path : value
+  let path = value.slice('sqlite:'.length)
+  if (path.startsWith('//')) path = path.slice(2) // sqlite:///abs/path
+  if (path === '') throw new SourceError('--audit-db sqlite:PATH needs a path')
+  return resolve(path)
 }

@@ -255,6 +255,11 @@ test('auditStorePath: a file path or sqlite:PATH; a MySQL address is refused, it
   assert.equal(auditStorePath('/tmp/a.db'), '/tmp/a.db')
   assert.equal(auditStorePath('rel/a.db'), 'rel/a.db')
   assert.equal(auditStorePath('sqlite:///tmp/a.db'), '/tmp/a.db')
+  assert.equal(auditStorePath('sqlite:rel/a.db'), resolve('rel/a.db'))
+  assert.throws(
+    () => auditStorePath('sqlite:'),
+    (e: unknown) => e instanceof SourceError && e.message === '--audit-db sqlite:PATH needs a path',
+  )
   for (const [dsn, shown] of [
     ['mysql://u:p@ss@db.internal:3306/ongrid', 'mysql://u:***@db.internal:3306/ongrid'],
     ['u:secret@tcp(127.0.0.1:3306)/ongrid', 'u:***@tcp(127.0.0.1:3306)/ongrid'],
