@@ -191,6 +191,10 @@ export class TarWalk {
   /** Offset of a first zero block, -1 before one. */
   private zeroAt = -1
   private last: { regular: boolean; size: number; dataStart: number; dataEnd: number } | null = null
+  /** The data of a PAX header ('x' or 'g') being read: Go parses it whole before going on. */
+  private pax: { global: boolean; chunks: Buffer[]; have: number; left: number } | null = null
+  /** An 'x' header's records that mergePAX refuses: an error once the next header is read. */
+  private paxMergeBad = false
   /** Set when the reader has stopped: at the end marker (error null) or on a bad block after a zero one. */
   stopped: { error: string | null } | null = null
 
@@ -213,6 +217,26 @@ export class TarWalk {
       if (this.pos < this.next) {
         const skip = Math.min(this.next - this.pos, chunk.length - i)
         if (this.zeroAt < 0) emit(chunk.subarray(i, i + skip))
+        const pax = this.pax
+        if (pax !== null && pax.left > 0) {
+          const part = chunk.subarray(i, i + Math.min(skip, pax.left))
+          pax.left -= part.length
+          if (pax.have <= MAX_SPECIAL_FILE) pax.chunks.push(part)
+          pax.have += part.length
+          if (pax.have > MAX_SPECIAL_FILE) {
+            this.stopped = { error: 'tar: archive/tar: header field too long' }
+            break
+          }
+          if (pax.left === 0) {
+            this.pax = null
+            const records = parsePax(Buffer.concat(pax.chunks).toString('latin1'))
+            if (records === null) {
+              this.stopped = { error: 'tar: archive/tar: invalid tar header' }
+              break
+            }
+            if (!pax.global) this.paxMergeBad = !paxMergeOk(records)
+          }
+        }
         this.pos += skip
         i += skip
         continue
@@ -237,13 +261,24 @@ export class TarWalk {
         this.stopped = { error: 'tar: archive/tar: invalid tar header' }
         break
       }
+      const type = block[156]
+      // The records of an 'x' header merge into the next real header (after any other 'x' and
+      // GNU long name or link headers): refused there.
+      const meta = type === 0x78 || type === 0x67 || type === 0x4c || type === 0x4b
+      if (!zero && this.paxMergeBad && !meta) {
+        this.stopped = { error: 'tar: archive/tar: invalid tar header' }
+        break
+      }
       emit(goHeaderAsParsed(whole ? block : Buffer.from(block)))
       if (zero) {
         this.zeroAt = this.pos - 512
         continue
       }
-      const type = block[156]
       const size = HEADER_ONLY.has(type) ? 0 : tarSize(block, 124)
+      if (type === 0x78 || type === 0x67) {
+        this.pax = { global: type === 0x67, chunks: [], have: 0, left: size }
+        if (size === 0) this.pax = null
+      } else if (!meta) this.paxMergeBad = false
       this.last = {
         regular: type === 0x30 || type === 0,
         size,
@@ -278,6 +313,69 @@ export class TarWalk {
     if (eofIsError && l?.regular && l.size > 0 && this.pos === l.dataEnd) return 'unexpected EOF'
     return clean
   }
+}
+
+/** archive/tar's maxSpecialFileSize: the most of a PAX header's data (or a GNU long name) read. */
+const MAX_SPECIAL_FILE = 1 << 20
+
+/**
+ * archive/tar's parsePAX over a PAX header's data: records `LEN KEY=VALUE\n`, LEN the record's
+ * decimal length (at least 5, within the data), a newline at its end, a key that is not empty and
+ * holds no `=`, no NUL in the value of path, linkpath, uname and gname nor in any other key; GNU
+ * sparse 0.0 offsets and sizes in turn, without commas. null where Go says ErrHeader; else the
+ * records, the last of a key winning.
+ */
+export function parsePax(data: string): Map<string, string> | null {
+  const records = new Map<string, string>()
+  let sparse = 0
+  let s = data
+  while (s.length > 0) {
+    const sp = s.indexOf(' ')
+    if (sp < 0) return null
+    const lenText = s.slice(0, sp)
+    // strconv.ParseInt(…, 10, 0): an optional sign, then decimal digits only.
+    if (!/^[+-]?[0-9]+$/.test(lenText)) return null
+    const n = Number(lenText)
+    if (!Number.isSafeInteger(n) || n < 5 || n > s.length) return null
+    const end = n - (lenText.length + 1)
+    if (end <= 0) return null
+    const rest = s.slice(sp + 1)
+    if (rest[end - 1] !== '\n') return null
+    const rec = rest.slice(0, end - 1)
+    s = rest.slice(end)
+    const eq = rec.indexOf('=')
+    if (eq < 0) return null
+    const k = rec.slice(0, eq)
+    const v = rec.slice(eq + 1)
+    if (k === '') return null
+    if (['path', 'linkpath', 'uname', 'gname'].includes(k) ? v.includes('\0') : k.includes('\0')) return null
+    if (k === 'GNU.sparse.offset' || k === 'GNU.sparse.numbytes') {
+      if ((sparse % 2 === 0) !== (k === 'GNU.sparse.offset') || v.includes(',')) return null
+      sparse++
+    } else records.set(k, v)
+  }
+  return records
+}
+
+/** archive/tar's mergePAX: the numeric records (uid, gid, size; atime, ctime, mtime) parse, or ErrHeader. */
+function paxMergeOk(records: Map<string, string>): boolean {
+  const int64 = (v: string) => {
+    if (!/^[+-]?[0-9]+$/.test(v)) return false
+    const b = BigInt(v)
+    return b >= -(1n << 63n) && b < 1n << 63n
+  }
+  for (const [k, v] of records) {
+    if (v === '') continue
+    if (k === 'uid' || k === 'gid' || k === 'size') {
+      if (!int64(v)) return false
+    } else if (k === 'atime' || k === 'ctime' || k === 'mtime') {
+      const dot = v.indexOf('.')
+      const secs = dot < 0 ? v : v.slice(0, dot)
+      const frac = dot < 0 ? '' : v.slice(dot + 1)
+      if (!int64(secs) || !/^[0-9]*$/.test(frac)) return false
+    }
+  }
+  return true
 }
 
 /** parser.parseOctal's verdict: NULs and spaces trimmed, cut at a NUL, then ParseUint(…, 8, 64). */

@@ -8,6 +8,7 @@ import {
   extractUpload,
   MAX_UPLOAD,
   minUploadRequest,
+  parsePax,
   safeJoin,
   tarEnding,
 } from '../../../src/core/marketplace/archive.js'
@@ -244,4 +245,46 @@ test('a zip entry name holding a NUL byte: Go’s EINVAL from open or mkdir, nev
   const d = await extractUpload(file('nuldir.zip', await nul('d\x01e/y.md')))
   assert.ok(!d.ok)
   assert.match(d.error, /^mkdir \/.*\/p\/d\0e: invalid argument$/)
+})
+
+test('PAX records as Go’s parsePAX and mergePAX take them: a bad one is an invalid header', async () => {
+  const good = await tarBytes('p', [entry(`${'n'.repeat(120)}.md`)])
+  // tar-stream writes the long name as a PAX path record: `LEN path=…\n` in the block after an 'x' header.
+  const at = good.indexOf(' path=')
+  assert.ok(at > 0 && good[at - (at % 512) - 512 + 156] === 0x78)
+  const damaged = (edit: (b: Buffer) => void) => {
+    const b = Buffer.from(good)
+    edit(b)
+    return b
+  }
+  const bad = [
+    damaged((b) => {
+      b[at - 1] = 0 // the record's length ends in a NUL
+    }),
+    damaged((b) => {
+      b[at + 1] = 0x3d // "=ath=…": an empty key
+    }),
+    damaged((b) => {
+      b[at + 10] = 0 // a NUL in the path
+    }),
+  ]
+  for (const [i, tar] of bad.entries()) {
+    const x = await extractUpload(file(`pax${i}.tar`, tar))
+    assert.ok(!x.ok, `case ${i}`)
+    assert.equal(x.error, 'tar: archive/tar: invalid tar header', `case ${i}`)
+  }
+  const ok = await extractUpload(file('pax-good.tar', good))
+  assert.ok(ok.ok)
+  ok.value.cleanup()
+  // The parser itself, record by record (Go's texts are all ErrHeader).
+  assert.deepEqual(parsePax('11 path=ab\n'), new Map([['path', 'ab']]))
+  assert.deepEqual(
+    parsePax('+12 path=ab\n8 a=1=2\n'),
+    new Map([
+      ['path', 'ab'],
+      ['a', '1=2'],
+    ]),
+  )
+  for (const bad of ['11 path=ab', '4 a=\n', '12 path=ab\n', '11 pa\0h=b\n', 'x path=ab\n', '11 =ath=b\n'])
+    assert.equal(parsePax(bad), null, JSON.stringify(bad))
 })
