@@ -208,6 +208,15 @@ export class GoHarness {
 
 let shared: Promise<GoHarness | null> | null = null
 
+/** Starts a built harness and asks it which Go (and Unicode) it was built with. */
+async function startHarness(binary: string): Promise<GoHarness> {
+  const h = new GoHarness({ binary })
+  const v = await h.one({ op: 'version' })
+  h.goVersion = v.go
+  h.unicodeVersion = v.unicode
+  return h
+}
+
 /**
  * The harness for this test file (built and started on first use), or null when Go
  * is missing and not required. Throws when Go is required (ONGRID_REQUIRE_GO=1) but
@@ -221,11 +230,7 @@ export function getHarness(): Promise<GoHarness | null> {
         return null
       }
       buildHarness()
-      const h = new GoHarness()
-      const v = await h.one({ op: 'version' })
-      h.goVersion = v.go
-      h.unicodeVersion = v.unicode
-      return h
+      return startHarness(BINARY)
     })()
   }
   return shared
@@ -248,11 +253,7 @@ export function getNewerHarness(): Promise<GoHarness | null> {
         return null
       }
       buildHarness(GO_NEWER, NEWER_BINARY)
-      const h = new GoHarness({ binary: NEWER_BINARY })
-      const v = await h.one({ op: 'version' })
-      h.goVersion = v.go
-      h.unicodeVersion = v.unicode
-      return h
+      return startHarness(NEWER_BINARY)
     })()
   }
   return newer

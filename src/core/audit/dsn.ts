@@ -100,12 +100,7 @@ function fromIndirect(where: string, dsn: string): Source {
 }
 
 function resolveDirect(db: string): Source {
-  if (db.startsWith('sqlite:')) {
-    let path = db.slice('sqlite:'.length)
-    if (path.startsWith('//')) path = path.slice(2) // sqlite:///abs/path
-    if (path === '') throw new SourceError('--db sqlite:PATH needs a path')
-    return { kind: 'sqlite', path: resolve(path), local: false }
-  }
+  if (db.startsWith('sqlite:')) return { kind: 'sqlite', path: sqlitePath('--db', db), local: false }
   if (db.startsWith('mysql://')) return { kind: 'mysql', target: parseMysqlUrl(db) }
   if (/^[^/]*(tcp|unix)\(/.test(db) || db.startsWith('mysql:')) {
     return { kind: 'mysql', target: parseGoDsn(db.startsWith('mysql:') ? db.slice(6) : db) }
@@ -327,7 +322,7 @@ export function describeSource(s: Source): string {
  */
 export function auditStorePath(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
-  if (value.startsWith('sqlite:')) return sqlitePath(value)
+  if (value.startsWith('sqlite:')) return sqlitePath('--audit-db', value)
   if (value.startsWith('mysql:') || /^[^/]*(tcp|unix)\(/.test(value))
     throw new SourceError(
       `--audit-db ${redact(value)}: a MySQL address; --audit-db is the local SQLite file this command records to (the manager's database is read with audit tail --db)`,
@@ -335,9 +330,10 @@ export function auditStorePath(value: string | undefined): string | undefined {
   return value
 }
 
-function sqlitePath(value: string): string {
+/** `sqlite:PATH` (or `sqlite:///abs/path`) → the absolute PATH; `flag` names the flag in its error. */
+function sqlitePath(flag: string, value: string): string {
   let path = value.slice('sqlite:'.length)
   if (path.startsWith('//')) path = path.slice(2) // sqlite:///abs/path
-  if (path === '') throw new SourceError('--audit-db sqlite:PATH needs a path')
+  if (path === '') throw new SourceError(`${flag} sqlite:PATH needs a path`)
   return resolve(path)
 }

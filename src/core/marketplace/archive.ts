@@ -315,6 +315,9 @@ export class TarWalk {
   }
 }
 
+/** What strconv.ParseInt(…, 10, …) takes: an optional sign, then decimal digits only. */
+const PARSE_INT_10 = /^[+-]?[0-9]+$/
+
 /** archive/tar's maxSpecialFileSize: the most of a PAX header's data (or a GNU long name) read. */
 const MAX_SPECIAL_FILE = 1 << 20
 
@@ -333,8 +336,7 @@ export function parsePax(data: string): Map<string, string> | null {
     const sp = s.indexOf(' ')
     if (sp < 0) return null
     const lenText = s.slice(0, sp)
-    // strconv.ParseInt(…, 10, 0): an optional sign, then decimal digits only.
-    if (!/^[+-]?[0-9]+$/.test(lenText)) return null
+    if (!PARSE_INT_10.test(lenText)) return null
     const n = Number(lenText)
     if (!Number.isSafeInteger(n) || n < 5 || n > s.length) return null
     const end = n - (lenText.length + 1)
@@ -360,7 +362,7 @@ export function parsePax(data: string): Map<string, string> | null {
 /** archive/tar's mergePAX: the numeric records (uid, gid, size; atime, ctime, mtime) parse, or ErrHeader. */
 function paxMergeOk(records: Map<string, string>): boolean {
   const int64 = (v: string) => {
-    if (!/^[+-]?[0-9]+$/.test(v)) return false
+    if (!PARSE_INT_10.test(v)) return false
     const b = BigInt(v)
     return b >= -(1n << 63n) && b < 1n << 63n
   }
