@@ -88,7 +88,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   const caches = new Map<GoString, BuildCache>()
   const entryCache = newEntryCache()
   // The chat runtime's walk of each root (LoadAll), made once, when a SKILL.md is under it.
-  const loadAllWalks = new Map<GoString, Promise<import('../marketplace/load-all.js').LoadAllWalk>>()
+  const loadAllWalks = new Map<GoString, import('../marketplace/load-all.js').LoadAllWalk>()
   const files: FileReport[] = []
 
   const setting = (r: Rule<Context>, config: LintConfig | null): Setting => {
@@ -156,7 +156,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         walked = (await loadAllModule).walkLoadRoot(t.root)
         loadAllWalks.set(t.root, walked)
       }
-      const notLoaded = (await walked).fate(t.path)
+      const notLoaded = await walked.fate(t.path)
       const skipped = notLoaded === null ? skipReason(t.path) : null
       if (notLoaded !== null) ctx = new NativeContext(t.path, t.root, null, '', null, notLoaded)
       else if (skipped !== null) ctx = new NativeContext(t.path, t.root, skipped, '', null)

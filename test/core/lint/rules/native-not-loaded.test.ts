@@ -64,6 +64,19 @@ ruleTester(rule, {
       ],
     },
     {
+      // pathSafeUnderRoot's Rel check: a path that starts with `..` counts as outside the pack.
+      name: 'a SKILL.md in a dir named ..x of its pack: escapes_root, the manager’s quirk',
+      files: { 'skills/n/SKILL.md': NATIVE_OK, 'skills/n/..x/SKILL.md': NATIVE_OK },
+      findings: [
+        {
+          message: 'path traversal: resolved path $R/skills/n/..x/SKILL.md escapes pack root $R/skills/n',
+          line: 1,
+          column: 1,
+          file: 'skills/n/..x/SKILL.md',
+        },
+      ],
+    },
+    {
       name: 'a bare pack with a skills/ dir: its own SKILL.md is not loaded',
       files: { 'skills/n/SKILL.md': NATIVE_OK, 'skills/n/skills/x/SKILL.md': NATIVE_OK },
       findings: [
