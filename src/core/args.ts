@@ -1,6 +1,6 @@
 import { UserError } from './errors.js'
 import { valid } from './go/encoding/json/scanner.js'
-import { fromText, type GoString, toText } from './go/gostring.js'
+import { fromText, type GoString, toText, trimSpace } from './go/gostring.js'
 import { stringify } from './json-text.js'
 
 /** Why args could not be assembled: a usage error. */
@@ -81,7 +81,8 @@ export interface ArgsInput {
 export function assembleArgs(input: ArgsInput): GoString {
   if (input.assignments.length === 0) return input.json ?? ''
   let base: Record<string, unknown> = {}
-  if (input.json !== undefined && input.json.trim() !== '') {
+  // Blank as the executor judges params (bytes.TrimSpace): then it sends {}, and --arg starts from it.
+  if (input.json !== undefined && trimSpace(input.json) !== '') {
     if (!valid(input.json)) throw new ArgsError('--args is not valid JSON, so --arg cannot be merged into it')
     const v = JSON.parse(toText(input.json))
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {

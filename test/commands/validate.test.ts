@@ -128,6 +128,42 @@ describe('ongrid-skill validate', () => {
     )
   })
 
+  test('a SKILL.md the chat runtime never parses is said, never judged registrable', () => {
+    const md = '---\nname: a\ndescription: d\n---\n'
+    makeTree(R, {
+      'native/skills/a/SKILL.md': md,
+      'native/b/SKILL.md': md,
+      'native/skills/a/sub/SKILL.md': { link: '../SKILL.md' },
+      'native/skills/c/SKILL.md': { link: 'nowhere' },
+    })
+    const r = cli(['validate', 'native', '--json'], {}, R)
+    assert.equal(r.code, 1, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    const said = doc.files.map((f: { path: string; findings: { ruleId: string; message: string }[] }) => [
+      f.path,
+      f.findings.map((x) => `${x.ruleId}: ${x.message.replaceAll(R, '$R')}`),
+    ])
+    assert.deepEqual(said, [
+      [
+        'native/b/SKILL.md',
+        [
+          'native/not-loaded: not loaded: the chat runtime loads $R/native as a bare skills pack (no manifest) and reads SKILL.md files from $R/native/skills only',
+        ],
+      ],
+      ['native/skills/a/SKILL.md', []],
+      [
+        'native/skills/a/sub/SKILL.md',
+        [
+          'native/not-loaded: a symlinked SKILL.md: the chat runtime’s walk never parses one (filepath.Walk does not follow it), so nothing is registered from it, without a warning',
+        ],
+      ],
+      [
+        'native/skills/c/SKILL.md',
+        ['native/not-loaded: lstat $R/native/skills/c/nowhere: no such file or directory'],
+      ],
+    ])
+  })
+
   test('a pack dir with packs nested below it: every one is judged, as the manager walks them', () => {
     makeTree(R, {
       'outer/skill.json': manifest({ name: 'outer' }),

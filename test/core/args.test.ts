@@ -105,4 +105,13 @@ describe('assembleArgs', () => {
       )
     }
   })
+  test('--args is blank as Go’s bytes.TrimSpace says: U+0085 is space, a lone 0xA0 byte is not', () => {
+    // U+0085 (NEL) in UTF-8: the executor sends {} for such params, so --arg starts from {}.
+    assert.equal(assembleArgs({ json: '\xc2\x85 ', assignments: ['n=1'], schema }), '{"n":1}')
+    // 0xA0 alone is invalid UTF-8, not NBSP: not blank, and not JSON.
+    assert.throws(
+      () => assembleArgs({ json: '\xa0', assignments: ['n=1'], schema }),
+      new ArgsError('--args is not valid JSON, so --arg cannot be merged into it'),
+    )
+  })
 })

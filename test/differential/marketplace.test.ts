@@ -4,6 +4,7 @@
  * verification over generated trees, with generated keys, signatures and damage.
  * A sibling Go program (./go-marketplace, stdlib + Debian's yaml.v3) answers.
  */
+import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { generateKeyPairSync, sign } from 'node:crypto'
 import {
@@ -634,6 +635,118 @@ test('SKILL.md frontmatter: yaml.v3’s verdict, error text and decoded fields, 
       fields.check(label, dropZero(a.skill), dropZero(skill))
     }
   })
+  finish({ diagnostic: () => {} }, [verdict, fields])
+})
+
+/** A `!!binary` scalar: base64 of random bytes, often damaged, in one of the forms YAML writes it. */
+function binaryScalar(rand: Rand): string {
+  const bytes = Buffer.from(Array.from({ length: rand.range(0, 7) }, () => rand.int(256)))
+  let v = bytes.toString('base64')
+  // `~` is a line break, written as each style writes one (the decoder skips `\n` and `\r`).
+  if (v.length > 4 && rand.chance(0.3)) v = `${v.slice(0, 4)}~${v.slice(4)}`
+  const damage = rand.weighted([
+    [5, 0],
+    [3, 1],
+    [1, 2],
+  ])
+  for (let k = damage; k > 0; k--) {
+    const at = rand.int(v.length + 1)
+    v = rand.chance(0.5)
+      ? v.slice(0, at) + rand.pick(['=', 'A', '@', '-', '_', ' ', '~', '==', 'QQ', '.']) + v.slice(at)
+      : v.slice(0, at) + v.slice(at + 1)
+  }
+  const tag = rand.pick(['!!binary', '!<tag:yaml.org,2002:binary>'])
+  switch (rand.int(4)) {
+    case 0:
+      return `${tag} "${v.replace(/~/g, rand.pick(['\\n', '\\r\\n', '\\t']))}"`
+    case 1: {
+      const plain = v.replace(/~/g, '')
+      return `${tag} ${plain === '' ? "''" : plain}`
+    }
+    case 2:
+      return `${tag} |\n    ${v.replace(/~/g, '\n    ')}`
+    default:
+      return `${tag} '${v.replace(/~/g, '')}'`
+  }
+}
+
+test('!!binary values: yaml.v3 decodes their base64 (or fails with its text), as ParseSkillMd and ParseAgentMd get them', {
+  skip,
+}, async () => {
+  const { parseSkillMd } = await import('../../src/core/native/skill-md.js')
+  const { parseAgentMd } = await import('../../src/core/marketplace/frontmatter.js')
+  const { splitFrontmatter } = await import('../../src/core/native/split.js')
+  const rand = new Rand(seedFor('mp-yaml-binary'))
+  // Where the value goes: Skill fields of each type, a key nothing reads (the raw decode only),
+  // a key itself, a collection key, an agent's bool, and beside an earlier type error.
+  const places: ((b: string) => string)[] = [
+    (b) => `name: ${b}\ndescription: d`,
+    (b) => `name: a\ndescription: ${b}`,
+    (b) => `name: a\ndescription: d\nwhen_to_use: ${b}\nbackground: ${b}`,
+    (b) => `name: a\ndescription: d\ntools:\n  - name: ${b}\n    timeout_seconds: ${b}`,
+    (b) =>
+      `name: a\ndescription: d\nmetadata:\n  os: [${b}]\n  ongrid: {activation: {mode: keyword, keywords: [${b}]}}`,
+    (b) => `name: a\ndescription: d\nx: ${b}`,
+    (b) => `? ${b}\n: a\ndescription: d`,
+    (b) => `name: a\ndescription: d\nx: {? [${b}]: 1}`,
+    (b) => `name: [x]\ndescription: ${b}`,
+    (b) => `name: a\ndescription: d\nname: ${b}`,
+    (b) => `name: a\ndescription: d\ncan_delegate: ${b}\nomit_claude_md: ${b}`,
+  ]
+  const inputs: string[] = []
+  const count = Math.ceil(Number(process.env.DIFF_YAML_COUNT ?? 1500) / 3)
+  for (let i = 0; i < count; i++) inputs.push(rand.pick(places)(binaryScalar(rand)))
+  // Fixed: true and false in YAML 1.1 words, through base64.
+  inputs.push(`name: a\ndescription: d\nbackground: !!binary ${Buffer.from('yes').toString('base64')}`)
+  inputs.push(`name: a\ndescription: d\ncan_delegate: !!binary ${Buffer.from('Off').toString('base64')}`)
+  const dir = mkdtempSync(path.join(tmpdir(), 'ongrid-mp-binary-'))
+  roots.push(dir)
+  const cases = inputs.flatMap((fm, i) =>
+    (['skill', 'agent'] as const).map((op) => {
+      const file = path.join(dir, `${op}${i}.md`)
+      writeFileSync(file, Buffer.from(`---\n${fm}\nwhen_to_use: w\n---\nbody\n`, 'latin1'))
+      const split = splitFrontmatter(readFileSync(file).toString('latin1'))
+      return { op, file, fm: split.ok ? (split.frontmatter ?? '') : '' }
+    }),
+  )
+  const answers = (go as NonNullable<typeof go>)(cases.map((c) => ({ op: c.op, data: b64(c.fm) })))
+  const verdict = new Mismatches('!!binary: yaml.v3 error text')
+  const fields = new Mismatches('!!binary: decoded Skill fields')
+  let decoded = 0
+  let refused = 0
+  cases.forEach(({ op, file, fm }, i) => {
+    const a = answers[i] as Resp & { panic?: string; raw?: boolean; skill?: unknown }
+    const label = `${op} ${show(fm)}`
+    const goErr = errOf(a.err)
+    const want =
+      goErr === null
+        ? null
+        : `chatruntime: parse ${fromText(file)} frontmatter${a.raw ? ' (raw)' : ''}: ${goErr}`
+    if (goErr?.includes('!!binary value contains invalid base64 data')) refused++
+    else if (goErr === null) decoded++
+    if (op === 'agent') {
+      const ours = parseAgentMd(fromText(file))
+      const parseErr = ours.error?.startsWith(`chatruntime: parse ${fromText(file)} frontmatter`)
+        ? ours.error
+        : null
+      verdict.check(label, { err: want, panic: a.panic }, { err: parseErr, panic: undefined })
+      return
+    }
+    const ours = parseSkillMd(fromText(file))
+    const e = ours.error
+    const oursYaml = e !== null && (e.stage === 'yaml' || e.stage === 'yaml-type') ? e : null
+    verdict.check(
+      label,
+      { err: want, exact: true, panic: a.panic },
+      { err: oursYaml?.message ?? null, exact: oursYaml?.exact ?? true, panic: undefined },
+    )
+    if (goErr === null && oursYaml === null) {
+      const skill = ours.skill === null ? {} : plainDecoded({ k: 'fields', fields: ours.skill, at: 0 })
+      fields.check(label, dropZero(a.skill), dropZero(skill))
+    }
+  })
+  // Both outcomes are exercised, or the comparison proves little.
+  assert.ok(decoded > 20 && refused > 20, `decoded ${decoded}, refused ${refused}`)
   finish({ diagnostic: () => {} }, [verdict, fields])
 })
 

@@ -7,6 +7,7 @@ import { base } from '../go/path/filepath/path.js'
 import { type JNode, TooDeepError } from '../json-tree.js'
 import { type ParsedManifest, parseManifest } from '../manifest.js'
 import { DEVICE_CAP, type ManifestRead, readManifest } from '../manifest-read.js'
+import type { NotLoaded } from '../marketplace/load-all.js'
 import type { NativeParse } from '../native/skill-md.js'
 import { goToJs, type SchemaVerdict } from '../schema/check.js'
 import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
@@ -236,6 +237,8 @@ export class NativeContext {
     readonly skipped: string | null,
     readonly raw: GoString,
     readonly parse: NativeParse | null,
+    /** Why the chat runtime's walk never parses this file (then `parse` is null), else null. */
+    readonly notLoaded: NotLoaded | null = null,
   ) {
     this.lines = new LineIndex(raw)
   }

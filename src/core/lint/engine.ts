@@ -56,6 +56,7 @@ export interface CheckResult {
 
 type NativeModule = typeof import('../native/skill-md.js')
 let nativeModule: Promise<NativeModule> | null = null
+let loadAllModule: Promise<typeof import('../marketplace/load-all.js')> | null = null
 
 function absPath(p: string): GoString {
   const a = abs(fromText(p))
@@ -86,6 +87,8 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   const order = new Map(RULES.map((r, i) => [r.id, i]))
   const caches = new Map<GoString, BuildCache>()
   const entryCache = newEntryCache()
+  // The chat runtime's walk of each root (LoadAll), made once, when a SKILL.md is under it.
+  const loadAllWalks = new Map<GoString, import('../marketplace/load-all.js').LoadAllWalk>()
   const files: FileReport[] = []
 
   const setting = (r: Rule<Context>, config: LintConfig | null): Setting => {
@@ -147,8 +150,16 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
       }
       ctx = m
     } else {
-      const skipped = skipReason(t.path)
-      if (skipped !== null) ctx = new NativeContext(t.path, t.root, skipped, '', null)
+      let walked = loadAllWalks.get(t.root)
+      if (!walked) {
+        loadAllModule ??= import('../marketplace/load-all.js')
+        walked = (await loadAllModule).walkLoadRoot(t.root)
+        loadAllWalks.set(t.root, walked)
+      }
+      const notLoaded = await walked.fate(t.path)
+      const skipped = notLoaded === null ? skipReason(t.path) : null
+      if (notLoaded !== null) ctx = new NativeContext(t.path, t.root, null, '', null, notLoaded)
+      else if (skipped !== null) ctx = new NativeContext(t.path, t.root, skipped, '', null)
       else {
         nativeModule ??= import('../native/skill-md.js')
         const parse = (await nativeModule).parseSkillMd(t.path)

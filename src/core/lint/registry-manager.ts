@@ -18,6 +18,7 @@ import nativeFrontmatter from './rules/native-frontmatter.js'
 import nativeMissingDescription from './rules/native-missing-description.js'
 import nativeMissingName from './rules/native-missing-name.js'
 import nativeNameNormalized from './rules/native-name-normalized.js'
+import nativeNotLoaded from './rules/native-not-loaded.js'
 import nativeRead from './rules/native-read.js'
 import nativeYaml from './rules/native-yaml.js'
 import nativeYamlType from './rules/native-yaml-type.js'
@@ -60,6 +61,7 @@ export const MANAGER_RULES: readonly Rule<Context>[] = [
   schemaUnknownDraft,
   schemaTooDeep,
   envInvalidName,
+  nativeNotLoaded,
   nativeRead,
   nativeFrontmatter,
   nativeYaml,

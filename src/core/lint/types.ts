@@ -64,7 +64,12 @@ export type ReportFn = (r: Report) => void
  * A file of an example tree: text (mode 0644), `{ exec }` an executable, `{ link }` a symlink,
  * `{ dir: true }` a dir (empty; `mode` sets its permission bits).
  */
-export type ExampleFile = string | { exec: string } | { link: string } | { dir: true; mode?: number }
+export type ExampleFile =
+  | string
+  | { exec: string }
+  | { link: string }
+  | { dir: true; mode?: number }
+  | { file: string; mode: number }
 
 /** A small tree of files, as written into a fresh dir, and what is checked in it. */
 export interface RuleExample {

@@ -100,6 +100,8 @@ export interface LoadResult {
   resolvedRoot: GoString | null
   /** The roots the skills walk covered. */
   skillRoots: GoString[]
+  /** Every file the skills walk hands to ParseSkillMd, in walk order. */
+  skillFiles: GoString[]
 }
 
 export type Loaded = { ok: true; result: LoadResult; kind: ContainerKind } | { ok: false; err: GoError }
@@ -163,10 +165,35 @@ function sha256Hex(raw: Buffer): string {
   return createHash('sha256').update(raw).digest('hex')
 }
 
-/** LoadPluginContainer(dir). */
+/**
+ * pathSafeUnderRoot(path, resolvedRoot, &warnings): EvalSymlinks, then the prefix check; a
+ * failure appends `symlink_error` (EvalSymlinks' error) or `escapes_root` and answers false.
+ */
+export function pathSafeUnderRoot(path: GoString, resolvedRoot: GoString, warnings: LoadWarning[]): boolean {
+  const r = evalSymlinks(path)
+  if (!r.ok) {
+    warnings.push({ path, code: 'symlink_error', reason: r.err.error() })
+    return false
+  }
+  if (!pathHasPrefix(r.value, resolvedRoot)) {
+    warnings.push({
+      path,
+      code: 'escapes_root',
+      reason: `path traversal: resolved path ${r.value} escapes pack root ${resolvedRoot}`,
+    })
+    return false
+  }
+  return true
+}
+
+/**
+ * LoadPluginContainer(dir). `walkOnly`: the skills walk alone, its SKILL.md files listed
+ * (`skillFiles`) but not parsed, its warnings those of the walk; agents, commands, hooks and
+ * .mcp.json are left out.
+ */
 export async function loadPluginContainer(
   dir: GoString,
-  opts: { stagingName?: GoString } = {},
+  opts: { stagingName?: GoString; walkOnly?: boolean } = {},
 ): Promise<Loaded> {
   const det = detectContainer(dir)
   if (det.kind === '') {
@@ -208,7 +235,15 @@ export async function loadPluginContainer(
   }
   const a = abs(dir)
   const pack: Pack = { ...packFields, dir: a.ok ? a.value : dir, manifestSHA256: sha256Hex(raw) }
-  const result: LoadResult = { pack, skills: [], agents: [], warnings, resolvedRoot: null, skillRoots: [] }
+  const result: LoadResult = {
+    pack,
+    skills: [],
+    agents: [],
+    warnings,
+    resolvedRoot: null,
+    skillRoots: [],
+    skillFiles: [],
+  }
   const root = evalSymlinks(dir)
   if (!root.ok) {
     warnings.push({
@@ -220,22 +255,7 @@ export async function loadPluginContainer(
   }
   const resolvedRoot = root.value
   result.resolvedRoot = resolvedRoot
-  const safe = (p: GoString): boolean => {
-    const r = evalSymlinks(p)
-    if (!r.ok) {
-      warnings.push({ path: p, code: 'symlink_error', reason: r.err.error() })
-      return false
-    }
-    if (!pathHasPrefix(r.value, resolvedRoot)) {
-      warnings.push({
-        path: p,
-        code: 'escapes_root',
-        reason: `path traversal: resolved path ${r.value} escapes pack root ${resolvedRoot}`,
-      })
-      return false
-    }
-    return true
-  }
+  const safe = (p: GoString): boolean => pathSafeUnderRoot(p, resolvedRoot, warnings)
 
   result.skillRoots = resolveSkillSubRoots(dir, det.kind, fromBuffer(raw), warnings)
   let skillMd: typeof import('../native/skill-md.js') | null = null
@@ -256,12 +276,13 @@ export async function loadPluginContainer(
       if (base(path) !== 'SKILL.md') return null
       if (!safe(path)) return null
       files.push(path)
+      result.skillFiles.push(path)
       // Parsed in walk order below, with their warnings in place.
-      warnings.push({ path, code: '\0parse', reason: '' })
+      if (!opts.walkOnly) warnings.push({ path, code: '\0parse', reason: '' })
       return null
     })
     if (werr !== null) warnings.push({ path: sr, code: 'walk_error', reason: werr.error() })
-    if (files.length > 0) {
+    if (files.length > 0 && !opts.walkOnly) {
       skillMd ??= await import('../native/skill-md.js')
       const parsed = new Map<GoString, LoadWarning[]>()
       for (const f of files) {
@@ -284,6 +305,10 @@ export async function loadPluginContainer(
     }
   }
 
+  if (opts.walkOnly) {
+    result.warnings = warnings
+    return { ok: true, result, kind: det.kind }
+  }
   const fm = () => import('./frontmatter.js')
   const mdFilter = (name: GoString) =>
     /^\.md$/i.test(name.slice(name.lastIndexOf('.'))) &&

@@ -4,6 +4,7 @@
  * collects (`line N: cannot unmarshal !!seq into string`, `line N: mapping key "x" already
  * defined at line M`), in the order it finds them.
  */
+import { decodeString } from '../go/encoding/base64/base64.js'
 import { type GoString, toText } from '../go/gostring.js'
 import { quote } from '../go/strconv/quote.js'
 import {
@@ -229,6 +230,16 @@ function isMerge(n: Node): boolean {
   )
 }
 
+/**
+ * A `!!binary` scalar as decode.go's scalar takes it: base64.StdEncoding.DecodeString of the
+ * value (a byte string of the decoded bytes), or yaml.v3's failf when that fails.
+ */
+function binaryText(value: GoString): GoString {
+  const d = decodeString(value)
+  if (!d.ok) throw new YamlFailure('yaml: !!binary value contains invalid base64 data')
+  return d.value.toString('latin1')
+}
+
 export class Decoder {
   terrors: string[] = []
   private aliases = new Set<Node>()
@@ -292,6 +303,8 @@ export class Decoder {
 
   private scalar(n: Node, out: GoType): Result {
     let r: Resolved
+    // What `resolved` holds when it is a string: the value, or a !!binary value's decoded bytes.
+    let text = n.value
     if (indicatedString(n)) r = { tag: STR_TAG, kind: 'str' }
     else {
       try {
@@ -299,18 +312,18 @@ export class Decoder {
       } catch (e) {
         throw new YamlFailure(`yaml: ${(e as Error).message}`)
       }
-      if (r.tag === BINARY_TAG) throw new YamlFailure('yaml: !!binary values are not checked by ongrid-skill')
+      if (r.tag === BINARY_TAG) text = binaryText(n.value)
     }
     if (r.kind === 'null') return { value: null, good: false }
     const at = this.at(n)
     switch (out.k) {
       case 'string':
-        return { value: { k: 'string', value: n.value, at }, good: true }
+        return { value: { k: 'string', value: text, at }, good: true }
       case 'any':
         return { value: { k: 'other', at }, good: true }
       case 'bool':
         // yaml.v3 also takes YAML 1.1's words when decoding into a bool.
-        if (r.kind === 'bool' || (r.kind === 'str' && YAML11_BOOLS.has(n.value))) {
+        if (r.kind === 'bool' || (r.kind === 'str' && YAML11_BOOLS.has(text))) {
           return { value: { k: 'other', at }, good: true }
         }
         break
@@ -494,6 +507,7 @@ export class Decoder {
     if (indicatedString(t)) return t.value
     try {
       const r = resolve(t.tag, t.value)
+      if (r.tag === BINARY_TAG) return binaryText(t.value)
       return r.kind === 'str' || r.kind === 'merge' ? t.value : null
     } catch {
       return null
@@ -537,7 +551,7 @@ export class Decoder {
       case 'float':
         return formatFloatG(r.value)
       default:
-        return quote(t.value)
+        return quote(r.tag === BINARY_TAG ? binaryText(t.value) : t.value)
     }
   }
 

@@ -16,10 +16,14 @@ function exampleFile(path: string, f: ExampleFile): string {
   if (typeof f !== 'string' && 'link' in f) return `\`${path}\`: a symlink to \`${f.link}\``
   if (typeof f !== 'string' && 'dir' in f)
     return `\`${path}/\`: a dir${f.mode === undefined ? '' : `, mode ${f.mode.toString(8).padStart(3, '0')}`}`
-  const text = typeof f === 'string' ? f : f.exec
+  const text = typeof f === 'string' ? f : 'file' in f ? f.file : f.exec
   const shown = text.replace(/^\ufeff/, '')
   const notes = [
-    ...(typeof f === 'string' ? [] : ['executable']),
+    ...(typeof f === 'string'
+      ? []
+      : 'file' in f
+        ? [`mode ${f.mode.toString(8).padStart(3, '0')}`]
+        : ['executable']),
     ...(shown !== text ? ['starts with a UTF-8 byte order mark'] : []),
   ]
   const f3 = fence(shown)

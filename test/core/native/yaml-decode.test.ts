@@ -72,3 +72,52 @@ test('a map decoded into interface{} is a map[string]interface{} when its keys a
     'yaml: unmarshal errors:\n  line 1: cannot unmarshal !!map into string',
   )
 })
+
+/** The typed decode's value of `name` (a byte string), when the frontmatter decodes. */
+function nameOf(fm: string): string | undefined {
+  const p = parseFrontmatterYaml(fromText(fm))
+  const d = decodeNode(p.root, SKILL_TYPE, p.at)
+  const v = d.value?.k === 'fields' ? d.value.fields.get('name') : undefined
+  return v?.k === 'string' ? v.value : undefined
+}
+
+test('!!binary scalars are decoded as yaml.v3 decodes them: base64 StdEncoding, the bytes as the string', () => {
+  assert.equal(unmarshal('name: !!binary YQ==\ndescription: d'), null)
+  assert.equal(nameOf('name: !!binary YQ==\ndescription: d'), 'a')
+  // A block scalar's newlines are skipped by the decoder; the long tag form is the same tag.
+  assert.equal(nameOf('name: !!binary |\n  ZGVz\n  Yw==\ndescription: d'), 'desc')
+  assert.equal(nameOf('name: !<tag:yaml.org,2002:binary> YQ==\ndescription: d'), 'a')
+  // The decoded bytes, not text: invalid UTF-8 stays as it is.
+  assert.equal(nameOf('name: !!binary 4A==\ndescription: d'), '\xe0')
+  // Not Strict: non-zero trailing bits are accepted.
+  assert.equal(nameOf('name: !!binary "YR=="\ndescription: d'), 'a')
+  // A key is decoded too: this one sets `name`.
+  assert.equal(nameOf('!!binary bmFtZQ==: a\ndescription: d'), 'a')
+})
+
+test('!!binary: invalid base64 fails the whole decode with yaml.v3’s text, ahead of type errors', () => {
+  const bad = 'yaml: !!binary value contains invalid base64 data'
+  assert.equal(unmarshal('name: !!binary YQ=\ndescription: d'), bad)
+  assert.equal(unmarshal('name: !!binary "YWJj="\ndescription: d'), bad)
+  // A type error collected before it is dropped: failf aborts the decode.
+  assert.equal(unmarshal('name: [x]\ndescription: !!binary "@@@@"'), bad)
+  // A duplicate key stops the mapping before its values are decoded.
+  assert.equal(
+    unmarshal('name: a\ndescription: d\nname: !!binary "@@@@"'),
+    'yaml: unmarshal errors:\n  line 3: mapping key "name" already defined at line 1',
+  )
+  // An int field: the value is a string, a type error quoting the base64 text.
+  assert.equal(
+    unmarshal('name: a\ndescription: d\ntools: [{name: t, timeout_seconds: !!binary MTA=}]'),
+    'yaml: unmarshal errors:\n  line 3: cannot unmarshal !!binary `MTA=` into int',
+  )
+  // A key nothing in the Skill reads is decoded by the second, map-typed decode only.
+  const p = parseFrontmatterYaml(fromText('name: a\ndescription: d\nx: !!binary "@@@@"'))
+  assert.equal(decodeNode(p.root, SKILL_TYPE, p.at).failure, null)
+  assert.equal(decodeNode(p.root, RAW_MAP_TYPE, p.at).failure, bad)
+  // In a collection key, %#v shows the decoded string.
+  assert.equal(
+    unmarshal('name: a\ndescription: d\nx: {? [!!binary YQ==]: 1}'),
+    'yaml: invalid map key: []interface {}{"a"}',
+  )
+})

@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
 import { skillMdWith } from './examples.js'
-import { effectiveActivation } from './native-activation.js'
+import { effectiveActivation, managerMode } from './native-activation.js'
 import type { NativeRule } from './util.js'
 
 const rule: NativeRule = {
@@ -17,7 +17,7 @@ const rule: NativeRule = {
     const a = effectiveActivation(ctx)
     const p = ctx.parse
     if (!a?.mode || !p) return
-    const mode = toText(a.mode.value).trim().toLowerCase()
+    const mode = managerMode(a.mode.value)
     if (mode === '' || mode === 'always' || mode === 'keyword') return
     report({
       at: null,

@@ -1,3 +1,4 @@
+import { type GoString, toText, trimSpace } from '../../go/gostring.js'
 import type { Decoded } from '../../native/fields.js'
 import { decodedField, stringField } from '../../native/fields.js'
 import type { NativeContext } from '../context.js'
@@ -21,4 +22,14 @@ export function effectiveActivation(
     keywords: decodedField(skill, 'activation', 'keywords'),
     where: 'activation',
   }
+}
+
+/**
+ * The mode as activationMatches compares it: strings.ToLower(strings.TrimSpace(mode)), Go's
+ * Unicode white space (U+0085 is space, U+FEFF is not). Only a result of ASCII letters can equal
+ * "always" or "keyword", and JS's lowering agrees with Go's on every rune that lowers to one of
+ * those letters (A-Z, U+212A KELVIN SIGN); invalid UTF-8 stays unequal either way.
+ */
+export function managerMode(mode: GoString): string {
+  return toText(trimSpace(mode)).toLowerCase()
 }

@@ -1,6 +1,6 @@
-import { toText, trimSpace } from '../../go/gostring.js'
+import { trimSpace } from '../../go/gostring.js'
 import { skillMdWith } from './examples.js'
-import { effectiveActivation } from './native-activation.js'
+import { effectiveActivation, managerMode } from './native-activation.js'
 import type { NativeRule } from './util.js'
 
 const rule: NativeRule = {
@@ -16,7 +16,7 @@ const rule: NativeRule = {
   check(ctx, report) {
     const a = effectiveActivation(ctx)
     const p = ctx.parse
-    if (!a?.mode || !p || toText(a.mode.value).trim().toLowerCase() !== 'keyword') return
+    if (!a?.mode || !p || managerMode(a.mode.value) !== 'keyword') return
     const kws = a.keywords?.k === 'list' ? a.keywords.items : []
     if (kws.some((k) => k.k === 'string' && trimSpace(k.value) !== '')) return
     report({

@@ -1,9 +1,9 @@
-import { SKILL_MD, skillMd } from './examples.js'
+import { SKILL_MD, SKILL_MD_TEXT, skillMd } from './examples.js'
 import { nativeErrorRule } from './families.js'
 export default nativeErrorRule({
   id: 'native/read',
   severity: 'error',
   docs: 'The manager cannot read the SKILL.md (`chatruntime: read …`).',
-  examples: { bad: [{ files: skillMd({ link: 'nowhere' }) }], good: [{ files: SKILL_MD }] },
+  examples: { bad: [{ files: skillMd({ file: SKILL_MD_TEXT, mode: 0o000 }) }], good: [{ files: SKILL_MD }] },
   stage: 'read',
 })
