@@ -19,6 +19,7 @@ import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { nowNs } from '../../core/go/time/format.js'
+import { lineColumn } from '../../core/json-syntax.js'
 import { stringify } from '../../core/json-text.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
@@ -385,13 +386,4 @@ function writeJsonStringBody(buf: Buffer): void {
     process.stdout.write(JSON.stringify(toText(fromBuffer(buf.subarray(start, end)))).slice(1, -1))
     start = end
   }
-}
-
-/** `line L, column C` of the byte Go's scanner stopped at (its offset counts the bytes read). */
-function lineColumn(data: GoString, offset: number): string {
-  const at = Math.max(0, Math.min(offset, data.length) - 1)
-  const before = data.slice(0, at)
-  const line = before.split('\n').length
-  const column = at - (before.lastIndexOf('\n') + 1) + 1
-  return `line ${line}, column ${column}`
 }
