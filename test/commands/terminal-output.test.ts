@@ -107,6 +107,25 @@ describe('a newline in a value never starts a line on a terminal', () => {
     assert.ok(raw.stdout.includes('k\x1b[2J\n2026-01-01 00:00:00.000  forged'), JSON.stringify(raw.stdout))
   })
 
+  test('run: a note quoting the pack’s schema', async () => {
+    const dir = join(R, `s${++n}`)
+    makeTree(dir, {
+      'skill.json': JSON.stringify({
+        name: `s${n}`,
+        description: 'A test skill.',
+        entry: 'run.sh',
+        schema: { type: 'object', properties: { a: { $ref: `x${TITLE}\nforged` } } },
+      }),
+      'run.sh': { exec: `${SH}cat >/dev/null\necho '{}'\n` },
+    })
+    const tty = await onTty(['run', dir, '--no-audit', '--arg', 'a=1'])
+    assert.equal(tty.code, 0, tty.stdout)
+    noForgery(tty.stdout, 'forged')
+    assert.ok(tty.stdout.includes('reference x\\x1b]0;pwned\\a\\nforged from id'), tty.stdout)
+    const raw = await piped(['run', dir, '--no-audit', '--arg', 'a=1'])
+    assert.ok(raw.stderr.includes(`reference x${TITLE}\nforged from id`), JSON.stringify(raw.stderr))
+  })
+
   test('error lines: the loader’s (run) and ours, a path holding escapes and a newline', async () => {
     const missing = join(R, `missing${TITLE}\nforged`)
     const run = await onTty(['run', join(missing, 'skill.json')])

@@ -150,7 +150,9 @@ function showTools(files: FileReport[], compact: boolean): number {
     const where = terminalLineText(displayPath(f.file, cwd), process.stderr.isTTY === true)
     const why = (reason: string) => {
       missing++
-      process.stderr.write(`${where}: not offered to the LLM: ${reason}\n`)
+      process.stderr.write(
+        `${where}: not offered to the LLM: ${terminalLineText(reason, process.stderr.isTTY === true)}\n`,
+      )
     }
     const ctx = f.ctx
     if (!(ctx instanceof ManifestContext)) {
