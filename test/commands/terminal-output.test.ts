@@ -87,6 +87,18 @@ describe('a newline in a value never starts a line on a terminal', () => {
     noForgery(tap.stdout, '✓ forged')
   })
 
+  test('test: the path of a dir with no cases', async () => {
+    const dir = join(R, `none${++n}${TITLE}\nforged`)
+    makeTree(dir, {
+      'skill.json': JSON.stringify({ name: `none${n}`, description: 'A test skill.', entry: 'run.sh' }),
+      'run.sh': { exec: `${SH}cat >/dev/null\necho '{}'\n` },
+    })
+    const tty = await onTty(['test', dir, '--pass-with-no-tests'])
+    assert.equal(tty.code, 0, tty.stdout)
+    noForgery(tty.stdout, 'forged')
+    assert.match(tty.stdout, /^no test cases found under .*none\d+\\x1b\]0;pwned\\a\\nforged\n$/)
+  })
+
   test('audit tail: a skill_key holding a newline and a forged row', async () => {
     const store = join(R, `rows${++n}.db`)
     const dir = join(R, `a${n}`)
