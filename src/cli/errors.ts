@@ -1,6 +1,7 @@
 import type { Interfaces } from '@oclif/core'
 import { EXIT, UserError } from '../core/errors.js'
 import { stringify } from '../core/json-text.js'
+import { terminalLineText } from '../ui/terminal.js'
 
 export { EXIT, UserError } from '../core/errors.js'
 
@@ -44,7 +45,12 @@ export function reportError(err: Error & { oclif?: { exit?: number } }, json = f
     .map((l) => l.trim())
     .filter((l) => l !== '' && !/^See more help with/.test(l))
     .join('; ')
-  process.stderr.write(`ongrid-skill: ${message}\n${hintLine(err)}`)
+  // On a terminal, a path or a name in it cannot send escape sequences there.
+  const tty = process.stderr.isTTY === true
+  const hint = hintLine(err)
+  process.stderr.write(
+    `ongrid-skill: ${terminalLineText(message, tty)}\n${hint === '' ? '' : `${terminalLineText(hint, tty)}\n`}`,
+  )
   // One line, so that it is also one record for commands that print JSON lines (audit tail).
   if (json) {
     try {
@@ -56,10 +62,10 @@ export function reportError(err: Error & { oclif?: { exit?: number } }, json = f
   return code
 }
 
-/** The hint under the error line, one line (`hint: …`), or nothing. */
+/** The hint under the error line, one line (`hint: …`, no newline), or nothing. */
 function hintLine(err: Error): string {
   const hint = err instanceof UserError ? err.hint : undefined
-  return hint ? `hint: ${hint.replace(/\s*\n\s*/g, ' ')}\n` : ''
+  return hint ? `hint: ${hint.replace(/\s*\n\s*/g, ' ')}` : ''
 }
 
 /**

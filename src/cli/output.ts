@@ -1,5 +1,5 @@
 import { type GoString, toBuffer } from '../core/go/gostring.js'
-import { terminalBytes } from '../ui/terminal.js'
+import { terminalBytes, terminalLine } from '../ui/terminal.js'
 
 /**
  * Buffered byte output for commands that print many lines: byte strings go out
@@ -9,10 +9,23 @@ import { terminalBytes } from '../ui/terminal.js'
 export class ByteWriter {
   private chunks: GoString[] = []
   private size = 0
+  private readonly tty: boolean
 
-  constructor(private readonly fd: NodeJS.WriteStream) {}
+  constructor(private readonly fd: NodeJS.WriteStream) {
+    this.tty = fd.isTTY === true
+  }
 
+  /** Whole records (their own newlines kept). */
   write(s: GoString): void {
+    this.push(terminalBytes(s, this.tty))
+  }
+
+  /** One line and its newline: on a terminal, a newline inside it is shown as `\n`. */
+  line(s: GoString): void {
+    this.push(`${terminalLine(s, this.tty)}\n`)
+  }
+
+  private push(s: GoString): void {
     this.chunks.push(s)
     this.size += s.length
     if (this.size >= 1 << 16) this.flush()
@@ -20,7 +33,7 @@ export class ByteWriter {
 
   flush(): void {
     if (this.size === 0) return
-    this.fd.write(toBuffer(terminalBytes(this.chunks.join(''), this.fd.isTTY === true)))
+    this.fd.write(toBuffer(this.chunks.join('')))
     this.chunks = []
     this.size = 0
   }

@@ -5,7 +5,7 @@ import type { ExecuteResult } from '../core/executor.js'
 import { toText } from '../core/go/gostring.js'
 import { colorWanted } from './color.js'
 import type { RunView } from './run.js'
-import { terminalText } from './terminal.js'
+import { terminalLineText, terminalText } from './terminal.js'
 
 const MAX_LINES = 12
 
@@ -41,7 +41,7 @@ function Run({
     -MAX_LINES,
   )
   const r = state.result
-  const name = terminalText(toText(skill.key), true)
+  const name = terminalLineText(toText(skill.key), true)
   return (
     <Box flexDirection="column">
       {shown.map((l, i) => (

@@ -13,6 +13,21 @@ export function terminalBytes(s: GoString, tty: boolean): GoString {
 }
 
 /**
+ * A value embedded in one line (a name, a path, a row's field, a finding's message), for a
+ * terminal: as terminalBytes, and a newline shown as `\n` too, so that no value starts a line of
+ * its own there (a forged `registered` line, a forged `✓`). Only a message of ours may keep its
+ * own newlines (terminalBytes).
+ */
+export function terminalLine(s: GoString, tty: boolean): GoString {
+  return tty ? escapeUnprintable(s).replace(/\n/g, '\\n') : s
+}
+
+/** terminalLine for JS (UTF-16) text. */
+export function terminalLineText(s: string, tty: boolean): string {
+  return tty ? toText(terminalLine(fromText(s), true)) : s
+}
+
+/**
  * Whether this is a CI job, by the rule ink itself applies (CI or CONTINUOUS_INTEGRATION set and
  * neither `0` nor `false`): ink then draws no frame until it unmounts, so a live view would show
  * nothing while cases run; plain lines are used instead.

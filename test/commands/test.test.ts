@@ -451,3 +451,22 @@ describe('test: interrupted', () => {
     assert.match(stdout, /# not run 1\n$/)
   })
 })
+
+describe('test: case files out of the pack', () => {
+  test('--update never writes through a case file whose real path is outside the pack', async () => {
+    const outside = join(R, 'outside-case.json')
+    writeFileSync(outside, '{"name":"c","snapshot":true}')
+    makeTree(R, {
+      'linked/skill.json': JSON.stringify({ name: 'linked', description: 'A test skill.', entry: 'run.sh' }),
+      'linked/run.sh': { exec: ENTRY },
+      'linked/tests/a.json': { link: outside },
+    })
+    const r = await cli(['linked', '--update', '--format', 'tap'])
+    assert.equal(r.code, 1, r.stderr)
+    assert.match(
+      r.stdout,
+      /message: "\(file\): not read: its real path .*outside-case\.json is outside the pack"/,
+    )
+    assert.equal(readFileSync(outside, 'utf8'), '{"name":"c","snapshot":true}')
+  })
+})

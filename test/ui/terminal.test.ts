@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { escapeUnprintable, quote } from '../../src/core/go/strconv/quote.js'
-import { inCi, liveTerminal, TerminalStream, terminalBytes, terminalText } from '../../src/ui/terminal.js'
+import {
+  inCi,
+  liveTerminal,
+  TerminalStream,
+  terminalBytes,
+  terminalLine,
+  terminalLineText,
+  terminalText,
+} from '../../src/ui/terminal.js'
 
 describe('escapeUnprintable: %q’s escapes, in place', () => {
   test('escape sequences are shown, not obeyed', () => {
@@ -44,6 +52,16 @@ describe('terminal output', () => {
     assert.equal(terminalBytes('\x1b[2J', true), '\\x1b[2J')
     assert.equal(terminalText('é\u001b]0;x\u0007', false), 'é\u001b]0;x\u0007')
     assert.equal(terminalText('é\u001b]0;x\u0007', true), 'é\\x1b]0;x\\a')
+  })
+  test('a value inside a line: its newline shown as \\n too (no line of its own); tab kept', () => {
+    assert.equal(terminalBytes('a\nb', true), 'a\nb')
+    assert.equal(
+      terminalLine('x\nskill loader: registered\x1b[2J\r\t', true),
+      'x\\nskill loader: registered\\x1b[2J\\r\t',
+    )
+    assert.equal(terminalLine('x\n\x1b', false), 'x\n\x1b')
+    assert.equal(terminalLineText('c\n  ✓ forged\u009b', true), 'c\\n  ✓ forged\\u009b')
+    assert.equal(terminalLineText('c\n', false), 'c\n')
   })
   test('a stream keeps a UTF-8 sequence cut between chunks whole', () => {
     const s = new TerminalStream(true)

@@ -56,17 +56,18 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
   const json = flags.json === true
   const { painterFor, humanLine, jsonLine } = await import('../../ui/audit.js')
   const painter = json ? undefined : await painterFor(process.stdout)
-  // On a terminal, what rows hold is shown, never obeyed: control characters escaped (%q).
+  // On a terminal, what rows hold is shown, never obeyed: control characters escaped (%q), and
+  // a newline in a field too (a row is one line: a skill_key cannot print a row of its own).
   const tty = process.stdout.isTTY === true
-  const { terminalText } = await import('../../ui/terminal.js')
+  const { terminalLineText } = await import('../../ui/terminal.js')
   const shown = (r: AuditRow): AuditRow =>
     tty
       ? {
           ...r,
-          skill: terminalText(r.skill, true),
-          class: r.class === null ? null : terminalText(r.class, true),
-          callerRole: r.callerRole === null ? null : terminalText(r.callerRole, true),
-          error: r.error === null ? null : terminalText(r.error.split(/\r?\n/)[0], true),
+          skill: terminalLineText(r.skill, true),
+          class: r.class === null ? null : terminalLineText(r.class, true),
+          callerRole: r.callerRole === null ? null : terminalLineText(r.callerRole, true),
+          error: r.error === null ? null : terminalLineText(r.error.split(/\r?\n/)[0], true),
         }
       : r
   const format = json ? jsonLine : (r: AuditRow) => humanLine(shown(r), painter)
@@ -108,7 +109,8 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
         process.stdout.write(pending.join(''))
         pending = []
       },
-      notice: (line) => process.stderr.write(`ongrid-skill: ${line}\n`),
+      notice: (line) =>
+        process.stderr.write(`ongrid-skill: ${terminalLineText(line, process.stderr.isTTY === true)}\n`),
     })
   } finally {
     offSignals()

@@ -19,6 +19,7 @@ import { parseParams } from '../../core/init/params.js'
 import { listTemplates, loadTemplate, type Template } from '../../core/init/templates.js'
 import { targetProblem } from '../../core/init/write.js'
 import { initJson, initSummary, templateList, templateListJson } from '../../ui/init/summary.js'
+import { terminalLineText, terminalText } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 
@@ -121,16 +122,18 @@ export async function initAction({ args, flags: f }: ActionInput): Promise<numbe
   }
 
   const next = nextCommands(result, template)
-  for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`)
+  const errTty = process.stderr.isTTY === true
+  for (const w of result.warnings) process.stderr.write(`warning: ${terminalLineText(w, errTty)}\n`)
   const failed = result.build?.status === 'failed' ? result.build : null
   if (failed) {
     const script = template.build?.script
     process.stderr.write(
-      `error: ${script} failed${failed.code ? ` (exit ${failed.code})` : ''}; the pack is written without its entry: fix it and run ./${script}\n${failed.output}\n`,
+      `error: ${script} failed${failed.code ? ` (exit ${failed.code})` : ''}; the pack is written without its entry: fix it and run ./${script}\n${terminalText(failed.output, errTty)}\n`,
     )
   }
   if (json) printJson(initJson(result, answers.name, template, next))
-  else if (!flags.quiet) process.stdout.write(initSummary(result, template, next))
+  else if (!flags.quiet)
+    process.stdout.write(initSummary(result, template, next, process.cwd(), process.stdout.isTTY === true))
   return failed ? INIT_EXIT.buildFailed : EXIT.ok
 }
 

@@ -15,7 +15,7 @@ import { didYouMean, meanHint } from '../../core/suggest.js'
 import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
 import { LINT_FORMATS, type LintFormat, renderLint } from '../../ui/lint/format.js'
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
-import { terminalText } from '../../ui/terminal.js'
+import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
 
@@ -147,10 +147,12 @@ function showTools(files: FileReport[], compact: boolean): number {
   let missing = 0
   for (const f of files) {
     if (f.ignored || f.kind === 'dir' || f.kind === 'cases') continue
-    const where = terminalText(displayPath(f.file, cwd), process.stderr.isTTY === true)
+    const where = terminalLineText(displayPath(f.file, cwd), process.stderr.isTTY === true)
     const why = (reason: string) => {
       missing++
-      process.stderr.write(`${where}: not offered to the LLM: ${reason}\n`)
+      process.stderr.write(
+        `${where}: not offered to the LLM: ${terminalLineText(reason, process.stderr.isTTY === true)}\n`,
+      )
     }
     const ctx = f.ctx
     if (!(ctx instanceof ManifestContext)) {

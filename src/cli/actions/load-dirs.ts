@@ -7,7 +7,7 @@ import { nowNs } from '../../core/go/time/format.js'
 import { type LoaderEvent, type LoaderEventKind, loadDirs } from '../../core/loader.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { loadSummary, skillJson } from '../../ui/load-dirs.js'
-import { terminalText } from '../../ui/terminal.js'
+import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
 import { ByteWriter } from '../output.js'
@@ -48,14 +48,14 @@ export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>):
   const counts = new Map<LoaderEventKind, number>()
   const line = (msg: GoString, attrs: [string, string | number][]) => {
     if (json) return
-    out.write(logJson ? jsonRecord(nowNs(), 'INFO', msg, attrs) : `${msg}\n`)
+    if (logJson) out.write(jsonRecord(nowNs(), 'INFO', msg, attrs))
+    else out.line(msg)
   }
   const hint = (hints: string[]) => {
     if (hints.length === 0 || json) return
     out.flush()
-    process.stderr.write(
-      terminalText(hints.map((h) => `  hint: ${h}\n`).join(''), process.stderr.isTTY === true),
-    )
+    const tty = process.stderr.isTTY === true
+    process.stderr.write(hints.map((h) => `  hint: ${terminalLineText(h, tty)}\n`).join(''))
   }
   const result = loadDirs(dirs, {
     registry,
@@ -120,7 +120,7 @@ export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>):
   const boot =
     stopped === null
       ? ''
-      : `; the manager's boot never gets past ${toText(stopped.path)} (it reads it forever)`
+      : `; the manager's boot never gets past ${terminalLineText(toText(stopped.path), process.stderr.isTTY === true)} (it reads it forever)`
   if (!json) process.stderr.write(`${loadSummary(result.count, counts)}${boot}\n`)
   const doc = json
     ? {

@@ -42,6 +42,7 @@ import {
   lintOutput,
   summary,
 } from '../../ui/marketplace/report.js'
+import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
 import { type Format, formatOf } from './lint.js'
@@ -329,11 +330,12 @@ const RULES: RuleMeta[] = [
 async function render(doc: CheckDocument, format: Format, failed: boolean, quiet: boolean): Promise<number> {
   if (quiet) doc = { ...doc, findings: doc.findings.filter((f) => f.severity === 'error') }
   const cwd = process.cwd()
-  const out: LintOutput = lintOutput(doc, RULES, cwd)
+  const tty = process.stdout.isTTY === true
+  const out: LintOutput = lintOutput(doc, RULES, cwd, tty)
   let text: string
   if (format === 'stylish') {
     const { relative } = await import('node:path')
-    text = summary(doc, (p) => relative(cwd, p) || '.') + (await renderLint('stylish', out))
+    text = summary(doc, (p) => relative(cwd, p) || '.', tty) + (await renderLint('stylish', out))
   } else if (format === 'json') {
     const { jsonDocument } = await import('../../ui/lint/json.js')
     const { files } = jsonDocument(out)
@@ -453,7 +455,7 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
     )
   } else {
     process.stdout.write(
-      `private key: ${out} (0600; keep it secret)\npublic key:  ${pubOut}\nfingerprint: sha256 ${fingerprint}\n\n${pub}\nPin it on the manager with ONGRID_MARKETPLACE_PINNED_PUBKEY set to the PEM above (real newlines).\n`,
+      `private key: ${terminalLineText(out, process.stdout.isTTY === true)} (0600; keep it secret)\npublic key:  ${terminalLineText(pubOut, process.stdout.isTTY === true)}\nfingerprint: sha256 ${fingerprint}\n\n${pub}\nPin it on the manager with ONGRID_MARKETPLACE_PINNED_PUBKEY set to the PEM above (real newlines).\n`,
     )
   }
   return EXIT.ok
@@ -529,10 +531,12 @@ export async function marketplaceSignAction({
       `${JSON.stringify({ signature: sigPath, state: v.state, hash: v.hash, covered, uncovered }, null, 2)}\n`,
     )
   } else {
-    let out = `wrote ${sigPath}: ${covered.length} file(s) signed, sha256 ${v.hash}\n`
+    // On a terminal, names from the pack are shown escaped (%q), a newline included: one per line.
+    const l = (s: string) => terminalLineText(s, process.stdout.isTTY === true)
+    let out = `wrote ${l(sigPath)}: ${covered.length} file(s) signed, sha256 ${v.hash}\n`
     if (uncovered.length > 0) {
       out += `not covered by the signature (the manager signs only *.md and *.json; these can change without breaking it):\n`
-      for (const u of uncovered) out += `  ${u}\n`
+      for (const u of uncovered) out += `  ${l(u)}\n`
     }
     process.stdout.write(out)
   }
@@ -767,8 +771,10 @@ export async function marketplacePackAction({
   }
   if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   else {
+    // On a terminal, names from the pack are shown escaped (%q), a newline included.
+    const l = (s: string) => terminalLineText(s, process.stdout.isTTY === true)
     process.stdout.write(
-      `wrote ${out}: ${result.files} file(s) under ${id}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
+      `wrote ${l(out)}: ${result.files} file(s) under ${l(id)}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.map(l).join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
     )
   }
   return EXIT.ok

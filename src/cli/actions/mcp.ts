@@ -24,6 +24,7 @@ import {
 } from '../../core/mcp/tools.js'
 import { packageRoot, packageVersion } from '../../core/package-root.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
+import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { onStopSignals } from '../signals.js'
@@ -46,7 +47,10 @@ function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
   const lines: GoString[] = []
   loadDirs(dirs, {
     registry: new Registry(BUILTIN_SKILL_KEYS),
-    onBlocking: (fifo) => process.stderr.write(toBuffer(`mcp: ${fifoBlocks(fifo)}\n`)),
+    onBlocking: (fifo) =>
+      process.stderr.write(
+        toBuffer(`mcp: ${terminalLine(fifoBlocks(fifo), process.stderr.isTTY === true)}\n`),
+      ),
     onEvent: (e) => {
       lines.push(e.message)
       if (e.kind === 'registered' && e.skill) registered.push({ skill: e.skill, parsed: e.parsed })
@@ -64,7 +68,9 @@ function printLoad(r: {
 }): void {
   const all = [...r.lines, ...r.skipped.map((s) => s.line)]
   const summary = `mcp: serving ${r.tools.length} tool${r.tools.length === 1 ? '' : 's'} (${r.registered} skill${r.registered === 1 ? '' : 's'} registered)`
-  process.stderr.write(toBuffer(`${all.map((l) => `${l}\n`).join('')}${summary}\n`))
+  // The loader's lines, byte-exact when piped; on a terminal escaped (%q), a newline included.
+  const tty = process.stderr.isTTY === true
+  process.stderr.write(toBuffer(`${all.map((l) => `${terminalLine(l, tty)}\n`).join('')}${summary}\n`))
 }
 
 function stateOf(tools: McpTool[]): ToolState {
@@ -94,7 +100,7 @@ class AuditSink {
         return await openLocalStore(path)
       } catch (e) {
         process.stderr.write(
-          `warning: audit store ${path}: ${(e as Error).message.split('\n')[0]} (calls not recorded)\n`,
+          `warning: audit store ${terminalLineText(`${path}: ${(e as Error).message.split('\n')[0]}`, process.stderr.isTTY === true)} (calls not recorded)\n`,
         )
         return null
       }
@@ -338,7 +344,7 @@ class McpHost {
       } catch (e) {
         process.stderr.write(
           toBuffer(
-            `warning: --watch: ${d}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (not watched)\n`,
+            `warning: --watch: ${terminalLine(d, process.stderr.isTTY === true)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (not watched)\n`,
           ),
         )
       }

@@ -19,12 +19,13 @@ import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { nowNs } from '../../core/go/time/format.js'
+import { lineColumn } from '../../core/json-syntax.js'
 import { stringify } from '../../core/json-text.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { createRunView, type RunView } from '../../ui/run.js'
-import { terminalBytes } from '../../ui/terminal.js'
+import { terminalBytes, terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
@@ -45,7 +46,8 @@ export const RUN_EXIT = {
 export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<number> {
   const json = flags.json === true
   const say = (line: string) => {
-    if (!flags.quiet && !json) process.stderr.write(`${line}\n`)
+    if (!flags.quiet && !json)
+      process.stderr.write(`${terminalLineText(line, process.stderr.isTTY === true)}\n`)
   }
 
   const auditDb = auditStorePath(flags['audit-db'])
@@ -81,7 +83,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
     const issues = await checkArgs(schema, effective, say)
     if (issues !== null) {
       process.stderr.write(
-        `${issues.map((l) => `error: ${l}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n`,
+        `${issues.map((l) => `error: ${terminalLineText(l, process.stderr.isTTY === true)}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n`,
       )
       if (json) printJson(failureDocument(issues.join('; '), RUN_EXIT.badArgs, { issues }))
       return RUN_EXIT.badArgs
@@ -118,7 +120,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   const entryAltered = !validUtf8(skill.entry)
   if (entryAltered && !json)
     process.stderr.write(
-      `warning: the entry path ${toText(skill.entry)} is not valid UTF-8: Node spawns by a text path, so it cannot run this file as the manager does\n`,
+      `warning: the entry path ${terminalLineText(toText(skill.entry), process.stderr.isTTY === true)} is not valid UTF-8: Node spawns by a text path, so it cannot run this file as the manager does\n`,
     )
   // Any stop signal (Ctrl-C, kill, a closed terminal, Ctrl-\) kills the entry's process group
   // as a cancelled request does in the manager; the CLI then exits 128 + the signal.
@@ -154,7 +156,9 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
       : await record(await opening, skill, params, result, startedNs, finishedNs, wait)
   offSignals()
   if (!audit.recorded && audit.path !== undefined && !json)
-    process.stderr.write(`warning: audit store ${audit.path}: ${audit.reason} (run not recorded)\n`)
+    process.stderr.write(
+      `warning: audit store ${terminalLineText(`${audit.path}: ${audit.reason}`, process.stderr.isTTY === true)} (run not recorded)\n`,
+    )
 
   const code =
     interruptCode !== null
@@ -191,12 +195,15 @@ function resolveSkill(
         target,
         splitExternalDirs(dirsFlag !== undefined ? argBytes(dirsFlag) : (envBytes(EXTERNAL_DIRS_ENV) ?? '')),
         undefined,
-        (fifo) => process.stderr.write(toBuffer(`note: ${fifoBlocks(fifo)}\n`)),
+        (fifo) =>
+          process.stderr.write(
+            toBuffer(`note: ${terminalLine(fifoBlocks(fifo), process.stderr.isTTY === true)}\n`),
+          ),
       )
   if (r.ok) return r.skill
   // The loader's own line, byte for byte (like load-dirs prints it), not a usage hint.
   if (r.kind === 'rejected') {
-    process.stderr.write(toBuffer(`error: ${r.line}\n`))
+    process.stderr.write(toBuffer(`error: ${terminalLine(r.line, process.stderr.isTTY === true)}\n`))
     if (json) printJson(failureDocument(toText(r.line), RUN_EXIT.usage))
     throw new ExitWith(RUN_EXIT.usage)
   }
@@ -385,13 +392,4 @@ function writeJsonStringBody(buf: Buffer): void {
     process.stdout.write(JSON.stringify(toText(fromBuffer(buf.subarray(start, end)))).slice(1, -1))
     start = end
   }
-}
-
-/** `line L, column C` of the byte Go's scanner stopped at (its offset counts the bytes read). */
-function lineColumn(data: GoString, offset: number): string {
-  const at = Math.max(0, Math.min(offset, data.length) - 1)
-  const before = data.slice(0, at)
-  const line = before.split('\n').length
-  const column = at - (before.lastIndexOf('\n') + 1) + 1
-  return `line ${line}, column ${column}`
 }

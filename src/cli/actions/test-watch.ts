@@ -1,5 +1,6 @@
 import { resolve, sep } from 'node:path'
 import { findPacks } from '../../core/testcases/suite.js'
+import { terminalLineText } from '../../ui/terminal.js'
 import { reportError, UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 import { runOnce, type TestOptions } from './test.js'
@@ -50,7 +51,7 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
     const hit = dirs.filter((d) => changed.some((c) => c === d || c.startsWith(d + sep)))
     if (hit.length === 0) return
     for (const d of hit) {
-      say(`\nchanged: ${d}`)
+      say(`\nchanged: ${terminalLineText(d, process.stderr.isTTY === true)}`)
       if (stopping.signal.aborted) break
       last = await runSafe({ ...o, paths: [d] }, stopping.signal)
     }

@@ -9,7 +9,7 @@ import {
   runItems,
 } from '../../core/testcases/suite.js'
 import { colorWanted } from '../../ui/color.js'
-import { liveTerminal } from '../../ui/terminal.js'
+import { liveTerminal, terminalLineText } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
@@ -120,7 +120,10 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     if (o.passWithNoTests) {
       if (o.format === 'json') (await makeReporter('json', write)).end(emptySummary())
       else if (o.format !== 'spec') (await makeReporter(o.format, write)).end(emptySummary())
-      else process.stderr.write(`no test cases found under ${where}\n`)
+      else
+        process.stderr.write(
+          `no test cases found under ${terminalLineText(where, process.stderr.isTTY === true)}\n`,
+        )
       return { code: EXIT.ok, summary: emptySummary() }
     }
     throw new UserError(
@@ -157,7 +160,8 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   audit?.close()
   reporter.end(summary)
   await view?.done()
-  for (const m of summary.snapshotErrors) process.stderr.write(`ongrid-skill: ${m}\n`)
+  for (const m of summary.snapshotErrors)
+    process.stderr.write(`ongrid-skill: ${terminalLineText(m, process.stderr.isTTY === true)}\n`)
   if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary }
   const failed = summary.failed > 0 || summary.snapshotErrors.length > 0
   return { code: failed ? TEST_EXIT.failed : TEST_EXIT.ok, summary }

@@ -1,6 +1,8 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { EXIT, UserError } from '../errors.js'
+import { fromText } from '../go/gostring.js'
+import { jsonSyntaxText } from '../json-syntax.js'
 import { packageRoot } from '../package-root.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
@@ -108,8 +110,9 @@ function readTemplate(dir: string, name: string, builtin: boolean): Template {
   let doc: Record<string, unknown>
   try {
     doc = JSON.parse(raw)
-  } catch (e) {
-    throw bad(`template.json: ${(e as Error).message}`)
+  } catch {
+    // Go's words and a position, never V8's excerpt of the content.
+    throw bad(`template.json: not JSON: ${jsonSyntaxText(fromText(raw))}`)
   }
   if (!isObject(doc)) throw bad('template.json must hold an object')
   let filesDir = false

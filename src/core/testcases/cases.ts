@@ -1,8 +1,9 @@
-import { readdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readdirSync, realpathSync } from 'node:fs'
+import { dirname, join, resolve, sep } from 'node:path'
 import { fromText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
+import { jsonSyntaxText } from '../json-syntax.js'
 import { stringify } from '../json-text.js'
 import { readFileBounded } from '../read-bounded.js'
 
@@ -104,20 +105,40 @@ export function readCaseBytes(file: string): Buffer {
   return readFileBounded(file, MAX_CASE_FILE, { regularOnly: true })
 }
 
+/**
+ * Where a file a case file names really is, when that is outside the pack (`<pack>/tests/x.json`'s
+ * `<pack>`); null inside it, or when either cannot be resolved (the read then says why). Case
+ * files are ours, not the manager's: a symlink out of the pack (`/proc/self/environ`, a key) is
+ * never read, so nothing of it reaches a finding, an annotation or an entry's stdin.
+ */
+export function outsidePack(path: string, caseFile: string): string | null {
+  let real: string
+  let pack: string
+  try {
+    real = realpathSync(path)
+    pack = realpathSync(dirname(dirname(caseFile)))
+  } catch {
+    return null
+  }
+  return real === pack || real.startsWith(pack.endsWith(sep) ? pack : pack + sep) ? null : real
+}
+
 /** Reads and checks one case file. */
 export function loadCaseFile(file: string): CaseFile {
+  const unread = (message: string): CaseFile => ({
+    file,
+    cases: [],
+    problems: [{ kind: 'shape', file, pointer: '', message }],
+    json: null,
+    text: null,
+  })
+  const out = outsidePack(file, file)
+  if (out !== null) return unread(`not read: its real path ${out} is outside the pack`)
   let text: string
   try {
     text = readCaseBytes(file).toString('utf8')
   } catch (e) {
-    const code = reasonText(e)
-    return {
-      file,
-      cases: [],
-      problems: [{ kind: 'shape', file, pointer: '', message: `cannot read: ${code}` }],
-      json: null,
-      text: null,
-    }
+    return unread(`cannot read: ${reasonText(e)}`)
   }
   return parseCaseFile(file, text)
 }
@@ -127,11 +148,14 @@ export function parseCaseFile(file: string, text: string): CaseFile {
   let json: unknown
   try {
     json = JSON.parse(text)
-  } catch (e) {
+  } catch {
+    // Go's words and a position, never V8's excerpt of the content.
     return {
       file,
       cases: [],
-      problems: [{ kind: 'shape', file, pointer: '', message: `not JSON: ${(e as Error).message}` }],
+      problems: [
+        { kind: 'shape', file, pointer: '', message: `not JSON: ${jsonSyntaxText(fromText(text))}` },
+      ],
       json: null,
       text,
     }
@@ -193,14 +217,18 @@ function checkCase(
       bad('/args_file', '`args_file` must be a path')
     else {
       const p = resolve(dirname(file), raw.args_file)
-      try {
-        args = readCaseBytes(p).toString('utf8')
+      // Its bytes are the entry's stdin: the CLI's own environ is not the entry's (env_allow).
+      const out = outsidePack(p, file)
+      if (out !== null) bad('/args_file', `not read: ${raw.args_file}'s real path ${out} is outside the pack`)
+      else
         try {
-          argsValue = JSON.parse(args)
-        } catch {}
-      } catch (e) {
-        bad('/args_file', `cannot read ${raw.args_file}: ${reasonText(e)}`)
-      }
+          args = readCaseBytes(p).toString('utf8')
+          try {
+            argsValue = JSON.parse(args)
+          } catch {}
+        } catch (e) {
+          bad('/args_file', `cannot read ${raw.args_file}: ${reasonText(e)}`)
+        }
     }
   }
   const env: Record<string, string | null> = {}

@@ -1,10 +1,30 @@
 import chalk from 'chalk'
 import { displayDir, type InitResult } from '../../core/init/init.js'
 import type { Template } from '../../core/init/templates.js'
+import { terminalLineText } from '../terminal.js'
 
-/** What init prints when done: the files, then the commands to type next. */
-export function initSummary(r: InitResult, t: Template, next: string[], cwd = process.cwd()): string {
-  const where = `${displayDir(r.dir, cwd)}/`
+/**
+ * What init prints when done: the files, then the commands to type next. On a `terminal`, names
+ * from the template and the target (a `--template DIR`'s files) are shown escaped as %q would.
+ */
+export function initSummary(
+  r0: InitResult,
+  t0: Template,
+  next0: string[],
+  cwd = process.cwd(),
+  terminal = false,
+): string {
+  const l = (s: string) => terminalLineText(s, terminal)
+  const r = {
+    ...r0,
+    entry: l(r0.entry),
+    written: r0.written.map(l),
+    kept: r0.kept.map(l),
+    skipped: r0.skipped.map(l),
+  }
+  const t = { ...t0, name: l(t0.name) }
+  const next = next0.map(l)
+  const where = `${l(displayDir(r.dir, cwd))}/`
   const n = r.written.length
   const lines = [
     r.kept.length === 0 && r.skipped.length === 0

@@ -1,6 +1,11 @@
+import { terminalText } from '../terminal.js'
 import { displayPath, type LintOutput } from './model.js'
 
-/** Workflow-command escaping of the message (data). */
+/**
+ * Workflow-command escaping of the message (data), as actions/toolkit's escapeData: `%` first, so
+ * that `%0A` in a value stays text. The runner splits its log on CR and LF only, so after this no
+ * value can end the annotation's line or start a command (`::add-mask::`, `::stop-commands::`).
+ */
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
 }
@@ -14,7 +19,8 @@ const COMMAND = { error: 'error', warn: 'warning', info: 'notice' } as const
 
 /**
  * GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=RULE::message`, the file
- * relative to the repository root (as GitHub resolves it), not to the working dir.
+ * relative to the repository root (as GitHub resolves it), not to the working dir. Printed on a
+ * terminal, the other control characters are escaped as %q would (the runner gets them as they are).
  */
 export function github(o: LintOutput): string {
   let out = ''
@@ -25,5 +31,5 @@ export function github(o: LintOutput): string {
       out += `::${COMMAND[x.severity]} file=${file},line=${x.line},col=${x.column},title=${escapeProperty(x.ruleId)}::${escapeData(message)}\n`
     }
   }
-  return out
+  return terminalText(out, o.terminal === true)
 }

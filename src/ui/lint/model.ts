@@ -16,7 +16,8 @@ export interface LintOutput {
   failSeverity: Severity
   /**
    * Shown on a terminal: paths, messages and hints (which quote what packs hold) have their
-   * control characters escaped as %q would (stylish only); off a terminal they are byte-exact.
+   * control characters escaped as %q would (stylish and github; in stylish a newline
+   * too); off a terminal they are byte-exact.
    */
   terminal?: boolean
 }

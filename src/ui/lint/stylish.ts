@@ -1,4 +1,4 @@
-import { terminalText } from '../terminal.js'
+import { terminalLineText } from '../terminal.js'
 import { counts, displayPath, type LintOutput, plural } from './model.js'
 
 /** Colours for the stylish format; identity functions when colour is off. */
@@ -41,10 +41,12 @@ const LABEL = { error: 'error', warn: 'warning', info: 'info' } as const
  */
 export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
   let out = ''
-  const t = (s: string) => terminalText(s, o.terminal === true)
+  // On a terminal a finding is one line: a newline in a path, a message (which quote what packs
+  // hold: a dir name, an entry's stderr) or a hint is shown as `\n`; off it, continuation lines.
+  const l = (s: string) => terminalLineText(s, o.terminal === true)
   for (const f of o.files) {
     if (f.findings.length === 0) continue
-    out += `${paint.path(t(displayPath(f.file, o.cwd)))}\n`
+    out += `${paint.path(l(displayPath(f.file, o.cwd)))}\n`
     const posW = Math.max(...f.findings.map((x) => `${x.line}:${x.column}`.length))
     const sevW = Math.max(...f.findings.map((x) => LABEL[x.severity].length))
     for (const x of f.findings) {
@@ -52,10 +54,10 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
       const label = LABEL[x.severity]
       const sev = paint[x.severity](label) + ' '.repeat(sevW - label.length)
       const indent = ' '.repeat(2 + posW + 2 + sevW + 2)
-      const [first, ...rest] = t(x.message).split('\n')
+      const [first, ...rest] = l(x.message).split('\n')
       out += `  ${paint.dim(pos)}  ${sev}  ${first}  ${paint.dim(x.ruleId)}\n`
       for (const l of rest) out += `${indent}${l}\n`
-      if (x.hint) out += `${indent}${paint.dim(`hint: ${t(x.hint)}`)}\n`
+      if (x.hint) out += `${indent}${paint.dim(`hint: ${l(x.hint)}`)}\n`
     }
     out += '\n'
   }

@@ -6,6 +6,7 @@ import type { FileReport } from '../../core/lint/engine.js'
 import type { Finding, RuleMeta, Severity } from '../../core/lint/types.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../core/marketplace/install.js'
 import { type LintOutput, repoRoot } from '../lint/model.js'
+import { terminalLineText } from '../terminal.js'
 
 export interface MarketplaceFinding {
   ruleId: string
@@ -99,7 +100,8 @@ function capabilitiesLine(doc: CheckDocument): string | null {
   return parts.length === 0 ? 'none declared' : parts.join('; ')
 }
 
-export function lintOutput(doc: CheckDocument, rules: RuleMeta[], cwd: string): LintOutput {
+/** The lint model of a result; `terminal`: stdout is one (stylish and github escape what packs hold). */
+export function lintOutput(doc: CheckDocument, rules: RuleMeta[], cwd: string, terminal = false): LintOutput {
   const byFile = new Map<string, Finding[]>()
   byFile.set(doc.target.path, [])
   for (const f of doc.findings) {
@@ -133,14 +135,18 @@ export function lintOutput(doc: CheckDocument, rules: RuleMeta[], cwd: string): 
     cwd,
     repo: repoRoot(cwd),
     failSeverity: 'error',
+    terminal,
   }
 }
 
-/** The human summary (plain text, before the findings). */
-export function summary(doc: CheckDocument, rel: (p: string) => string): string {
+/**
+ * The human summary (plain text, before the findings). On a `terminal`, each value (names, paths,
+ * the verifier's and installer's texts) has its control characters and newlines escaped as %q would.
+ */
+export function summary(doc: CheckDocument, rel: (p: string) => string, terminal = false): string {
   let out = ''
   const line = (k: string, v: string) => {
-    out += `${`${k}:`.padEnd(12)}${v}\n`
+    out += `${`${k}:`.padEnd(12)}${terminalLineText(v, terminal)}\n`
   }
   line('pack', `${rel(doc.target.path)}${doc.target.root ? ` (root ${doc.target.root})` : ''}`)
   if (doc.command === 'marketplace check') {

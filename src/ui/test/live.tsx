@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { colorWanted } from '../color.js'
 import { chalkPaint, NO_PAINT } from '../lint/stylish.js'
-import { terminalText } from '../terminal.js'
+import { terminalLineText, terminalText } from '../terminal.js'
 import { type LiveView, SpecReporter } from './report.js'
 
 const MAX_LINES = 6
@@ -128,7 +128,7 @@ class InkLiveView implements LiveView {
 
   start(item: Item, index: number): void {
     this.state.running.set(index, {
-      name: terminalText(`${item.pack.name} › ${item.name}`, true),
+      name: terminalLineText(`${item.pack.name} › ${item.name}`, true),
       started: Date.now(),
       lines: [],
       partial: '',

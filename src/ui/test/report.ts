@@ -3,7 +3,7 @@ import { stringify } from '../../core/json-text.js'
 import type { Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
-import { terminalText } from '../terminal.js'
+import { terminalLineText, terminalText } from '../terminal.js'
 import { xml } from '../xml.js'
 
 /** What every format is told, in plan order. */
@@ -24,16 +24,18 @@ export type Write = (text: string) => void
 /**
  * A result as the human formats show it on a terminal: what packs, cases and entries wrote
  * (names, paths, failure messages and diffs, stderr) with control characters escaped as %q
- * would, so that an OSC 52 clipboard write or `ESC[2J` is shown, not obeyed (newlines and tabs
- * kept). Off a terminal the result is shown byte for byte.
+ * would, so that an OSC 52 clipboard write or `ESC[2J` is shown, not obeyed (a message's newlines
+ * and tabs kept, a name's or a path's newline escaped). Off a terminal the result is shown byte for byte.
  */
 export function shownOnTerminal(r: ItemResult): ItemResult {
   const t = (s: string) => terminalText(s, true)
-  const pack = { ...r.item.pack, name: t(r.item.pack.name), dir: t(r.item.pack.dir) }
-  const failures = r.failures.map((f) => ({ ...f, message: t(f.message), diff: f.diff?.map(t) }))
+  // Names, paths and diff lines sit inside a line: a newline in them is shown as `\n`.
+  const l = (s: string) => terminalLineText(s, true)
+  const pack = { ...r.item.pack, name: l(r.item.pack.name), dir: l(r.item.pack.dir) }
+  const failures = r.failures.map((f) => ({ ...f, message: t(f.message), diff: f.diff?.map(l) }))
   return {
     ...r,
-    item: { ...r.item, pack, name: t(r.item.name), file: t(r.item.file) },
+    item: { ...r.item, pack, name: l(r.item.name), file: l(r.item.file) },
     failures,
     outcome: r.outcome ? { ...r.outcome, stderr: t(r.outcome.stderr) } : r.outcome,
   }

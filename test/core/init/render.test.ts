@@ -144,6 +144,8 @@ describe('custom templates', () => {
       'nojson/files/README.md': 'x',
       'badjson/template.json': '{"description":',
       'badjson/files/README.md': 'x',
+      'secret/template.json': 'TOKEN=hunter2',
+      'secret/files/README.md': 'x',
       'nofiles/template.json': tj(),
       'escape/template.json': tj({ entry: '../run.sh' }),
       'escape/files/README.md': 'x',
@@ -199,7 +201,16 @@ describe('custom templates', () => {
       err('./nojson'),
       /: no template\.json \(a template dir holds template\.json and a files\/ dir/,
     )
-    assert.match(err('./badjson'), /: template\.json: /)
+    assert.match(
+      err('./badjson'),
+      /: template\.json: not JSON: unexpected end of JSON input \(line 1, column 15\)$/,
+    )
+    // Go's words and a position, never an excerpt of the file (a symlink to an environ, a key).
+    assert.match(
+      err('./secret'),
+      /: template\.json: not JSON: invalid character 'T' looking for beginning of value \(line 1, column 1\)$/,
+    )
+    assert.ok(!err('./secret').includes('hunter2'))
     assert.match(err('./nofiles'), /: no files\/ dir/)
     assert.match(err('./escape'), /"entry" must be a relative path inside the pack, not \.\.\/run\.sh/)
     assert.match(err('./reserved'), /files\/skill\.json: init writes skill\.json itself/)

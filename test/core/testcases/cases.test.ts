@@ -94,4 +94,51 @@ describe('case files', () => {
     assert.equal(loadCaseFile(files[1]).cases[0].args, '{"k":"v"}')
     assert.deepEqual(caseFiles(join(R, 'nope')), [])
   })
+
+  test('a case file or an args_file whose real path is outside the pack is not read', () => {
+    makeTree(R, {
+      'secret.env': 'TOKEN=hunter2',
+      'q/tests/out.json': { link: '../../secret.env' },
+      'q/tests/env.json': { link: '/proc/self/environ' },
+      'q/tests/arg.json': '{"name":"a","args_file":"../../secret.env","expect":{"ok":true}}',
+      'q/tests/abs.json': JSON.stringify({
+        name: 'b',
+        args_file: join(R, 'secret.env'),
+        expect: { ok: true },
+      }),
+      // Inside the pack, through a link: read.
+      'q/fixtures/in.json': '{"name":"in","args_file":"../fixtures/args.json","expect":{"ok":true}}',
+      'q/fixtures/args.json': '{"k":1}',
+      'q/tests/in.json': { link: '../fixtures/in.json' },
+    })
+    const at = (name: string) => loadCaseFile(join(R, 'q/tests', name))
+    const real = join(R, 'secret.env')
+    for (const name of ['out.json', 'env.json']) {
+      const f = at(name)
+      assert.equal(f.text, null)
+      assert.equal(f.problems.length, 1)
+      assert.match(f.problems[0].message, /^not read: its real path \/\S+ is outside the pack$/)
+      assert.ok(!f.problems[0].message.includes('hunter2'))
+    }
+    assert.equal(at('out.json').problems[0].message, `not read: its real path ${real} is outside the pack`)
+    assert.deepEqual(
+      at('arg.json').problems.map((p) => `${p.pointer} ${p.message}`),
+      [`/args_file not read: ../../secret.env's real path ${real} is outside the pack`],
+    )
+    assert.equal(at('arg.json').cases.length, 0)
+    assert.match(at('abs.json').problems[0].message, /^not read: .*'s real path .* is outside the pack$/)
+    const inside = at('in.json')
+    assert.deepEqual(inside.problems, [])
+    assert.equal(inside.cases[0].args, '{"k":1}')
+  })
+
+  test('a file that is not JSON: Go’s words and a position, never an excerpt of its bytes', () => {
+    assert.deepEqual(problems('TOKEN=hunter2-and-more-secret'), [
+      " not JSON: invalid character 'T' looking for beginning of value (line 1, column 1)",
+    ])
+    assert.deepEqual(problems('{"a":\n  \x1bsecret}'), [
+      " not JSON: invalid character '\\x1b' looking for beginning of value (line 2, column 3)",
+    ])
+    assert.deepEqual(problems(''), [' not JSON: unexpected end of JSON input (line 1, column 1)'])
+  })
 })

@@ -454,19 +454,21 @@ describe('repoRoot: what CI annotations are relative to', () => {
 describe('stylish: on a terminal, and the manifests found', () => {
   const ESC = { ...ERROR, message: 'name "\x1b]52;c;aGk=\x07x" bad\nsecond \x1b[2J', hint: 'try \x1b[31m' }
   const tty = (terminal: boolean) =>
-    stylish({ ...OUT, terminal, files: [file('/w/p\x1bq/skill.json', 'manifest', [ESC])] })
-  test('control characters escaped on a terminal (path, both message lines, hint), raw off it', () => {
+    stylish({ ...OUT, terminal, files: [file('/w/p\x1bq\nforged/skill.json', 'manifest', [ESC])] })
+  test('control characters and newlines escaped on a terminal (path, message, hint), raw off it', () => {
     const on = tty(true)
     assert.ok(!on.includes('\x1b'), JSON.stringify(on))
-    assert.match(on, /^p\\x1bq\/skill\.json\n/)
-    assert.match(on, /name "\\x1b\]52;c;aGk=\\ax" bad {2}manager\/parse\n/)
-    assert.match(on, /\n {14}second \\x1b\[2J\n/)
+    assert.match(on, /^p\\x1bq\\nforged\/skill\.json\n/)
+    // One line per finding: a newline in a message cannot print a line of its own.
+    assert.match(on, /name "\\x1b\]52;c;aGk=\\ax" bad\\nsecond \\x1b\[2J {2}manager\/parse\n/)
     assert.match(on, /hint: try \\x1b\[31m\n/)
     const off = tty(false)
     assert.ok(
-      off.includes('p\x1bq/skill.json\n') &&
+      off.includes('p\x1bq\nforged/skill.json\n') &&
         off.includes('\x1b]52;c;aGk=\x07x') &&
+        /\n {14}second \x1b\[2J\n/.test(off) &&
         off.includes('try \x1b[31m'),
+      JSON.stringify(off),
     )
   })
   test('validate and lint count the manifests; the marketplace checks do not', () => {

@@ -61,6 +61,40 @@ describe('--format github', () => {
     )
   })
 
+  test('no value forges a workflow command: % is escaped first, CR and LF never left raw', () => {
+    const out = github(
+      output('/w/p/skill.json', [
+        {
+          ruleId: 'r',
+          severity: 'error',
+          message: 'x%0A::add-mask::y\n::stop-commands::z\r::error::w',
+          hint: '%0D::warning::v',
+          ...at,
+        },
+      ]),
+    )
+    assert.equal(out.split('\n').length, 2, out)
+    assert.ok(out.startsWith('::error file=p/skill.json,'), out)
+    assert.ok(
+      out.endsWith('::x%250A::add-mask::y%0A::stop-commands::z%0D::error::w%0A%250D::warning::v\n'),
+      out,
+    )
+  })
+
+  test('on a terminal other control characters are escaped as %q would; raw for the runner', () => {
+    const o = output('/w/p\x1b]0;t\x07/skill.json', [
+      { ruleId: 'r', severity: 'warn', message: 'name "\x1b[2J\u009b"', ...at },
+    ])
+    assert.equal(
+      github({ ...o, terminal: true }),
+      '::warning file=p\\x1b]0;t\\a/skill.json,line=3,col=7,title=r::name "\\x1b[2J\\u009b"\n',
+    )
+    assert.equal(
+      github(o),
+      '::warning file=p\x1b]0;t\x07/skill.json,line=3,col=7,title=r::name "\x1b[2J\u009b"\n',
+    )
+  })
+
   test('no findings, no output', () => {
     assert.equal(github(output('/w/p/skill.json', [])), '')
   })

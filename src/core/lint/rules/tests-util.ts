@@ -20,9 +20,11 @@ export function casesOf(ctx: ManifestContext): LoadedCases[] {
     v = caseFiles(toText(dir(ctx.path))).map((path) => {
       const file = loadCaseFile(path)
       let raw = ''
-      try {
-        raw = fromBuffer(readCaseBytes(path))
-      } catch {}
+      // Read again for positions only when loadCaseFile read it (never a file out of the pack).
+      if (file.text !== null)
+        try {
+          raw = fromBuffer(readCaseBytes(path))
+        } catch {}
       let tree: ReturnType<typeof parseTree> | null = null
       const lines = new LineIndex(raw)
       return {
