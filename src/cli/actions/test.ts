@@ -1,5 +1,6 @@
 import type Test from '../../commands/test.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
+import { leftOutText } from '../../core/lint/targets.js'
 import {
   findPacks,
   type Item,
@@ -41,6 +42,8 @@ export interface TestOptions {
   watch: boolean
   audit: boolean
   auditDb?: string
+  /** Leave out node_modules and VCS dirs below each PATH (--no-default-ignore: false). */
+  defaultIgnore: boolean
 }
 
 /** Flags to options, each bad value a one-line usage error. */
@@ -75,12 +78,13 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     watch: flags.watch === true,
     audit: flags.audit === true,
     auditDb: auditStorePath(flags['audit-db']),
+    defaultIgnore: flags['no-default-ignore'] !== true,
   }
 }
 
 /** Finds and plans the run; a bad PATH or --root is a usage error (PathError). */
-export function planRun(o: TestOptions): Item[] {
-  return plan(findPacks(o.paths, o.root), o.filter)
+export function planRun(o: TestOptions, leftOut?: Map<string, number>): Item[] {
+  return plan(findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore, leftOut }), o.filter)
 }
 
 export async function makeReporter(
@@ -111,20 +115,21 @@ export interface OnceResult {
 
 /** One run of the planned items; the exit code it gives. */
 export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<OnceResult> {
-  const items = planRun(o)
+  const leftOut = new Map<string, number>()
+  const items = planRun(o, leftOut)
   const write = (s: string) => {
     process.stdout.write(s)
   }
   if (items.length === 0) {
     const where = o.paths.length > 0 ? o.paths.join(', ') : '.'
+    const empty = { ...emptySummary(), leftOut }
     if (o.passWithNoTests) {
-      if (o.format === 'json') (await makeReporter('json', write)).end(emptySummary())
-      else if (o.format !== 'spec') (await makeReporter(o.format, write)).end(emptySummary())
-      else process.stderr.write(`no test cases found under ${where}\n`)
-      return { code: EXIT.ok, summary: emptySummary() }
+      if (o.format !== 'spec') (await makeReporter(o.format, write)).end(empty)
+      else process.stderr.write(`no test cases found under ${where}${leftOutNote(leftOut)}\n`)
+      return { code: EXIT.ok, summary: empty }
     }
     throw new UserError(
-      `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
+      `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}${leftOutNote(leftOut)}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
   const live = o.format === 'spec' && !o.watch && !o.quiet && liveTerminal(process.stdout)
@@ -155,12 +160,18 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     },
   })
   audit?.close()
+  summary.leftOut = leftOut
   reporter.end(summary)
   await view?.done()
   for (const m of summary.snapshotErrors) process.stderr.write(`ongrid-skill: ${m}\n`)
   if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary }
   const failed = summary.failed > 0 || summary.snapshotErrors.length > 0
   return { code: failed ? TEST_EXIT.failed : TEST_EXIT.ok, summary }
+}
+
+/** ` outside node_modules (1 dir)`: where no case was looked for, when anything was left out. */
+function leftOutNote(leftOut: ReadonlyMap<string, number>): string {
+  return leftOut.size > 0 ? ` outside ${leftOutText(leftOut)}` : ''
 }
 
 function emptySummary(): RunSummary {

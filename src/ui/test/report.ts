@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
 import { stringify } from '../../core/json-text.js'
+import { leftOutText } from '../../core/lint/targets.js'
 import type { Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
@@ -116,6 +117,8 @@ export class SpecReporter implements Reporter {
     if (!this.quiet || this.pack !== null) text += '\n'
     text += `${s.failed > 0 ? this.paint.error(countsLine(s)) : this.paint.ok(countsLine(s))}\n`
     text += this.paint.dim(`Time: ${(s.durationMs / 1000).toFixed(2)} s\n`)
+    if (s.leftOut !== undefined && s.leftOut.size > 0)
+      text += this.paint.dim(`left out: ${leftOutText(s.leftOut)} (--no-default-ignore walks them)\n`)
     this.write(text)
   }
 }
@@ -218,6 +221,7 @@ export class JsonReporter extends Collecting {
         not_run: s.notRun,
         snapshots_written: s.updated,
         duration_ms: Math.round(s.durationMs),
+        ...(s.leftOut ? { left_out: Object.fromEntries(s.leftOut) } : {}),
       },
       packs: this.byPack().map(([, rs]) => ({
         name: rs[0].pack,
