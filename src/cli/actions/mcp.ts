@@ -7,7 +7,7 @@ import { auditStorePath } from '../../core/audit/dsn.js'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
-import { fifoBlocks } from '../../core/explain.js'
+import { fifoBlocks, noToolsHints } from '../../core/explain.js'
 import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { loadDirs } from '../../core/loader.js'
@@ -44,16 +44,25 @@ interface ToolState {
 function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
   const registered: Registered[] = []
   const lines: GoString[] = []
+  const relative: GoString[] = []
   loadDirs(dirs, {
     registry: new Registry(BUILTIN_SKILL_KEYS),
     onBlocking: (fifo) => process.stderr.write(toBuffer(`mcp: ${fifoBlocks(fifo)}\n`)),
     onEvent: (e) => {
       lines.push(e.message)
       if (e.kind === 'registered' && e.skill) registered.push({ skill: e.skill, parsed: e.parsed })
+      if (e.kind === 'skip-non-absolute') relative.push(e.path)
     },
   })
   const { tools, skipped } = selectTools(registered, classes)
-  return { tools, skipped, lines, registered: registered.length }
+  return { tools, skipped, lines, registered: registered.length, relative }
+}
+
+/** No tool to serve: why, on stderr whatever else is asked (a client shows the user nothing). */
+function whyNoTools(r: { tools: McpTool[]; registered: number; relative: GoString[] }): void {
+  if (r.tools.length > 0) return
+  const hints = noToolsHints(r).map((h) => `mcp: hint: ${h}\n`)
+  process.stderr.write(toBuffer(hints.join('')))
 }
 
 function printLoad(r: {
@@ -61,10 +70,12 @@ function printLoad(r: {
   skipped: NotServed[]
   tools: McpTool[]
   registered: number
+  relative: GoString[]
 }): void {
   const all = [...r.lines, ...r.skipped.map((s) => s.line)]
   const summary = `mcp: serving ${r.tools.length} tool${r.tools.length === 1 ? '' : 's'} (${r.registered} skill${r.registered === 1 ? '' : 's'} registered)`
   process.stderr.write(toBuffer(`${all.map((l) => `${l}\n`).join('')}${summary}\n`))
+  whyNoTools(r)
 }
 
 function stateOf(tools: McpTool[]): ToolState {
@@ -149,6 +160,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
       tools: listTools(stateOf(first.tools)),
       skipped: first.skipped.map((s) => ({ name: toText(s.key), reason: s.reason, line: toText(s.line) })),
     })
+    whyNoTools(first)
     return EXIT.ok
   }
   printLoad(first)
