@@ -21,7 +21,7 @@ Left out by default, at any depth below a PATH: node_modules, .git, .hg and .svn
 
 --format github and sarif give paths relative to the repository root (GITHUB_WORKSPACE, else the git top level, else the current dir), so a CI job with a working-directory still points at the right file. With --json every outcome, failures included, is one JSON document on stdout (a failure: {"ok": false, "error": {"message", "exit_code"}}).
 
-The allow-list root for the escape check is --root, or else the dir that holds the pack (as /etc/ongrid/skills holds /etc/ongrid/skills/<pack>/skill.json); for a walked dir, that dir. A pack dir that also holds nested packs may be a root itself: it is taken as the root, the stricter reading. Whenever --root is not given, the summary names the root assumed ("root: /etc/ongrid/skills (assumed; --root to set it)"; summary.roots in --json).
+The allow-list root for the escape check is --root, or else the dir that holds the pack (as /etc/ongrid/skills holds /etc/ongrid/skills/<pack>/skill.json); for a walked dir, that dir. A pack dir (named, or holding the skill.json named) that also holds nested packs may be a root itself: it is taken as the root, the stricter reading. Whenever --root is not given, the summary names the root assumed ("root: /etc/ongrid/skills (assumed; --root to set it)"; summary.roots in --json).
 
 Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, nothing to check). Rules: docs/rules.md, or \`lint --list-rules\`.`
 

@@ -3,7 +3,7 @@ import { fromText, type GoString, toText } from '../go/gostring.js'
 import { isNotExist } from '../go/os/errors.js'
 import { lstat, readDirNames, stat } from '../go/os/file.js'
 import { abs, base, dir, join } from '../go/path/filepath/path.js'
-import { SKIP_DIR, walk } from '../go/path/filepath/walk.js'
+import { SKIP_ALL, SKIP_DIR, walk } from '../go/path/filepath/walk.js'
 import { PathError } from './errors.js'
 import type { FileTarget } from './types.js'
 
@@ -57,6 +57,22 @@ export interface Targets {
   roots: RootUsed[]
 }
 
+/** Whether a skill.json or SKILL.md lies below `d`'s own files (the dirs left out not walked). */
+function holdsNestedPacks(d: GoString, defaultIgnore: boolean): boolean {
+  let nested = false
+  walk(d, (f, fi) => {
+    if (f === d || fi === null) return null
+    const name = base(f)
+    if (fi.isDir()) return defaultIgnore && DEFAULT_IGNORED_DIRS.includes(toText(name)) ? SKIP_DIR : null
+    if ((name === 'skill.json' || name === 'SKILL.md') && dir(f) !== d) {
+      nested = true
+      return SKIP_ALL
+    }
+    return null
+  })
+  return nested
+}
+
 /** `node_modules (2 dirs), .git (1 dir)`: what the walk left out, for summaries and errors. */
 export function leftOutText(leftOut: ReadonlyMap<string, number>): string {
   return [...leftOut].map(([name, n]) => `${name} (${n} ${n === 1 ? 'dir' : 'dirs'})`).join(', ')
@@ -87,7 +103,7 @@ function absolute(p: string): GoString {
  * symlinks not followed), collecting every skill.json and SKILL.md under it — a pack dir's
  * nested packs included, dirs named in DEFAULT_IGNORED_DIRS below it left out unless
  * `defaultIgnore` is false. The allow-list root is `root` when given; else for a file the dir
- * above its dir; for a pack dir (holding skill.json, or else SKILL.md) with no pack nested
+ * above its dir (its own dir when that holds nested packs, as for a pack dir); for a pack dir (holding skill.json, or else SKILL.md) with no pack nested
  * below it, the dir that holds it; for any other dir, that dir. A pack dir with packs nested
  * below it may be either a pack under some root or a root itself: the stricter root, the dir
  * itself, is taken (an entry it lets through, the manager passes under either reading).
@@ -126,7 +142,8 @@ export function collectTargets(
       throw new PathError(`cannot read PATH ${p}: ${toText(info.err.error())}`)
     }
     if (!info.value.isDir()) {
-      const fileRoot = rootGiven ?? dir(dir(path))
+      // As for a pack dir: the dir holding the file is the root when it also holds nested packs.
+      const fileRoot = rootGiven ?? (holdsNestedPacks(dir(path), defaultIgnore) ? dir(path) : dir(dir(path)))
       noteRoot(fileRoot)
       add({ kind: isNative(path) ? 'native' : 'manifest', path, root: fileRoot })
       continue

@@ -158,6 +158,12 @@ describe('the allow-list root when none is given', () => {
     assert.deepEqual(roots([`${R}/deps`]).roots, [['', true]])
     assert.deepEqual(roots([`${R}/deps`], undefined, false).roots, [['/deps', true]])
   })
+  test('a skill.json whose dir holds nested packs: that dir, as for the pack dir', () => {
+    assert.deepEqual(roots([`${R}/outer/skill.json`]).roots, [['/outer', true]])
+    assert.deepEqual(roots([`${R}/outer/inner/skill.json`]).roots, [['/outer', true]])
+    assert.deepEqual(roots([`${R}/deps/skill.json`]).roots, [['', true]])
+    assert.deepEqual(roots([`${R}/deps/skill.json`], undefined, false).roots, [['/deps', true]])
+  })
   test('a file: the dir above its dir; a plain dir: itself; each root once, in order', () => {
     assert.deepEqual(roots([`${R}/plain/p/skill.json`, `${R}/plain`, `${R}/outer`]).roots, [
       ['/plain', true],
