@@ -7,7 +7,7 @@ export default class Test extends BaseCommand {
   static override summary = "Run each pack's table of cases through the manager's executor"
 
   static override description =
-    `Finds packs as validate does (node_modules, .git, .hg and .svn dirs below a PATH left out unless --no-default-ignore; the summary says what was left out) and runs each pack's cases from <pack>/tests/*.json (a file holds one case or an array of cases). Each case runs the entry exactly as the manager's executor does, in this process: the case's args go on stdin; the environment is yours with the case's env over it (null unsets a variable), filtered by env_allow as the manager filters its own; the case's timeout goes over the manifest's.
+    `Finds packs as validate does (node_modules, .git, .hg and .svn dirs below a PATH left out unless --no-default-ignore; the summary says what was left out, and the allow-list root assumed when --root is not given) and runs each pack's cases from <pack>/tests/*.json (a file holds one case or an array of cases). Each case runs the entry exactly as the manager's executor does, in this process: the case's args go on stdin; the environment is yours with the case's env over it (null unsets a variable), filtered by env_allow as the manager filters its own; the case's timeout goes over the manifest's.
 
 A case: {"name", "args" | "args_file", "env", "timeout", "expect": {"ok", "result", "result_schema", "error", "timed_out", "stderr_contains", "max_duration_ms"}, "snapshot"}. result matches objects as subsets (arrays and scalars exactly); error is the manager's text exactly, or {"match": "regex"}; a snapshot case ("snapshot": true) compares the whole result, and --update writes it into expect.result, changing nothing else in the file.
 

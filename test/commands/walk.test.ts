@@ -82,9 +82,14 @@ describe('the default walk judges the user’s packs, and only theirs', () => {
     const r = cli(['test'], {}, R)
     assert.equal(r.code, 0, r.stderr)
     assert.match(r.stdout, /✓ echoes/)
-    assert.ok(r.stdout.endsWith(LEFT_OUT), r.stdout)
+    assert.ok(r.stdout.endsWith(`${LEFT_OUT}root: ${R} (assumed; --root to set it)\n`), r.stdout)
     const doc = JSON.parse(cli(['test', '--json'], {}, R).stdout)
-    assert.deepEqual([doc.summary.total, doc.summary.left_out], [1, { '.git': 1, node_modules: 1 }])
+    assert.deepEqual(
+      [doc.summary.total, doc.summary.left_out, doc.summary.roots],
+      [1, { '.git': 1, node_modules: 1 }, [{ path: R, assumed: true }]],
+    )
+    const given = cli(['test', 'skills', '--root', R], {}, R)
+    assert.match(given.stdout, /\nTime: .*\n$/)
     // Walked, nothing is left out (the example packs hold no cases to run).
     const all = JSON.parse(cli(['test', '--no-default-ignore', '--json'], {}, R).stdout)
     assert.deepEqual([all.summary.total, all.summary.left_out], [1, {}])

@@ -1,6 +1,6 @@
 import type Test from '../../commands/test.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
-import { leftOutText } from '../../core/lint/targets.js'
+import { leftOutText, type RootUsed } from '../../core/lint/targets.js'
 import {
   findPacks,
   type Item,
@@ -83,8 +83,8 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
 }
 
 /** Finds and plans the run; a bad PATH or --root is a usage error (PathError). */
-export function planRun(o: TestOptions, leftOut?: Map<string, number>): Item[] {
-  return plan(findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore, leftOut }), o.filter)
+export function planRun(o: TestOptions, leftOut?: Map<string, number>, roots?: RootUsed[]): Item[] {
+  return plan(findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore, leftOut, roots }), o.filter)
 }
 
 export async function makeReporter(
@@ -116,13 +116,14 @@ export interface OnceResult {
 /** One run of the planned items; the exit code it gives. */
 export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<OnceResult> {
   const leftOut = new Map<string, number>()
-  const items = planRun(o, leftOut)
+  const roots: RootUsed[] = []
+  const items = planRun(o, leftOut, roots)
   const write = (s: string) => {
     process.stdout.write(s)
   }
   if (items.length === 0) {
     const where = o.paths.length > 0 ? o.paths.join(', ') : '.'
-    const empty = { ...emptySummary(), leftOut }
+    const empty = { ...emptySummary(), leftOut, roots }
     if (o.passWithNoTests) {
       if (o.format !== 'spec') (await makeReporter(o.format, write)).end(empty)
       else process.stderr.write(`no test cases found under ${where}${leftOutNote(leftOut)}\n`)
@@ -161,6 +162,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   })
   audit?.close()
   summary.leftOut = leftOut
+  summary.roots = roots
   reporter.end(summary)
   await view?.done()
   for (const m of summary.snapshotErrors) process.stderr.write(`ongrid-skill: ${m}\n`)

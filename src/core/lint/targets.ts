@@ -73,6 +73,16 @@ function holdsNestedPacks(d: GoString, defaultIgnore: boolean): boolean {
   return nested
 }
 
+/** The summary line of what the walk left out: `left out: node_modules (2 dirs) (--no-default-ignore walks them)`. */
+export function leftOutLine(leftOut: ReadonlyMap<string, number>): string {
+  return `left out: ${leftOutText(leftOut)} (--no-default-ignore walks them)`
+}
+
+/** The summary line of a root not given (--root): `root: /etc/ongrid/skills (assumed; --root to set it)`. */
+export function assumedRootText(path: GoString): string {
+  return `root: ${toText(path)} (assumed; --root to set it)`
+}
+
 /** `node_modules (2 dirs), .git (1 dir)`: what the walk left out, for summaries and errors. */
 export function leftOutText(leftOut: ReadonlyMap<string, number>): string {
   return [...leftOut].map(([name, n]) => `${name} (${n} ${n === 1 ? 'dir' : 'dirs'})`).join(', ')

@@ -1,6 +1,6 @@
-import { leftOutText } from '../../core/lint/targets.js'
+import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
 import { terminalText } from '../terminal.js'
-import { counts, displayPath, type LintOutput, plural, rootsShown } from './model.js'
+import { counts, displayPath, type LintOutput, plural } from './model.js'
 
 /** Colours for the stylish format; identity functions when colour is off. */
 export interface Paint {
@@ -74,10 +74,7 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
     out += `${c.errors > 0 ? paint.error(line) : c.warnings > 0 ? paint.warn(line) : paint.info(line)}\n`
   }
   // What was not judged, and against which root: a verdict is only as good as its reading.
-  if (o.leftOut !== undefined && o.leftOut.size > 0)
-    out += paint.dim(`left out: ${t(leftOutText(o.leftOut))} (--no-default-ignore walks them)`) + '\n'
-  for (const r of rootsShown(o)) {
-    if (r.assumed) out += paint.dim(`root: ${t(r.path)} (assumed; --root to set it)`) + '\n'
-  }
+  if (o.leftOut !== undefined && o.leftOut.size > 0) out += `${paint.dim(leftOutLine(o.leftOut))}\n`
+  for (const r of o.roots ?? []) if (r.assumed) out += `${paint.dim(t(assumedRootText(r.path)))}\n`
   return out
 }
