@@ -17,7 +17,13 @@ export const checkPaths = {
 
 /** --root: the allow-list root of the escape check. */
 export const rootFlag = Flags.string({
-  description: 'allow-list root for the escape check (default: the dir holding the pack)',
+  description:
+    'allow-list root for the escape check (default: the dir holding the pack; PATH itself when it also holds nested packs)',
+})
+
+/** --no-default-ignore: walk node_modules and VCS dirs too (core/lint/targets.ts). */
+export const noDefaultIgnoreFlag = Flags.boolean({
+  description: 'also walk node_modules, .git, .hg and .svn dirs below PATH (left out by default)',
 })
 
 /** --format: a findings format (ui/lint/format.ts); the help line is the command's. */
@@ -26,3 +32,12 @@ export const formatFlag = (description: string) =>
 
 /** -q, --quiet: fewer findings; the help line is the command's. */
 export const quietFlag = (description: string) => Flags.boolean({ char: 'q', description })
+
+/** --config and --no-config: which .ongrid-skill.yaml applies (core/lint/config.ts). */
+export const configFlags = (what: string) => ({
+  config: Flags.string({
+    description: `the config file for every PATH (default: the nearest .ongrid-skill.yaml or .ongrid-skill.yml above each file)${what}`,
+    exclusive: ['no-config'],
+  }),
+  'no-config': Flags.boolean({ description: 'read no config file' }),
+})

@@ -1,7 +1,14 @@
 import { Flags } from '@oclif/core'
 import { lintAction } from '../cli/actions/lint.js'
 import { BaseCommand } from '../cli/base.js'
-import { checkPaths, formatFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
+import {
+  checkPaths,
+  configFlags,
+  formatFlag,
+  noDefaultIgnoreFlag,
+  quietFlag,
+  rootFlag,
+} from '../cli/check-flags.js'
 import { SEVERITIES } from '../cli/flag-sources.js'
 
 export default class Lint extends BaseCommand {
@@ -9,6 +16,8 @@ export default class Lint extends BaseCommand {
 
   static override description =
     `Everything \`validate\` checks, plus best-practice rules: class left unset, skills the LLM never sees, descriptions too short or too long, schema properties without descriptions, required names not declared, no additionalProperties decision, timeouts unset or over 5 minutes, near-miss and case-folded keys, duplicate keys, a BOM, names of the manager's built-in agent tools, and SKILL.md tool classes and activation.
+
+PATHs are walked as validate walks them: node_modules, .git, .hg and .svn dirs below a PATH are left out unless --no-default-ignore, and the summary says what was left out and which allow-list root was assumed (see validate --help).
 
 Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml (or .yml) above each file, or the one --config names (\`rules: {ID: off|info|warn|error}\`, \`warning\` being \`warn\`; \`ignore: [globs relative to that file]\`; a JSON Schema for editors ships in schemas/), then --rule. Findings at or above --fail-severity (default error) make the exit code 1; --max-warnings N also fails on more than N warnings.
 
@@ -60,12 +69,8 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
       multiple: true,
       multipleNonGreedy: true,
     }),
-    config: Flags.string({
-      description:
-        'the config file for every PATH (default: the nearest .ongrid-skill.yaml or .ongrid-skill.yml above each file)',
-      exclusive: ['no-config'],
-    }),
-    'no-config': Flags.boolean({ description: 'read no config file' }),
+    ...configFlags(''),
+    'no-default-ignore': noDefaultIgnoreFlag,
     'list-rules': Flags.boolean({ description: 'list every rule (id, default severity, category) and exit' }),
     'show-tool': Flags.boolean({
       description: 'print the function definition the LLM would receive, instead of findings',

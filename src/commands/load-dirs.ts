@@ -9,9 +9,9 @@ export default class LoadDirs extends BaseCommand {
   static override description =
     `Walks each DIR exactly as the ongrid manager's loader does at boot and prints the manager's log lines, byte for byte, on stdout (one per event). A summary goes to stderr.
 
-Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the manager splits it (on ',' and ';', never ':'). Relative dirs are skipped, as the manager skips them: pass absolute paths ("$PWD/skills"). The registry starts with the manager's builtin skill keys, so packs that reuse one are skipped as the manager skips them.
+Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the manager splits it (on ',' and ';', never ':'). Relative dirs are skipped, as the manager skips them: pass absolute paths ("$PWD/skills"); a hint on stderr says so, with or without --explain. The registry starts with the manager's builtin skill keys, so packs that reuse one are skipped as the manager skips them.
 
-With --strict, exit 0 means every line was a registration: a rejected manifest, a skipped dir, a walk error, or a skill.json the manager's boot never gets past (a device that does not end) exits 1. With --json every outcome, failures included, is one JSON document on stdout.`
+With --strict, exit 0 means every line was a registration: a rejected manifest, a skipped dir, a walk error, or a skill.json the manager's boot never gets past (a device that does not end) exits 1. With --json every outcome, failures included, is one JSON document on stdout; with --json --explain the hints are in it (each event's "hints", and "hints" of {path, hint} for those not tied to a line).`
 
   static override examples = [
     {
@@ -54,7 +54,10 @@ With --strict, exit 0 means every line was a registration: a rejected manifest, 
       exclusive: ['no-builtins'],
     }),
     'no-builtins': Flags.boolean({ description: 'start with an empty registry' }),
-    explain: Flags.boolean({ description: 'after lines whose cause is not obvious, print a hint on stderr' }),
+    explain: Flags.boolean({
+      description:
+        'after lines whose cause is not obvious, print a hint on stderr (in the document with --json)',
+    }),
     strict: Flags.boolean({
       description:
         'exit 1 unless every line is a registration: a rejected manifest, a skipped dir (relative, missing, unreadable, not a dir) or a walk error fails',

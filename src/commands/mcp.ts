@@ -9,7 +9,7 @@ export default class Mcp extends BaseCommand {
   static override description =
     `Loads each DIR as the manager's loader does (its lines go to stderr; stdout is the protocol) and serves, over MCP on stdio, the tools the manager's LLM bridge would offer: safe skills only, sorted by name, each with the bridge's exact name, description and parameters (what lint --show-tool prints). A call runs the entry as the manager's executor does, with the arguments the bridge would send (edge_id and device_id dropped, keys sorted); stdout comes back as text, and as structured content when it is a JSON object; a failure is an error result holding the manager's error text. A cancelled call kills the entry's process group. Each call is appended to the local audit store (caller_role "mcp").
 
-Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}. A pack dir works as a DIR too. With --json, prints what would be served and exits.
+Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}. A pack dir works as a DIR too; a relative DIR is skipped, as the manager skips it (a client starts the server in a working dir of its own): when no tool is served, a hint on stderr says why. With --json, prints what would be served and exits.
 
 Exit codes: 0 the client went away, 2 usage errors, 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; running entries' process groups are killed).`
 

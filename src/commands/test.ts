@@ -1,13 +1,13 @@
 import { Args, Flags } from '@oclif/core'
 import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
 import { BaseCommand } from '../cli/base.js'
-import { quietFlag, rootFlag } from '../cli/check-flags.js'
+import { noDefaultIgnoreFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
 
 export default class Test extends BaseCommand {
   static override summary = "Run each pack's table of cases through the manager's executor"
 
   static override description =
-    `Finds packs as validate does and runs each pack's cases from <pack>/tests/*.json (a file holds one case or an array of cases). Each case runs the entry exactly as the manager's executor does, in this process: the case's args go on stdin; the environment is yours with the case's env over it (null unsets a variable), filtered by env_allow as the manager filters its own; the case's timeout goes over the manifest's.
+    `Finds packs as validate does (node_modules, .git, .hg and .svn dirs below a PATH left out unless --no-default-ignore; the summary says what was left out, and the allow-list root assumed when --root is not given) and runs each pack's cases from <pack>/tests/*.json (a file holds one case or an array of cases). Each case runs the entry exactly as the manager's executor does, in this process: the case's args go on stdin; the environment is yours with the case's env over it (null unsets a variable), filtered by env_allow as the manager filters its own; the case's timeout goes over the manifest's.
 
 A case: {"name", "args" | "args_file", "env", "timeout", "expect": {"ok", "result", "result_schema", "error", "timed_out", "stderr_contains", "max_duration_ms"}, "snapshot"}. result matches objects as subsets (arrays and scalars exactly); error is the manager's text exactly, or {"match": "regex"}; a snapshot case ("snapshot": true) compares the whole result, and --update writes it into expect.result, changing nothing else in the file.
 
@@ -63,6 +63,7 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
       description: 'write the actual result into snapshot cases ("snapshot": true)',
     }),
     'pass-with-no-tests': Flags.boolean({ description: 'exit 0 when no cases are found' }),
+    'no-default-ignore': noDefaultIgnoreFlag,
     quiet: quietFlag('spec format: show only the failing cases and the counts (no live view on a terminal)'),
     audit: Flags.boolean({ description: 'append each case run to the local audit store (off by default)' }),
     'audit-db': Flags.string({

@@ -1,6 +1,13 @@
 import { validateAction } from '../cli/actions/lint.js'
 import { BaseCommand } from '../cli/base.js'
-import { checkPaths, formatFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
+import {
+  checkPaths,
+  configFlags,
+  formatFlag,
+  noDefaultIgnoreFlag,
+  quietFlag,
+  rootFlag,
+} from '../cli/check-flags.js'
 
 export default class Validate extends BaseCommand {
   static override summary = 'Check skill packs as the manager would load and run them'
@@ -10,9 +17,11 @@ export default class Validate extends BaseCommand {
 
 PATH is a pack dir, a skill.json, a SKILL.md (the manager's native skill format), or a dir walked as the loader walks an allow-list root (default: the current dir). A dir is walked whole: packs nested in a pack dir are judged too, as the manager's walk finds them, and the summary says how many manifests were found. All PATHs form one set, as one manager boot: a name registered by an earlier pack is a duplicate for later ones.
 
+Left out by default, at any depth below a PATH: node_modules, .git, .hg and .svn dirs (installed tools and their example packs, VCS metadata), said in the summary ("left out: node_modules (2 dirs)"; summary.left_out in --json). --no-default-ignore walks them, as the manager would if they were deployed. A PATH named explicitly is always walked, even inside node_modules. The ignore globs of the nearest .ongrid-skill.yaml (or --config) leave packs out too; validate takes nothing else from it.
+
 --format github and sarif give paths relative to the repository root (GITHUB_WORKSPACE, else the git top level, else the current dir), so a CI job with a working-directory still points at the right file. With --json every outcome, failures included, is one JSON document on stdout (a failure: {"ok": false, "error": {"message", "exit_code"}}).
 
-The allow-list root for the escape check is --root, or else the dir that holds the pack (as /etc/ongrid/skills holds /etc/ongrid/skills/<pack>/skill.json); for a walked dir, that dir.
+The allow-list root for the escape check is --root, or else the dir that holds the pack (as /etc/ongrid/skills holds /etc/ongrid/skills/<pack>/skill.json); for a walked dir, that dir. A pack dir (named, or holding the skill.json named) that also holds nested packs may be a root itself: it is taken as the root, the stricter reading. Whenever --root is not given, the summary names the root assumed ("root: /etc/ongrid/skills (assumed; --root to set it)"; summary.roots in --json).
 
 Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, nothing to check). Rules: docs/rules.md, or \`lint --list-rules\`.`
 
@@ -25,6 +34,10 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
     {
       description: 'One pack, checked against the root the manager is configured with',
       command: '<%= config.bin %> <%= command.id %> ./disk_usage --root /etc/ongrid/skills',
+    },
+    {
+      description: 'Judge vendored packs too: walk node_modules and VCS dirs',
+      command: '<%= config.bin %> <%= command.id %> --no-default-ignore',
     },
     {
       description: 'A native skill',
@@ -45,6 +58,8 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
     root: rootFlag,
     format: formatFlag('output format (colours only on a terminal, and never with NO_COLOR)'),
     quiet: quietFlag('report errors only'),
+    ...configFlags(': validate reads only its ignore globs'),
+    'no-default-ignore': noDefaultIgnoreFlag,
   }
 
   async run(): Promise<void> {

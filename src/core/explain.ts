@@ -35,7 +35,7 @@ export class Explainer {
     const path = toText(e.path)
     switch (e.kind) {
       case 'skip-non-absolute':
-        hints.push(`the manager only takes absolute dirs: use "${resolvePath(path)}".`)
+        hints.push(nonAbsoluteHint(e.path))
         if (e.path.includes(':')) hints.push(COLON_HINT(path))
         break
       case 'dir-not-present':
@@ -75,6 +75,34 @@ export class Explainer {
     if (e.parsed) hints.push(...manifestHints(e.parsed))
     return hints
   }
+}
+
+/**
+ * Hints said with or without --explain: a relative dir loads nothing, silently for the manager,
+ * and it is the one mistake a client's config (mcp under Claude Desktop) makes most.
+ */
+export function alwaysHints(e: LoaderEvent): string[] {
+  return e.kind === 'skip-non-absolute' ? [nonAbsoluteHint(e.path)] : []
+}
+
+function nonAbsoluteHint(path: GoString): string {
+  return `the manager only takes absolute dirs: use "${resolvePath(toText(path))}".`
+}
+
+/** Why `mcp` serves no tool, on stderr whatever else is asked: a client shows nothing of it. */
+export function noToolsHints(o: { relative: readonly GoString[]; registered: number }): string[] {
+  if (o.relative.length > 0)
+    return o.relative.map(
+      (d) =>
+        `"${toText(d)}" is relative, and the manager skips a relative dir: a client (Claude Desktop, an IDE) starts this server in a working dir of its own, so give every dir absolute (from here, "${resolvePath(toText(d))}")`,
+    )
+  if (o.registered === 0)
+    return [
+      'no skill registered from the dirs: see the loader lines above, or run load-dirs --explain on them',
+    ]
+  return [
+    `none of the ${o.registered} skill${o.registered === 1 ? '' : 's'} registered is offered: see the lines above (--class names the classes to serve)`,
+  ]
 }
 
 const COLON_HINT = (path: string) =>

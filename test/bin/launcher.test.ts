@@ -60,7 +60,10 @@ describe('bin/run.js', () => {
       })
       assert.equal(r.code, 0, r.stderr)
       assert.match(r.stderr, /^ongrid-skill: fast path from dist\/bundle\/fast\.js, code cache accepted$/m)
-      assert.equal(r.stdout, '✔ 1 file checked (1 manifest): no problems\n')
+      assert.equal(
+        r.stdout,
+        `✔ 1 file checked (1 manifest): no problems\nroot: ${join(REPO, 'examples/skills')} (assumed; --root to set it)\n`,
+      )
     }
   })
 
@@ -79,7 +82,10 @@ describe('bin/run.js', () => {
         r.stderr,
         /^ongrid-skill: fast path from dist\/bundle\/fast\.js, Node's compile cache on$/m,
       )
-      assert.equal(r.stdout, '✔ 1 file checked (1 manifest): no problems\n')
+      assert.equal(
+        r.stdout,
+        `✔ 1 file checked (1 manifest): no problems\nroot: ${join(REPO, 'examples/skills')} (assumed; --root to set it)\n`,
+      )
     }
     // One dir per Node version, holding the bundle's compiled code (and its modules').
     const [dir] = readdirSync(cache)

@@ -133,7 +133,10 @@ describe('ongrid-skill lint', () => {
     const r = cli(['lint', `${R}/w`, '--max-warnings', '1'])
     assert.equal(r.code, 1)
     assert.match(r.stdout, /too many warnings \(maximum: 1\)/)
-    assert.equal(cli(['lint', `${R}/w`, '--quiet']).stdout, '✔ 1 file checked (1 manifest): no problems\n')
+    assert.equal(
+      cli(['lint', `${R}/w`, '--quiet']).stdout,
+      `✔ 1 file checked (1 manifest): no problems\nroot: ${R} (assumed; --root to set it)\n`,
+    )
     assert.equal(cli(['lint', `${PACKS}/good`, '--fail-severity', 'info']).code, 0)
   })
 

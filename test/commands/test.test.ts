@@ -249,7 +249,16 @@ describe('test: formats', () => {
     assert.equal(doc.ok, false)
     assert.deepEqual(
       { ...doc.summary, duration_ms: 0 },
-      { total: 5, passed: 3, failed: 2, not_run: 0, snapshots_written: 0, duration_ms: 0 },
+      {
+        total: 5,
+        passed: 3,
+        failed: 2,
+        not_run: 0,
+        snapshots_written: 0,
+        duration_ms: 0,
+        left_out: {},
+        roots: [{ path: R, assumed: true }],
+      },
     )
     assert.deepEqual(
       doc.packs.map((p: { name: string; cases: unknown[] }) => [p.name, p.cases.length]),

@@ -5,6 +5,10 @@ import { cli, fixModes, golden, PACKS } from '../core/lint/cli.js'
 import { runCliSync } from '../helpers/cli.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
+/** A clean run's summary: the root assumed is said whenever --root was not given. */
+const clean = (root: string) =>
+  `✔ 1 file checked (1 manifest): no problems\nroot: ${root} (assumed; --root to set it)\n`
+
 describe('ongrid-skill validate', () => {
   let R = ''
   let cleanup = () => {}
@@ -27,9 +31,11 @@ describe('ongrid-skill validate', () => {
     assert.equal(r.stderr, '')
     golden('validate.stylish.txt', r.stdout)
   })
-  test('a valid pack: exit 0 and a one-line confirmation', () => {
+  test('a valid pack: exit 0, a one-line confirmation and the root assumed', () => {
     const r = cli(['validate', `${R}/ok`])
-    assert.deepEqual([r.code, r.stdout, r.stderr], [0, '✔ 1 file checked (1 manifest): no problems\n', ''])
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, clean(R), ''])
+    const given = cli(['validate', `${R}/ok`, '--root', R])
+    assert.deepEqual([given.code, given.stdout], [0, '✔ 1 file checked (1 manifest): no problems\n'])
     assert.equal(cli(['validate', `${PACKS}/good`]).code, 0)
     assert.equal(cli(['validate'], {}, `${R}/ok`).code, 0)
   })
@@ -56,7 +62,7 @@ describe('ongrid-skill validate', () => {
       'big/run.sh': ECHO,
     })
     const r = cli(['validate', `${R}/big`])
-    assert.deepEqual([r.code, r.stdout], [0, '✔ 1 file checked (1 manifest): no problems\n'])
+    assert.deepEqual([r.code, r.stdout], [0, clean(R)])
   })
   test('a PATH that is not UTF-8 is the bytes given, not Node’s text of them', () => {
     const dir = Buffer.from(`${R}/caf\xe9`, 'latin1')
@@ -67,10 +73,7 @@ describe('ongrid-skill validate', () => {
       sh: `exec "$0" "$@" "$(printf '${R}/caf\\351')"`,
       encoding: 'latin1',
     })
-    assert.deepEqual(
-      [r.code, r.stdout, r.stderr],
-      [0, '✔ 1 file checked (1 manifest): no problems\n'.replace('✔', '\xe2\x9c\x94'), ''],
-    )
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, clean(R).replace('✔', '\xe2\x9c\x94'), ''])
   })
   test('--json failures: one document with the message and the exit code', () => {
     for (const args of [['nope'], [`${R}/ok`, '--format', 'xml'], [`${R}/ok`, '--root', `${R}/nope`]]) {
@@ -98,10 +101,7 @@ describe('ongrid-skill validate', () => {
     const doc = JSON.parse(cli(['validate', `${R}/warn`, '--json']).stdout)
     assert.equal(doc.command, 'validate')
     assert.equal(doc.summary.warnings, 1)
-    assert.equal(
-      cli(['validate', `${R}/warn`, '--quiet']).stdout,
-      '✔ 1 file checked (1 manifest): no problems\n',
-    )
+    assert.equal(cli(['validate', `${R}/warn`, '--quiet']).stdout, clean(R))
   })
   test('packs behind a symlinked dir are never loaded by the manager: said, never a silent pass', () => {
     makeTree(R, {
@@ -118,7 +118,10 @@ describe('ongrid-skill validate', () => {
       r.stdout,
       /sym\/root\/linked\n {2}1:1 {2}warning {2}a symlink to a dir that holds packs: the manager's walk does not follow symlinks \(filepath\.Walk\), so it loads none of them {2}manager\/symlink-not-walked\n/,
     )
-    assert.match(r.stdout, /in 1 file checked \(1 manifest\)\n$/)
+    assert.match(
+      r.stdout,
+      /in 1 file checked \(1 manifest\)\nroot: .*\/sym\/root \(assumed; --root to set it\)\n$/,
+    )
     // Nothing but the symlink: nothing the manager loads, so nothing judged — a usage error, not a pass.
     const only = cli(['validate', `${R}/sym/only`])
     assert.equal(only.code, 2)
@@ -183,7 +186,14 @@ describe('ongrid-skill validate', () => {
     // The walk's order: deep/er registers "outer" first, so the pack itself is the duplicate.
     assert.ok(doc.files[2].findings.some((f: { ruleId: string }) => f.ruleId === 'manager/duplicate-name'))
     assert.equal(doc.summary.manifests, 3)
-    assert.match(cli(['validate', `${R}/outer`]).stdout, /in 3 files checked \(3 manifests\)\n$/)
-    assert.match(cli(['lint', `${R}/outer`]).stdout, /in 3 files checked \(3 manifests\)\n$/)
+    // A pack dir that also holds packs may be a root itself: the stricter root, outer, is taken.
+    for (const command of ['validate', 'lint'])
+      assert.ok(
+        cli([command, `${R}/outer`]).stdout.endsWith(
+          `in 3 files checked (3 manifests)\nroot: ${R}/outer (assumed; --root to set it)\n`,
+        ),
+        command,
+      )
+    assert.deepEqual(doc.summary.roots, [{ path: `${R}/outer`, assumed: true }])
   })
 })

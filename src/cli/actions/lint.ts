@@ -50,6 +50,8 @@ async function report(
     repo: format === 'github' || format === 'sarif' ? repoRoot(process.cwd()) : process.cwd(),
     failSeverity: opts.failSeverity,
     terminal: process.stdout.isTTY === true,
+    leftOut: result.leftOut,
+    roots: result.roots,
   }
   const text = await renderLint(format, output)
   process.stdout.write(text)
@@ -69,6 +71,9 @@ export async function validateAction({ argv, flags }: InputOf<typeof Validate>):
     root: flags.root,
     rules: MANAGER_RULES,
     set: 'manager',
+    useConfig: flags['no-config'] !== true,
+    configPath: flags.config,
+    defaultIgnore: flags['no-default-ignore'] !== true,
   })
   return report('validate', result, format, {
     quiet: flags.quiet === true,
@@ -132,6 +137,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
     overrides,
     useConfig: flags['no-config'] !== true,
     configPath: flags.config,
+    defaultIgnore: flags['no-default-ignore'] !== true,
   })
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
   return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })

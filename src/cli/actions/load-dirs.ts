@@ -1,6 +1,6 @@
 import type LoadDirs from '../../commands/load-dirs.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
-import { Explainer } from '../../core/explain.js'
+import { alwaysHints, Explainer } from '../../core/explain.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { jsonRecord } from '../../core/go/log/slog/slog.js'
 import { nowNs } from '../../core/go/time/format.js'
@@ -51,31 +51,47 @@ export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>):
     if (logJson) out.write(jsonRecord(nowNs(), 'INFO', msg, attrs))
     else out.line(msg)
   }
-  const hint = (hints: string[]) => {
-    if (hints.length === 0 || json) return
+  /** With --json --explain, the hints of each event (in step with `events`) and the others. */
+  const eventHints: string[][] = []
+  const otherHints: { path: string; hint: string }[] = []
+  const toStderr = (hints: string[]) => {
+    if (hints.length === 0) return
     out.flush()
     const tty = process.stderr.isTTY === true
     process.stderr.write(hints.map((h) => `  hint: ${terminalLineText(h, tty)}\n`).join(''))
+  }
+  /** A hint not tied to a line (a symlinked root, a FIFO, an endless device): about `path`. */
+  const hint = (hints: string[], path: GoString) => {
+    if (!json) toStderr(hints)
+    else if (explainer) for (const h of hints) otherHints.push({ path: toText(path), hint: h })
   }
   const result = loadDirs(dirs, {
     registry,
     // A big dir's reads are done ahead by a worker thread.
     parallel: { afterMs: PARALLEL_AFTER_MS },
-    onWalkStart: explainer ? (root) => hint(explainer.forRoot(root)) : undefined,
+    onWalkStart: explainer ? (root) => hint(explainer.forRoot(root), root) : undefined,
     // A FIFO named skill.json blocks the manager's boot until a writer comes: so it does here,
     // with every line before it printed.
     onBlocking: (path) => {
       out.flush()
       if (explainer)
-        hint([
-          `${toText(path)} is a FIFO: the manager's boot blocks reading it until a writer opens it and closes it (so does this replay)`,
-        ])
+        hint(
+          [
+            `${toText(path)} is a FIFO: the manager's boot blocks reading it until a writer opens it and closes it (so does this replay)`,
+          ],
+          path,
+        )
     },
     onEvent: (e) => {
       counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1)
-      if (json) events.push(e)
       line(e.message, LOADER_ATTRS)
-      if (explainer) hint(explainer.forEvent(e))
+      // A relative dir is said even without --explain: it loads nothing, and no line says why.
+      const hints = explainer ? explainer.forEvent(e) : alwaysHints(e)
+      if (json) {
+        events.push(e)
+        eventHints.push(hints)
+      }
+      if (!json || !explainer) toStderr(hints)
     },
   })
   if (logJson && !json) {
@@ -105,6 +121,7 @@ export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>):
             `${toText(stopped.path)} does not end (a device such as /dev/zero): the manager would read it forever, until it runs out of memory; its boot never gets past it, and no later line is printed`,
           ]
         : [],
+      stopped.path,
     )
   }
   // --strict: anything but a registration fails — a rejected manifest, and as much a dir the
@@ -126,15 +143,18 @@ export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>):
     ? {
         dirs: dirs.map(toText),
         count: result.count,
-        events: events.map((e) => ({
+        events: events.map((e, i) => ({
           kind: e.kind,
           path: toText(e.path),
           name: e.name === null ? null : toText(e.name),
           message: toText(e.message),
+          ...(explainer ? { hints: eventHints[i] } : {}),
         })),
         skills: result.skills.map(skillJson),
         // The manifest the manager's boot never gets past (it reads it forever), if any.
         stopped_at: stopped === null ? null : toText(stopped.path),
+        // --explain: hints not tied to one line (a symlinked root, a FIFO, an endless device).
+        ...(explainer ? { hints: otherHints } : {}),
       }
     : undefined
   if (json) printJson(doc)

@@ -7,7 +7,7 @@ import { auditStorePath } from '../../core/audit/dsn.js'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
-import { fifoBlocks } from '../../core/explain.js'
+import { fifoBlocks, noToolsHints } from '../../core/explain.js'
 import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { loadDirs } from '../../core/loader.js'
@@ -45,6 +45,7 @@ interface ToolState {
 function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
   const registered: Registered[] = []
   const lines: GoString[] = []
+  const relative: GoString[] = []
   loadDirs(dirs, {
     registry: new Registry(BUILTIN_SKILL_KEYS),
     onBlocking: (fifo) =>
@@ -54,10 +55,19 @@ function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
     onEvent: (e) => {
       lines.push(e.message)
       if (e.kind === 'registered' && e.skill) registered.push({ skill: e.skill, parsed: e.parsed })
+      if (e.kind === 'skip-non-absolute') relative.push(e.path)
     },
   })
   const { tools, skipped } = selectTools(registered, classes)
-  return { tools, skipped, lines, registered: registered.length }
+  return { tools, skipped, lines, registered: registered.length, relative }
+}
+
+/** No tool to serve: why, on stderr whatever else is asked (a client shows the user nothing). */
+function whyNoTools(r: { tools: McpTool[]; registered: number; relative: GoString[] }): void {
+  if (r.tools.length > 0) return
+  const tty = process.stderr.isTTY === true
+  const hints = noToolsHints(r).map((h) => `mcp: hint: ${terminalLine(h, tty)}\n`)
+  process.stderr.write(toBuffer(hints.join('')))
 }
 
 function printLoad(r: {
@@ -65,12 +75,14 @@ function printLoad(r: {
   skipped: NotServed[]
   tools: McpTool[]
   registered: number
+  relative: GoString[]
 }): void {
   const all = [...r.lines, ...r.skipped.map((s) => s.line)]
   const summary = `mcp: serving ${r.tools.length} tool${r.tools.length === 1 ? '' : 's'} (${r.registered} skill${r.registered === 1 ? '' : 's'} registered)`
   // The loader's lines, byte-exact when piped; on a terminal escaped (%q), a newline included.
   const tty = process.stderr.isTTY === true
   process.stderr.write(toBuffer(`${all.map((l) => `${terminalLine(l, tty)}\n`).join('')}${summary}\n`))
+  whyNoTools(r)
 }
 
 function stateOf(tools: McpTool[]): ToolState {
@@ -155,6 +167,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
       tools: listTools(stateOf(first.tools)),
       skipped: first.skipped.map((s) => ({ name: toText(s.key), reason: s.reason, line: toText(s.line) })),
     })
+    whyNoTools(first)
     return EXIT.ok
   }
   printLoad(first)

@@ -43,7 +43,7 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
     pending.clear()
     let dirs: string[]
     try {
-      dirs = findPacks(o.paths, o.root).map((p) => p.dir)
+      dirs = findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore }).map((p) => p.dir)
     } catch (e) {
       reportError(e as Error)
       return

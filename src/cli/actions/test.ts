@@ -1,5 +1,6 @@
 import type Test from '../../commands/test.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
+import { leftOutText, type RootUsed } from '../../core/lint/targets.js'
 import {
   findPacks,
   type Item,
@@ -41,6 +42,8 @@ export interface TestOptions {
   watch: boolean
   audit: boolean
   auditDb?: string
+  /** Leave out node_modules and VCS dirs below each PATH (--no-default-ignore: false). */
+  defaultIgnore: boolean
 }
 
 /** Flags to options, each bad value a one-line usage error. */
@@ -75,12 +78,13 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     watch: flags.watch === true,
     audit: flags.audit === true,
     auditDb: auditStorePath(flags['audit-db']),
+    defaultIgnore: flags['no-default-ignore'] !== true,
   }
 }
 
 /** Finds and plans the run; a bad PATH or --root is a usage error (PathError). */
-export function planRun(o: TestOptions): Item[] {
-  return plan(findPacks(o.paths, o.root), o.filter)
+export function planRun(o: TestOptions, leftOut?: Map<string, number>, roots?: RootUsed[]): Item[] {
+  return plan(findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore, leftOut, roots }), o.filter)
 }
 
 export async function makeReporter(
@@ -111,23 +115,25 @@ export interface OnceResult {
 
 /** One run of the planned items; the exit code it gives. */
 export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<OnceResult> {
-  const items = planRun(o)
+  const leftOut = new Map<string, number>()
+  const roots: RootUsed[] = []
+  const items = planRun(o, leftOut, roots)
   const write = (s: string) => {
     process.stdout.write(s)
   }
   if (items.length === 0) {
     const where = o.paths.length > 0 ? o.paths.join(', ') : '.'
+    const empty = { ...emptySummary(), leftOut, roots }
     if (o.passWithNoTests) {
-      if (o.format === 'json') (await makeReporter('json', write)).end(emptySummary())
-      else if (o.format !== 'spec') (await makeReporter(o.format, write)).end(emptySummary())
+      if (o.format !== 'spec') (await makeReporter(o.format, write)).end(empty)
       else
         process.stderr.write(
-          `no test cases found under ${terminalLineText(where, process.stderr.isTTY === true)}\n`,
+          `no test cases found under ${terminalLineText(where, process.stderr.isTTY === true)}${leftOutNote(leftOut)}\n`,
         )
-      return { code: EXIT.ok, summary: emptySummary() }
+      return { code: EXIT.ok, summary: empty }
     }
     throw new UserError(
-      `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
+      `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}${leftOutNote(leftOut)}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
   const live = o.format === 'spec' && !o.watch && !o.quiet && liveTerminal(process.stdout)
@@ -158,6 +164,8 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     },
   })
   audit?.close()
+  summary.leftOut = leftOut
+  summary.roots = roots
   reporter.end(summary)
   await view?.done()
   for (const m of summary.snapshotErrors)
@@ -165,6 +173,11 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary }
   const failed = summary.failed > 0 || summary.snapshotErrors.length > 0
   return { code: failed ? TEST_EXIT.failed : TEST_EXIT.ok, summary }
+}
+
+/** ` outside node_modules (1 dir)`: where no case was looked for, when anything was left out. */
+function leftOutNote(leftOut: ReadonlyMap<string, number>): string {
+  return leftOut.size > 0 ? ` outside ${leftOutText(leftOut)}` : ''
 }
 
 function emptySummary(): RunSummary {

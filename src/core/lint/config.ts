@@ -41,11 +41,11 @@ export class ConfigFinder {
   private explicitConfig: Promise<LintConfig> | null = null
 
   /**
-   * `ruleIds`: the ids a config may name. `explicit`: a config file (--config) that applies to
-   * every file instead of the nearest one.
+   * `ruleIds`: the ids a config may name (null: any, for validate, which reads only `ignore`).
+   * `explicit`: a config file (--config) that applies to every file instead of the nearest one.
    */
   constructor(
-    private readonly ruleIds: ReadonlySet<string>,
+    private readonly ruleIds: ReadonlySet<string> | null,
     private readonly explicit?: GoString,
   ) {}
 
@@ -105,7 +105,7 @@ function readConfigFile(path: GoString): { value: Buffer } {
 }
 
 /** Parses one config file. Throws ConfigError with a one-line reason. */
-export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): Promise<LintConfig> {
+export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string> | null): Promise<LintConfig> {
   const where = toText(path)
   const file = readConfigFile(path)
   const { parse } = await import('yaml')
@@ -135,7 +135,7 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string>): 
       if (typeof v !== 'object' || Array.isArray(v))
         throw new ConfigError(`${where}: rules: expected a mapping of rule id to off|info|warn|error`)
       for (const [id, setting] of Object.entries(v as Record<string, unknown>)) {
-        if (!ruleIds.has(id))
+        if (ruleIds !== null && !ruleIds.has(id))
           throw new ConfigError(
             `${where}: rules: unknown rule ${JSON.stringify(id)}`,
             meanHint(didYouMean(id, ruleIds)) ?? LIST_RULES_HINT,

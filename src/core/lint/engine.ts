@@ -6,7 +6,7 @@ import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
 import { newEntryCache } from './entry.js'
-import { collectTargets } from './targets.js'
+import { collectTargets, type RootUsed } from './targets.js'
 import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
 
 export interface CheckOptions {
@@ -25,8 +25,13 @@ export interface CheckOptions {
   set: 'manager' | 'all'
   /** --rule ID=SETTING, over the config file and the defaults. */
   overrides?: ReadonlyMap<string, Setting>
-  /** Read `.ongrid-skill.yaml` / `.yml` files (lint). */
+  /**
+   * Read `.ongrid-skill.yaml` / `.yml` files: lint takes their rules and ignore globs, validate
+   * (set `manager`) only their ignore globs, the manager's rules being no one's to turn down.
+   */
   useConfig?: boolean
+  /** Leave out node_modules and VCS dirs below each PATH (default true; targets.ts). */
+  defaultIgnore?: boolean
   /** The config file for every checked file (--config), instead of the nearest one. */
   configPath?: string
   /** Builtin skill keys taken before any pack (default: the manager's 11). */
@@ -52,6 +57,10 @@ export interface CheckResult {
   files: FileReport[]
   /** The rules the run used (their default severities), for listings and SARIF. */
   rules: RuleMeta[]
+  /** Dirs the walk left out by default: how many of each name (targets.ts). */
+  leftOut: Map<string, number>
+  /** The allow-list roots used, and whether each was assumed (no --root). */
+  roots: RootUsed[]
 }
 
 type NativeModule = typeof import('../native/skill-md.js')
@@ -71,12 +80,14 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     opts.paths.length > 0 ? opts.paths : ['.'],
     opts.root,
     opts.paths.length > 0 ? opts.pathBytes : undefined,
+    { defaultIgnore: opts.defaultIgnore },
   )
   // The config module (and yaml, when a config file exists) is loaded only for lint.
   const configModule = opts.useConfig ? await import('./config.js') : null
   const finder: ConfigFinder | null = configModule
     ? new configModule.ConfigFinder(
-        new Set(RULES.map((r) => r.id)),
+        // validate runs part of the rules: a config naming others is for lint to judge.
+        opts.set === 'manager' ? null : new Set(RULES.map((r) => r.id)),
         opts.configPath === undefined ? undefined : absPath(opts.configPath),
       )
     : null
@@ -250,5 +261,5 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     kind: r.kind,
     docs: r.docs,
   }))
-  return { files, rules }
+  return { files, rules, leftOut: targets.leftOut, roots: targets.roots }
 }

@@ -2,7 +2,7 @@ import { relative } from 'node:path'
 import { buildSubprocessSkill, type SubprocessSkill } from '../build.js'
 import { toText } from '../go/gostring.js'
 import { dir } from '../go/path/filepath/path.js'
-import { collectTargets } from '../lint/targets.js'
+import { collectTargets, type RootUsed, type TargetOptions } from '../lint/targets.js'
 import { parseManifest } from '../manifest.js'
 import { notJudgedText, readManifest, whole } from '../manifest-read.js'
 import { buildFailedText } from '../registry.js'
@@ -44,9 +44,19 @@ export interface ItemResult {
   updated: boolean
 }
 
-/** Finds packs as `validate` does (skill.json targets; SKILL.md skills have no entry to run). */
-export function findPacks(paths: readonly string[], root?: string): PackPlan[] {
-  const targets = collectTargets(paths.length > 0 ? paths : ['.'], root)
+/**
+ * Finds packs as `validate` does (skill.json targets; SKILL.md skills have no entry to run),
+ * leaving out node_modules and VCS dirs unless `opts.defaultIgnore` is false; `opts.leftOut`
+ * and `opts.roots`, when given, are filled with what was left out and the roots used.
+ */
+export function findPacks(
+  paths: readonly string[],
+  root?: string,
+  opts: TargetOptions & { leftOut?: Map<string, number>; roots?: RootUsed[] } = {},
+): PackPlan[] {
+  const targets = collectTargets(paths.length > 0 ? paths : ['.'], root, undefined, opts)
+  for (const [name, n] of targets.leftOut) opts.leftOut?.set(name, (opts.leftOut.get(name) ?? 0) + n)
+  opts.roots?.push(...targets.roots)
   const out: PackPlan[] = []
   for (const t of targets.files) {
     if (t.kind !== 'manifest') continue
@@ -144,6 +154,10 @@ export interface RunSummary {
   /** Case files whose snapshots could not be written (one line each). */
   snapshotErrors: string[]
   durationMs: number
+  /** Dirs the walk left out by default (core/lint/targets.ts), how many of each; set by the caller. */
+  leftOut?: ReadonlyMap<string, number>
+  /** The allow-list roots used, and whether each was assumed (no --root); set by the caller. */
+  roots?: readonly RootUsed[]
 }
 
 /**

@@ -1,4 +1,4 @@
-import { counts, displayPath, type LintOutput } from './model.js'
+import { counts, displayPath, type LintOutput, rootsShown } from './model.js'
 
 /** The `--format json` document (also `--json`). */
 export function jsonDocument(o: LintOutput) {
@@ -19,7 +19,11 @@ export function jsonDocument(o: LintOutput) {
         ...(x.hint ? { hint: x.hint } : {}),
       })),
     })),
-    summary: counts(o),
+    summary: {
+      ...counts(o),
+      ...(o.leftOut ? { left_out: Object.fromEntries(o.leftOut) } : {}),
+      ...(o.roots ? { roots: rootsShown(o) } : {}),
+    },
   }
 }
 

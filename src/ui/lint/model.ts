@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { toText } from '../../core/go/gostring.js'
 import type { FileReport } from '../../core/lint/engine.js'
+import type { RootUsed } from '../../core/lint/targets.js'
 import { type Finding, type RuleMeta, type Severity, severityRank } from '../../core/lint/types.js'
 
 /** What every format renders: the files checked (ignored ones dropped), findings already filtered by --quiet. */
@@ -20,6 +22,15 @@ export interface LintOutput {
    * too); off a terminal they are byte-exact.
    */
   terminal?: boolean
+  /** validate and lint: the dirs the walk left out by default (targets.ts), how many of each. */
+  leftOut?: ReadonlyMap<string, number>
+  /** validate and lint: the allow-list roots used. */
+  roots?: readonly RootUsed[]
+}
+
+/** The roots as the summaries give them: absolute text, and whether each was assumed. */
+export function rootsShown(o: LintOutput): { path: string; assumed: boolean }[] {
+  return (o.roots ?? []).map((r) => ({ path: toText(r.path), assumed: r.assumed }))
 }
 
 export interface Counts {

@@ -1,3 +1,4 @@
+import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
 import { terminalLineText } from '../terminal.js'
 import { counts, displayPath, type LintOutput, plural } from './model.js'
 
@@ -74,5 +75,8 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
     const line = `✖ ${plural(problems, 'problem')} (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.infos, 'info', 'infos')}) in ${checked}`
     out += `${c.errors > 0 ? paint.error(line) : c.warnings > 0 ? paint.warn(line) : paint.info(line)}\n`
   }
+  // What was not judged, and against which root: a verdict is only as good as its reading.
+  if (o.leftOut !== undefined && o.leftOut.size > 0) out += `${paint.dim(leftOutLine(o.leftOut))}\n`
+  for (const r of o.roots ?? []) if (r.assumed) out += `${paint.dim(l(assumedRootText(r.path)))}\n`
   return out
 }

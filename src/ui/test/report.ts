@@ -1,5 +1,7 @@
 import { relative } from 'node:path'
+import { toText } from '../../core/go/gostring.js'
 import { stringify } from '../../core/json-text.js'
+import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
 import type { Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
@@ -118,6 +120,10 @@ export class SpecReporter implements Reporter {
     if (!this.quiet || this.pack !== null) text += '\n'
     text += `${s.failed > 0 ? this.paint.error(countsLine(s)) : this.paint.ok(countsLine(s))}\n`
     text += this.paint.dim(`Time: ${(s.durationMs / 1000).toFixed(2)} s\n`)
+    if (s.leftOut !== undefined && s.leftOut.size > 0) text += this.paint.dim(`${leftOutLine(s.leftOut)}\n`)
+    for (const r of s.roots ?? [])
+      if (r.assumed)
+        text += this.paint.dim(`${terminalText(assumedRootText(r.path), process.stdout.isTTY === true)}\n`)
     this.write(text)
   }
 }
@@ -220,6 +226,8 @@ export class JsonReporter extends Collecting {
         not_run: s.notRun,
         snapshots_written: s.updated,
         duration_ms: Math.round(s.durationMs),
+        ...(s.leftOut ? { left_out: Object.fromEntries(s.leftOut) } : {}),
+        ...(s.roots ? { roots: s.roots.map((r) => ({ path: toText(r.path), assumed: r.assumed })) } : {}),
       },
       packs: this.byPack().map(([, rs]) => ({
         name: rs[0].pack,
