@@ -78,9 +78,21 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
   }
 }
 
-/** Finds and plans the run; a bad PATH or --root is a usage error (PathError). */
-export function planRun(o: TestOptions): Item[] {
-  return plan(findPacks(o.paths, o.root), o.filter)
+/**
+ * Finds and plans the run; a bad PATH or --root is a usage error (PathError). `--filter` is matched
+ * against the case names with a time bound (a pattern that backtracks is a usage error, said so).
+ */
+export async function planRun(o: TestOptions): Promise<Item[]> {
+  const packs = findPacks(o.paths, o.root)
+  if (o.filter === null) return plan(packs, null)
+  const names = packs.flatMap((p) => p.files.flatMap((f) => f.cases.map((c) => c.name)))
+  const { matchBounded } = await import('../../core/testcases/filter.js')
+  const v = await matchBounded(o.filter, names)
+  if (v.kind === 'overtime')
+    throw new UserError(
+      `--filter ${JSON.stringify(o.filter.source)}: matching the case names took over ${v.ms} ms (catastrophic backtracking?): simplify the pattern`,
+    )
+  return plan(packs, { test: (name) => v.names.has(name) })
 }
 
 export async function makeReporter(
@@ -111,7 +123,7 @@ export interface OnceResult {
 
 /** One run of the planned items; the exit code it gives. */
 export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<OnceResult> {
-  const items = planRun(o)
+  const items = await planRun(o)
   const write = (s: string) => {
     process.stdout.write(s)
   }
