@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { existsSync, renameSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { createServer, type Server, type Socket } from 'node:net'
+import { constants } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type CliResult, runCli, startCli } from '../helpers/cli.js'
-import { tempRoot } from '../helpers/tree.js'
+import { makeTree, tempRoot } from '../helpers/tree.js'
 import { waitFor } from '../helpers/until.js'
 
 // Hangs and blocked inputs: whatever the input, a command ends by itself within its bounds, and
@@ -203,4 +206,148 @@ describe('audit tail --db sqlite:PATH that is not a regular file: one line, exit
     assert.equal(r.stderr, 'ongrid-skill: /dev/zero is not a regular file, not a SQLite file\n')
     assert.equal(JSON.parse(r.stdout).error.exit_code, 2)
   })
+})
+
+/** Every stop signal and the exit it must give: 128 + its number. */
+const STOP_SIGNALS = [
+  ['SIGHUP', 129],
+  ['SIGQUIT', 131],
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+] as const
+
+/** Starts the CLI, sends `signal` after `afterMs`, and gives the status a shell would see. */
+async function stopAfter(args: string[], signal: NodeJS.Signals, afterMs: number): Promise<number | 'hung'> {
+  const child = startCli(args, { env: { CI: '1', NO_COLOR: '1' }, cwd: R, stdin: 'ignore' })
+  child.stdout.resume()
+  child.stderr.resume()
+  try {
+    const exit = new Promise<number>((resolve) =>
+      child.on('close', (c, s) => resolve(c ?? 128 + constants.signals[s as NodeJS.Signals])),
+    )
+    await new Promise((r) => setTimeout(r, afterMs))
+    child.kill(signal)
+    const limit = new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000).unref())
+    return await Promise.race([exit, limit])
+  } finally {
+    child.kill('SIGKILL')
+  }
+}
+
+describe('a stop signal that lands during synchronous work is never lost', () => {
+  let db = ''
+  before(async () => {
+    // 80,000 rows: `audit tail -n 80000` reads and formats them in one synchronous stretch of
+    // seconds, then returns; a signal that lands in it is still pending when the command ends.
+    db = join(R, 'many.db')
+    const { SKILL_EXECUTIONS_DDL } = await import('../../src/core/audit/local-store.js')
+    const Database = createRequire(import.meta.url)('better-sqlite3')
+    const d = new Database(db)
+    d.exec(SKILL_EXECUTIONS_DDL)
+    const st = d.prepare(
+      `INSERT INTO skill_executions (skill_key, edge_id, caller_id, caller_role, class, params_json, result_json, error, started_at, finished_at, created_at)
+       VALUES (?, 0, 0, 'local', 'read', '{}', '{}', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:01+00:00', '2026-01-01 00:00:01+00:00')`,
+    )
+    d.transaction(() => {
+      for (let i = 0; i < 80_000; i++) st.run(`skill_${i}`)
+    })()
+    d.close()
+  })
+
+  for (const [signal, code] of STOP_SIGNALS) {
+    test(`audit tail reading 80,000 rows, ${signal}: status ${code}, not 0`, async () => {
+      assert.equal(
+        await stopAfter(['audit', 'tail', '--db', `sqlite:${db}`, '-n', '80000'], signal, 800),
+        code,
+      )
+    })
+  }
+
+  // Commands with no handler of their own die of the signal at once: a shell sees 128 + n.
+  test('lint, validate and load-dirs over 400 packs, SIGTERM mid-walk: status 143', async () => {
+    const tree: Record<string, string> = {}
+    for (let i = 0; i < 400; i++) {
+      tree[`many/p${i}/skill.json`] = JSON.stringify({
+        name: `p${i}`,
+        description: 'A skill.',
+        entry: 'run.sh',
+      })
+      tree[`many/p${i}/run.sh`] = '#!/bin/sh\necho {}\n'
+    }
+    makeTree(R, tree)
+    for (const cmd of ['lint', 'validate', 'load-dirs']) {
+      const status = await stopAfter([cmd, join(R, 'many')], 'SIGTERM', 300)
+      assert.ok(status === 143 || status === 0, `${cmd}: ${status}`)
+    }
+  })
+})
+
+describe('test --filter: a pattern that backtracks is matched with a time bound', () => {
+  let dir = ''
+  before(() => {
+    dir = join(R, 'filter')
+    makeTree(dir, {
+      'p/skill.json': JSON.stringify({ name: 'p', description: 'A skill.', entry: 'run.sh' }),
+      'p/run.sh': { exec: '#!/bin/sh\ncat >/dev/null\nprintf {}\n' },
+      'p/tests/cases.json': JSON.stringify([
+        { name: `${'a'.repeat(40)}!`, expect: { ok: true } },
+        { name: 'plain', expect: { ok: true } },
+      ]),
+    })
+  })
+
+  test('^(a+)+$ over a 41-character name: one line, exit 2, within the 1 s bound', async () => {
+    const t0 = Date.now()
+    const r = await cli(['test', dir, '--filter', '^(a+)+$'], 20_000)
+    assert.equal(r.hung, false, 'hung')
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr,
+      'ongrid-skill: --filter "^(a+)+$": matching the case names took over 1000 ms (catastrophic backtracking?): simplify the pattern\n',
+    )
+    assert.ok(Date.now() - t0 < 10_000, `took ${Date.now() - t0} ms`)
+  })
+
+  test('a pattern that finishes filters as before', async () => {
+    const r = await cli(['test', dir, '--filter', '^pla', '--format', 'tap'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /ok 1 - p › plain\n1\.\.1\n/)
+  })
+
+  for (const [signal, code] of STOP_SIGNALS) {
+    test(`${signal} while the pattern runs: status ${code}`, async () => {
+      assert.equal(await stopAfter(['test', dir, '--filter', '^(a+)+$'], signal, 500), code)
+    })
+  }
+})
+
+describe('test --watch: the watched path removed', () => {
+  for (const how of ['removed', 'renamed'] as const) {
+    test(`${how}: one line, exit 2 (not 0)`, async () => {
+      const dir = join(R, `watched-${how}`)
+      makeTree(dir, {
+        'p/skill.json': JSON.stringify({ name: 'p', description: 'A skill.', entry: 'run.sh' }),
+        'p/run.sh': { exec: '#!/bin/sh\ncat >/dev/null\nprintf {}\n' },
+        'p/tests/cases.json': JSON.stringify([{ name: 'one', expect: { ok: true } }]),
+      })
+      const r = await runCli(['test', dir, '--watch', '--format', 'tap'], {
+        env: { CI: '1', NO_COLOR: '1' },
+        cwd: R,
+        stdin: 'ignore',
+        timeoutMs: 20_000,
+        onStderr: (_child, text) => {
+          if (!/watching for changes/.test(text) || !existsSync(dir)) return
+          if (how === 'removed') rmSync(dir, { recursive: true, force: true })
+          else renameSync(dir, `${dir}.old`)
+        },
+      })
+      assert.equal(r.hung, false, 'hung')
+      assert.equal(r.code, 2, r.stderr)
+      assert.match(
+        r.stderr,
+        new RegExp(`\\nongrid-skill: ${dir}: the watched path was removed; the watch ends\\n$`),
+      )
+      assert.equal(r.stderr.match(/ongrid-skill:/g)?.length, 1, r.stderr)
+    })
+  }
 })
