@@ -82,12 +82,13 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
  * Finds and plans the run; a bad PATH or --root is a usage error (PathError). `--filter` is matched
  * against the case names with a time bound (a pattern that backtracks is a usage error, said so).
  */
-export async function planRun(o: TestOptions): Promise<Item[]> {
+export async function planRun(o: TestOptions, signal?: AbortSignal): Promise<Item[]> {
   const packs = findPacks(o.paths, o.root)
   if (o.filter === null) return plan(packs, null)
   const names = packs.flatMap((p) => p.files.flatMap((f) => f.cases.map((c) => c.name)))
   const { matchBounded } = await import('../../core/testcases/filter.js')
-  const v = await matchBounded(o.filter, names)
+  const v = await matchBounded(o.filter, names, signal)
+  if (v.kind === 'aborted') return []
   if (v.kind === 'overtime')
     throw new UserError(
       `--filter ${JSON.stringify(o.filter.source)}: matching the case names took over ${v.ms} ms (catastrophic backtracking?): simplify the pattern`,
@@ -123,7 +124,9 @@ export interface OnceResult {
 
 /** One run of the planned items; the exit code it gives. */
 export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<OnceResult> {
-  const items = await planRun(o)
+  const items = await planRun(o, signal)
+  // Stopped while the filter was matched: nothing was run.
+  if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary: null }
   const write = (s: string) => {
     process.stdout.write(s)
   }

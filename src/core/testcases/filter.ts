@@ -1,17 +1,23 @@
 import { PATTERN_BUDGET_MS } from '../schema/bounded.js'
 
 /** The case names a `--filter` pattern matched, or `overtime` when it ran out of time. */
-export type FilterVerdict = { kind: 'matched'; names: Set<string> } | { kind: 'overtime'; ms: number }
+export type FilterVerdict =
+  | { kind: 'matched'; names: Set<string> }
+  | { kind: 'overtime'; ms: number }
+  /** `signal` aborted: matching stopped (the worker ended). */
+  | { kind: 'aborted' }
 
 /**
  * Matches `filter` against each case name with a bound on time, as schema patterns are checked
  * (schema/bounded.ts): V8's regular expressions backtrack, so a pattern such as `^(a+)+$` can take
  * for ever on a short name, and on the main thread it would keep every signal waiting. The names
- * are matched on a worker thread, ended once matching has taken `budgetMs` in all.
+ * are matched on a worker thread, ended once matching has taken `budgetMs` in all, or at once
+ * when `signal` aborts.
  */
 export async function matchBounded(
   filter: RegExp,
   names: readonly string[],
+  signal?: AbortSignal,
   budgetMs = PATTERN_BUDGET_MS,
 ): Promise<FilterVerdict> {
   const unique = [...new Set(names)]
@@ -22,8 +28,10 @@ export async function matchBounded(
   })
   return new Promise<FilterVerdict>((resolve) => {
     let timer: NodeJS.Timeout | undefined
+    const onAbort = () => done({ kind: 'aborted' })
     const done = (v: FilterVerdict) => {
       clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
       worker.removeAllListeners()
       void worker.terminate()
       resolve(v)
@@ -37,6 +45,8 @@ export async function matchBounded(
     // A worker that cannot match at all (it did not start): nothing is taken as matched by chance.
     worker.on('error', overtime)
     worker.on('exit', overtime)
+    if (signal?.aborted) onAbort()
+    else signal?.addEventListener('abort', onAbort, { once: true })
   })
 }
 
