@@ -85,6 +85,7 @@ let code = result.outputFiles[0].text
 for (const [from, to] of [
   ['./loader-worker.js', '../core/loader-worker.js'],
   ['./check-worker.js', '../core/schema/check-worker.js'],
+  ['./filter-worker.js', '../core/testcases/filter-worker.js'],
 ]) {
   const at = `new URL(${JSON.stringify(from)}, __ongrid_meta_url)`
   if (code.split(at).length !== 2) throw new Error(`bundle: expected ${at} exactly once`)

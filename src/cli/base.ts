@@ -1,6 +1,7 @@
 import { Command, Errors } from '@oclif/core'
 import { type Action, type ActionInput, EXIT, printJson, reportError } from './errors.js'
 import { fromParseError } from './parse-errors.js'
+import { stoppedCode } from './signals.js'
 
 /** What oclif's parser returns, as far as an action is concerned. */
 interface Parsed<F extends object = object, A extends object = object> {
@@ -42,7 +43,9 @@ export abstract class BaseCommand extends Command {
     action: Action<ActionInput<F, A>>,
     parsed: Parsed<F, A>,
   ): Promise<void> {
-    const code = await action(actionInput(parsed))
+    // Stopped by a signal: 128 + its number, whatever the command made of being stopped.
+    const returned = await action(actionInput(parsed))
+    const code = stoppedCode() ?? returned
     if (code !== EXIT.ok) this.exit(code)
   }
 
@@ -50,7 +53,8 @@ export abstract class BaseCommand extends Command {
     if (err instanceof Errors.ExitError) throw err
     const ctor = this.constructor as typeof BaseCommand
     const ours = fromParseError(err, { id: this.id, bin: this.config.bin, flags: ctor.flags ?? {} })
-    return this.exit(reportError(ours ?? err, this.jsonEnabled() || this.jsonFlagGiven()))
+    const code = reportError(ours ?? err, this.jsonEnabled() || this.jsonFlagGiven())
+    return this.exit(stoppedCode() ?? code)
   }
 
   /** --json before any `--`: also for commands that define their own json flag (audit tail). */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { type Action, type ActionInput, EXIT, reportError, UserError } from './errors.js'
+import { stoppedCode } from './signals.js'
 
 /**
  * The fast path. Loading oclif costs more than starting Node itself, which would eat the
@@ -76,7 +77,8 @@ export async function tryFast(argv: string[], manifestPath: URL): Promise<boolea
   } catch (e) {
     code = reportError(e as Error, input.flags.json === true)
   }
-  process.exitCode = code
+  // Stopped by a signal: 128 + its number, whatever the command made of being stopped.
+  process.exitCode = stoppedCode() ?? code
   return true
 }
 

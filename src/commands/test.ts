@@ -11,7 +11,7 @@ export default class Test extends BaseCommand {
 
 A case: {"name", "args" | "args_file", "env", "timeout", "expect": {"ok", "result", "result_schema", "error", "timed_out", "stderr_contains", "max_duration_ms"}, "snapshot"}. result matches objects as subsets (arrays and scalars exactly); error is the manager's text exactly, or {"match": "regex"}; a snapshot case ("snapshot": true) compares the whole result, and --update writes it into expect.result, changing nothing else in the file.
 
-Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails its case), 2 usage error or no tests found (unless --pass-with-no-tests), 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the cases in flight have their process groups killed).`
+Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails its case), 2 usage error (a --filter that takes over 1 s on the case names, a watched path removed) or no tests found (unless --pass-with-no-tests), 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the cases in flight have their process groups killed).`
 
   static override examples = [
     { description: "Run the current pack's cases", command: '<%= config.bin %> <%= command.id %>' },

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
 import { findPacks } from '../../core/testcases/suite.js'
 import { terminalLineText } from '../../ui/terminal.js'
@@ -10,6 +11,9 @@ import { runOnce, type TestOptions } from './test.js'
  * anything else under its dir) runs again, alone. Watching is chokidar's (atomic saves by
  * editors, renames, new files in new dirs, on Linux and macOS alike). Ends on any stop signal
  * (a run under way is cut short) with 128 + the signal's number, as every command ends on one.
+ * A watched path that is removed ends it too, in one line, with exit 2 (never 0: nothing was
+ * watched to the end); it is looked for every WATCHED_CHECK_MS, which also keeps the watch alive
+ * whatever the watcher holds open.
  */
 export async function watch(o: TestOptions, signal?: AbortSignal): Promise<number> {
   if (o.update)
@@ -45,7 +49,8 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
     try {
       dirs = findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore }).map((p) => p.dir)
     } catch (e) {
-      reportError(e as Error)
+      // A watched path removed: said once, by the check that ends the watch.
+      if (!roots.some((p) => !existsSync(p))) reportError(e as Error)
       return
     }
     const hit = dirs.filter((d) => changed.some((c) => c === d || c.startsWith(d + sep)))
@@ -65,18 +70,31 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
     }, 100)
   })
 
+  let goneCode = 0
+  let check: NodeJS.Timeout | undefined
   await new Promise<void>((r) => {
     if (stopping.signal.aborted) r()
     stopping.signal.addEventListener('abort', () => r(), { once: true })
     signal?.addEventListener('abort', () => r(), { once: true })
+    check = setInterval(() => {
+      const gone = roots.find((p) => !existsSync(p))
+      if (gone === undefined) return
+      goneCode = reportError(new UserError(`${gone}: the watched path was removed; the watch ends`))
+      r()
+    }, WATCHED_CHECK_MS)
   })
+  clearInterval(check)
   offSignals()
   clearTimeout(timer)
   await watcher.close()
   await running
   // Ended by a stop signal: 128 + its number, whatever the last run's verdict was.
-  return stopCode !== 0 ? stopCode : last
+  if (stopCode !== 0) return stopCode
+  return goneCode !== 0 ? goneCode : last
 }
+
+/** How often `test --watch` looks for the paths it watches. */
+const WATCHED_CHECK_MS = 250
 
 async function runSafe(o: TestOptions, signal: AbortSignal): Promise<number> {
   try {

@@ -82,9 +82,27 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
   }
 }
 
-/** Finds and plans the run; a bad PATH or --root is a usage error (PathError). */
-export function planRun(o: TestOptions, leftOut?: Map<string, number>, roots?: RootUsed[]): Item[] {
-  return plan(findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore, leftOut, roots }), o.filter)
+/**
+ * Finds and plans the run; a bad PATH or --root is a usage error (PathError). `--filter` is matched
+ * against the case names with a time bound (a pattern that backtracks is a usage error, said so).
+ */
+export async function planRun(
+  o: TestOptions,
+  signal?: AbortSignal,
+  leftOut?: Map<string, number>,
+  roots?: RootUsed[],
+): Promise<Item[]> {
+  const packs = findPacks(o.paths, o.root, { defaultIgnore: o.defaultIgnore, leftOut, roots })
+  if (o.filter === null) return plan(packs, null)
+  const names = packs.flatMap((p) => p.files.flatMap((f) => f.cases.map((c) => c.name)))
+  const { matchBounded } = await import('../../core/testcases/filter.js')
+  const v = await matchBounded(o.filter, names, signal)
+  if (v.kind === 'aborted') return []
+  if (v.kind === 'overtime')
+    throw new UserError(
+      `--filter ${JSON.stringify(o.filter.source)}: matching the case names took over ${v.ms} ms (catastrophic backtracking?): simplify the pattern`,
+    )
+  return plan(packs, { test: (name) => v.names.has(name) })
 }
 
 export async function makeReporter(
@@ -117,7 +135,9 @@ export interface OnceResult {
 export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<OnceResult> {
   const leftOut = new Map<string, number>()
   const roots: RootUsed[] = []
-  const items = planRun(o, leftOut, roots)
+  const items = await planRun(o, signal, leftOut, roots)
+  // Stopped while the filter was matched: nothing was run.
+  if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary: null }
   const write = (s: string) => {
     process.stdout.write(s)
   }

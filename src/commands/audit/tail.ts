@@ -23,7 +23,7 @@ Status: for skill executions, ok when error is empty, timeout when it is the exe
 
 Following: ids are allocated at insert but rows appear at commit, so a newer row can appear before an older one. A missing id below the newest row seen is waited for --gap-wait (10s), and its row is printed as soon as it commits; then the id is given up (a rolled-back transaction). A transaction open longer than --gap-wait is missed. A lost connection is reported on stderr and retried with backoff; nothing already printed is printed again.
 
-Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong password, no such database, table or column, a locked or corrupt file — said in one line on stderr; 130 after Ctrl-C (128 + the signal's number for the others: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).`
+Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong password, no such database, table or column, a locked or corrupt file, a path that is not a regular file, a MySQL server silent past the DSN's timeout (5 s) at login or 15 s on a query — said in one line on stderr; 130 after Ctrl-C (128 + the signal's number for the others: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).`
 
   static override examples = [
     {

@@ -2,7 +2,7 @@
  * A read-only connection to where the audit rows are, behind one small interface. The drivers
  * (better-sqlite3, mysql2) are imported here, lazily, only for the source in use.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs'
 import type { Dialect } from './ddl.js'
 import type { MysqlTarget, Source } from './dsn.js'
 import { AuditError, mysqlFailure, sqliteFailure } from './errors.js'
@@ -25,8 +25,12 @@ export interface Db {
 /** How long a locked SQLite file is waited for before saying so. */
 export const SQLITE_LOCK_WAIT_MS = 3000
 
-export async function openDb(source: Source): Promise<Db> {
-  return source.kind === 'sqlite' ? openSqlite(source.path, source.local) : openMysql(source.target)
+/** How long one MySQL query may go without an answer before the connection is given up as lost. */
+export const MYSQL_QUERY_TIMEOUT_MS = 15_000
+
+/** Opens the source; `signal` abandons a connection still being made (its socket destroyed). */
+export async function openDb(source: Source, signal?: AbortSignal): Promise<Db> {
+  return source.kind === 'sqlite' ? openSqlite(source.path, source.local) : openMysql(source.target, signal)
 }
 
 /**
@@ -43,6 +47,8 @@ export async function openSqlite(path: string, local: boolean): Promise<Db> {
     )
   }
   if (statSync(path).isDirectory()) throw new AuditError(`${path} is a directory, not a SQLite file`)
+  // SQLite's open(2) of a FIFO (or a terminal) blocks the main thread, and with it every signal.
+  if (!isRegularFile(path)) throw new AuditError(`${path} is not a regular file, not a SQLite file`)
   let db: import('better-sqlite3').Database
   try {
     // timeout: SQLite's own busy wait, kept short so the event loop (Ctrl-C) stays responsive;
@@ -86,6 +92,25 @@ export async function openSqlite(path: string, local: boolean): Promise<Db> {
 }
 
 /**
+ * Is `path` a regular file? Opened without blocking (O_NONBLOCK: a FIFO with no writer does not
+ * wait for one) and asked with fstat, so what is asked about is what was opened.
+ */
+function isRegularFile(path: string): boolean {
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY)
+  } catch {
+    // Unreadable: SQLite's own open says why.
+    return true
+  }
+  try {
+    return fstatSync(fd).isFile()
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
  * The CAs a TLS connection trusts: undefined (Node's default) unless NODE_EXTRA_CA_CERTS names a
  * file. bin/run.js keeps that variable from Node's startup (see there), so Node's default does
  * not hold those certificates: they are added here, to Node's bundled roots, as Node would.
@@ -104,36 +129,56 @@ export function trustedCas(env: NodeJS.ProcessEnv, roots: readonly string[]): st
 /**
  * Connects to MySQL with mysql2: DATETIMEs as strings (read in the DSN's `loc`), BIGINTs as
  * decimal strings (uint64 ids stay exact), utf8mb4. One connection; `close` destroys its socket.
+ *
+ * Every wait is bounded: the connection, handshake and authentication within the DSN's timeout
+ * (5 s by default), each query within MYSQL_QUERY_TIMEOUT_MS. A connection that fails (an error
+ * packet from a server that then keeps the socket open, a timeout) or is abandoned through
+ * `signal` has its socket destroyed at once, so nothing is left to keep the process alive.
  */
-export async function openMysql(t: MysqlTarget): Promise<Db> {
-  const mysql = await import('mysql2/promise')
+export async function openMysql(t: MysqlTarget, signal?: AbortSignal): Promise<Db> {
+  const mysql = await import('mysql2')
   const ca =
     t.tls === undefined ? undefined : trustedCas(process.env, (await import('node:tls')).rootCertificates)
-  let conn: import('mysql2/promise').Connection
-  try {
-    conn = await mysql.createConnection({
-      host: t.host,
-      port: t.port,
-      socketPath: t.socketPath,
-      user: t.user,
-      password: t.password,
-      database: t.database,
-      dateStrings: true,
-      supportBigNumbers: true,
-      bigNumberStrings: true,
-      charset: 'UTF8MB4_GENERAL_CI',
-      connectTimeout: t.connectTimeoutMs,
-      ssl: t.tls === undefined ? undefined : { rejectUnauthorized: t.tls === true, ca },
-    })
-  } catch (e) {
-    throw mysqlFailure(e, t, 'skill_executions')
-  }
-  let closed = false
+  const core = mysql.createConnection({
+    host: t.host,
+    port: t.port,
+    socketPath: t.socketPath,
+    user: t.user,
+    password: t.password,
+    database: t.database,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    charset: 'UTF8MB4_GENERAL_CI',
+    connectTimeout: t.connectTimeoutMs,
+    ssl: t.tls === undefined ? undefined : { rejectUnauthorized: t.tls === true, ca },
+  })
   let lost: AuditError | null = null
-  // An idle connection that dies emits 'error'; without a listener that would crash the process.
-  conn.on('error', (e: unknown) => {
+  // A connection that dies emits 'error' (again after a failed handshake, at times); without a
+  // listener that would crash the process. An idle one that dies is said at the next query.
+  core.on('error', (e: unknown) => {
     lost = mysqlFailure(e, t, 'skill_executions')
   })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(new AuditError(`connection to MySQL at ${t.address} abandoned`, true))
+      if (signal?.aborted) onAbort()
+      signal?.addEventListener('abort', onAbort, { once: true })
+      core.once('connect', () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      })
+      core.once('error', (e) => {
+        signal?.removeEventListener('abort', onAbort)
+        reject(e)
+      })
+    })
+  } catch (e) {
+    destroy(core)
+    throw mysqlFailure(e, t, 'skill_executions')
+  }
+  const conn = core.promise()
+  let closed = false
   return {
     dialect: 'mysql',
     zone: t.zone,
@@ -141,7 +186,7 @@ export async function openMysql(t: MysqlTarget): Promise<Db> {
       if (lost) throw lost
       if (closed) throw new AuditError(`connection to MySQL at ${t.address} closed`, true)
       try {
-        const [rows] = await conn.query({ sql, values: params as unknown[], timeout: 15_000 })
+        const [rows] = await conn.query({ sql, values: params as unknown[], timeout: MYSQL_QUERY_TIMEOUT_MS })
         return rows as DbRow[]
       } catch (e) {
         throw mysqlFailure(e, t, table)
@@ -150,9 +195,21 @@ export async function openMysql(t: MysqlTarget): Promise<Db> {
     close() {
       if (closed) return
       closed = true
-      try {
-        conn.destroy()
-      } catch {}
+      destroy(core)
     },
   }
+}
+
+/**
+ * Ends a mysql2 connection at once. Its own destroy() only half-closes the socket (end(): a FIN
+ * sent, the socket kept until the server closes its side), and a server that does not would
+ * keep the process alive: the socket itself is destroyed too.
+ */
+function destroy(core: import('mysql2').Connection): void {
+  try {
+    core.destroy()
+  } catch {}
+  try {
+    ;(core as unknown as { stream?: import('node:net').Socket }).stream?.destroy()
+  } catch {}
 }

@@ -32,7 +32,7 @@ export interface TailOptions {
   /** One line for stderr (connection lost, reconnected). */
   notice(line: string): void
   /** Injectable for tests. */
-  open?: (s: Source) => Promise<Db>
+  open?: (s: Source, signal?: AbortSignal) => Promise<Db>
   now?: () => number
 }
 
@@ -201,12 +201,12 @@ class Connection {
 
   constructor(
     private readonly o: TailOptions,
-    private readonly open: (s: Source) => Promise<Db>,
+    private readonly open: (s: Source, signal?: AbortSignal) => Promise<Db>,
     private readonly now: () => number,
   ) {}
 
   async connect(): Promise<Db> {
-    const db = await this.guard(this.open(this.o.source), (d) => d.close())
+    const db = await this.guard(this.open(this.o.source, this.o.signal), (d) => d.close())
     if (this.o.signal.aborted) {
       db.close()
       throw new Aborted()
