@@ -97,7 +97,8 @@ export function computePackHash(packPath: GoString): {
   const parts: Buffer[] = []
   const zero = Buffer.from([0])
   for (const f of files.signable) {
-    const data = readPackFile(f.full)
+    // Regular as the walk saw it (Lstat): a FIFO or device is never among them.
+    const data = readPackFile(f.full, { regular: true })
     if (!data.ok) return { digest: null, stream: null, err: new WrapError(`read ${f.rel}: `, data.err) }
     parts.push(toBuffer(f.rel), zero, data.value, zero)
   }
