@@ -356,6 +356,25 @@ describe('marketplace check ARCHIVE: the extraction is removed whatever happens'
     })
   }
 
+  test('pack stopped while it checks its staged archive: exit 130, neither the temp file nor the extraction left', async () => {
+    const src = join(R, `many${n++}`)
+    mkdirSync(src)
+    execFileSync('tar', ['xzf', archive, '-C', src])
+    const outDir = join(R, `out${n++}`)
+    mkdirSync(outDir)
+    const child = startCli(['marketplace', 'pack', join(src, 'many'), '-o', join(outDir, 'many.tar.gz')])
+    const pid = child.pid as number
+    await until(
+      'the archive is staged and being checked',
+      () => readdirSync(outDir).length > 0 && scratchOf(pid).length > 0,
+    )
+    child.kill('SIGINT')
+    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)))
+    assert.equal(exit, 130)
+    assert.deepEqual(readdirSync(outDir), [])
+    assert.deepEqual(scratchOf(pid), [])
+  })
+
   test('after a kill -9 the next extraction removes the dead run’s dir', async () => {
     const child = startCli(['marketplace', 'check', archive])
     const pid = child.pid as number
