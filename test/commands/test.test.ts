@@ -202,6 +202,15 @@ describe('test: flags', () => {
       /^ongrid-skill: .*edit\/tests\/cases\.json: changed during the run; its snapshots were not written \(run --update again\)\n$/,
     )
     assert.equal(readFileSync(join(R, 'edit/tests/cases.json'), 'utf8'), edited)
+    // Taken, not written: nothing on stdout says it was.
+    assert.match(u.stdout, / snapshot taken\n/)
+    assert.doesNotMatch(u.stdout, /written/)
+    writeFileSync(join(R, 'edit/tests/cases.json'), '[{"name":"s","snapshot":true}]')
+    const j = await cli(['edit', '--update', '--json'])
+    assert.equal(j.code, 1)
+    const doc = JSON.parse(j.stdout)
+    assert.equal(doc.summary.snapshots_written, 0)
+    assert.equal(doc.packs[0].cases[0].snapshot_written, false)
   })
 })
 

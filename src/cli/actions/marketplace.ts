@@ -4,7 +4,7 @@
  * does, into a temp dir removed afterwards).
  */
 import * as fsModule from 'node:fs'
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type MarketplaceCheck from '../../commands/marketplace/check.js'
 import type MarketplaceKeygen from '../../commands/marketplace/keygen.js'
@@ -34,6 +34,7 @@ import {
   warningRuleId,
 } from '../../core/marketplace/rules.js'
 import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
+import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
 import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import {
@@ -45,6 +46,7 @@ import {
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
+import { onStopSignals } from '../signals.js'
 import { type Format, formatOf } from './lint.js'
 
 /** A pack dir or an extracted archive, with how its paths are shown. */
@@ -73,6 +75,10 @@ export async function openTarget(path: string): Promise<Target> {
   } catch (e) {
     throw new UserError(`${path}: ${reasonText(e)}`)
   }
+  if (!st.isDirectory() && !st.isFile())
+    throw new UserError(
+      `${path}: not a regular file or directory (a FIFO or device); give a pack dir or an archive`,
+    )
   if (st.isDirectory()) {
     const root = fromText(display)
     return {
@@ -115,6 +121,26 @@ export async function openTarget(path: string): Promise<Target> {
   }
 }
 
+/**
+ * Runs `fn` so that a stop signal leaves nothing of ours behind: the archive's extraction dirs
+ * and any staged temp file are removed, then the exit is 128 + the signal's number.
+ */
+async function stoppable(fn: () => Promise<number>): Promise<number> {
+  const { removeAllScratch } = await import('../../core/marketplace/scratch.js')
+  const { discardAllStaged } = await import('../../core/atomic-write.js')
+  const off = onStopSignals((_signal, code) => {
+    removeAllScratch()
+    discardAllStaged()
+    process.stderr.write('ongrid-skill: interrupted: nothing left behind\n')
+    process.exit(code)
+  })
+  try {
+    return await fn()
+  } finally {
+    off()
+  }
+}
+
 const NOT_EXACT = ' (not the manager’s exact text)'
 const OURS = 'not the manager’s verdict: '
 
@@ -127,10 +153,22 @@ type Origin = 'flag' | 'env' | 'default'
  */
 function pinnedKeyOf(value: string): GoString {
   if (value.includes('-----BEGIN')) return argBytes(value)
+  return readKeyFile('--pinned-key', value, ' (give a file, or the PEM itself)').toString('latin1')
+}
+
+/** The most a key file (--key, --pinned-key) may hold: a PEM key is a few KiB. */
+export const MAX_KEY_FILE = 1024 * 1024
+
+/** A key file's bytes: a regular file of at most MAX_KEY_FILE, or one line naming the flag. */
+function readKeyFile(flag: string, file: string, hint = ''): Buffer {
   try {
-    return readFileSync(value).toString('latin1')
+    return readFileBounded(file, MAX_KEY_FILE, { regularOnly: true })
   } catch (e) {
-    throw new UserError(`--pinned-key ${value}: ${reasonText(e)} (give a file, or the PEM itself)`)
+    if (e instanceof NotRegularError && statSync(file).isDirectory())
+      throw new UserError(`${flag} ${file}: is a directory${hint}`)
+    if (e instanceof NotRegularError || e instanceof TooLargeError)
+      throw new UserError(`${flag} ${file}: ${e.message}`)
+    throw new UserError(`${flag} ${file}: ${reasonText(e)}${hint}`)
   }
 }
 
@@ -352,10 +390,7 @@ function severe(doc: CheckDocument, at: Severity = 'error'): boolean {
 }
 
 /** `marketplace check PATH|ARCHIVE`. */
-export async function marketplaceCheckAction({
-  args,
-  flags,
-}: InputOf<typeof MarketplaceCheck>): Promise<number> {
+async function checkAction({ args, flags }: InputOf<typeof MarketplaceCheck>): Promise<number> {
   const format = formatOf(flags)
   const trust = trustOf(flags)
   const t = await openTarget(args.path ?? '.')
@@ -368,10 +403,7 @@ export async function marketplaceCheckAction({
 }
 
 /** `marketplace verify PATH|ARCHIVE`: verified (0), unsigned (0, or 1 with --require-signed), failed (1). */
-export async function marketplaceVerifyAction({
-  args,
-  flags,
-}: InputOf<typeof MarketplaceVerify>): Promise<number> {
+async function verifyAction({ args, flags }: InputOf<typeof MarketplaceVerify>): Promise<number> {
   const format = formatOf(flags)
   const trust = trustOf({ 'pinned-key': flags['pinned-key'] })
   const requireSigned = flags['require-signed'] === true
@@ -432,7 +464,7 @@ function isLink(p: string): boolean {
 /** `marketplace keygen [--out FILE]`: a P-256 private key (0600) and FILE.pub, never over existing files. */
 export async function marketplaceKeygenAction({ flags }: InputOf<typeof MarketplaceKeygen>): Promise<number> {
   const { createHash, generateKeyPairSync } = await import('node:crypto')
-  const { writeFileSync } = await import('node:fs')
+  const { rmSync, writeFileSync } = await import('node:fs')
   const out = resolve(flags.out ?? 'ongrid-pack-key.pem')
   const pubOut = `${out.replace(/\.pem$/, '')}.pub`
   refuseExisting(out)
@@ -441,10 +473,19 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
   const priv = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
   const pub = publicKey.export({ type: 'spki', format: 'pem' }).toString()
   const der = publicKey.export({ type: 'spki', format: 'der' })
+  const made: string[] = []
   try {
-    writeFileSync(out, priv, { mode: 0o600, flag: 'wx' })
-    writeFileSync(pubOut, pub, { mode: 0o644, flag: 'wx' })
+    for (const [path, text, mode] of [
+      [out, priv, 0o600],
+      [pubOut, pub, 0o644],
+    ] as const) {
+      // Exclusive: created here, so removed here if it cannot be written whole.
+      writeFileSync(path, '', { mode, flag: 'wx' })
+      made.push(path)
+      writeFileSync(path, text)
+    }
   } catch (e) {
+    for (const p of made) rmSync(p, { force: true })
     const path = (e as { path?: unknown }).path
     throw new UserError(`cannot write ${typeof path === 'string' ? path : out}: ${reasonText(e)}`)
   }
@@ -462,12 +503,9 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
 }
 
 /** `marketplace sign PATH --key FILE`: signature.json over the pack's *.md / *.json stream. */
-export async function marketplaceSignAction({
-  args,
-  flags,
-}: InputOf<typeof MarketplaceSign>): Promise<number> {
+async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Promise<number> {
   const { createPrivateKey, createPublicKey } = await import('node:crypto')
-  const { renameSync, writeFileSync } = await import('node:fs')
+  const { writeFileAtomic } = await import('../../core/atomic-write.js')
   const { signatureJSON, signStream, computePackHash } = await import('../../core/marketplace/signature.js')
   const keyFile = flags.key
   let st: ReturnType<typeof statSync>
@@ -480,12 +518,7 @@ export async function marketplaceSignAction({
     throw new UserError(`${args.path}: not a directory (sign the pack dir, then \`marketplace pack\` it)`)
   // The manager installs a copy of the tree; through a symlinked root its hash would see nothing.
   const dir = realpathSync(resolve(args.path ?? '.'))
-  let keyPem: Buffer
-  try {
-    keyPem = readFileSync(keyFile)
-  } catch (e) {
-    throw new UserError(`--key ${keyFile}: ${reasonText(e)}`)
-  }
+  const keyPem = readKeyFile('--key', keyFile)
   let key: import('node:crypto').KeyObject
   try {
     key = createPrivateKey(keyPem)
@@ -517,9 +550,9 @@ export async function marketplaceSignAction({
     throw new UserError(`compute pack hash: ${toText(h.err?.error() ?? '')}`)
   const pem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString()
   const text = signatureJSON(signStream(key, h.stream), pem)
-  const tmp = `${sigPath}.tmp-${process.pid}`
-  writeFileSync(tmp, text, { mode: 0o644 })
-  renameSync(tmp, sigPath)
+  // An exclusive temp file beside it, removed on any failure: nothing of ours is left in the pack.
+  if (!writeFileAtomic(sigPath, text, { mode: 0o644 }).written)
+    throw new UserError(`${sigPath} changed while signing; not overwritten (sign again)`)
   // What we wrote must verify as the manager verifies it.
   const v = verifySignature(root, '')
   if (v.state !== 'verified') throw new Error(`the signature just written does not verify: ${v.err?.error()}`)
@@ -650,14 +683,17 @@ function sameTree(
 }
 
 /** `marketplace pack PATH [-o FILE] [--format tar.gz|zip]`. */
-export async function marketplacePackAction({
-  args,
-  flags,
-}: InputOf<typeof MarketplacePack>): Promise<number> {
+async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Promise<number> {
   const { STRICT_ID } = await import('../../core/marketplace/install.js')
   const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
-  const { extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
+  const { archiveFormat, extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
+  const { isTempName, stageFile } = await import('../../core/atomic-write.js')
   const fmt = flags.format
+  // The upload endpoint goes by the name's suffix: a name without the format's is refused there.
+  if (flags.output !== undefined && archiveFormat(base(fromText(resolve(flags.output)))) !== fmt)
+    throw new UserError(
+      `-o ${flags.output}: the name must end in ${fmt === 'zip' ? '.zip' : '.tar.gz or .tgz'} (the upload endpoint goes by the suffix)`,
+    )
   let st: fsModule.Stats
   try {
     st = statSync(resolve(args.path ?? '.'))
@@ -694,7 +730,13 @@ export async function marketplacePackAction({
   const globs = [...(flags['default-excludes'] === false ? [] : DEFAULT_EXCLUDES), ...(flags.exclude ?? [])]
   const tests = globs.map(excludeTest)
   const skipped: string[] = []
-  const entries = collectEntries(dir, (rel, isDir) => tests.some((t) => t(rel, isDir)), skipped)
+  // A temp file a writer of ours left (after a kill -9) is never shipped.
+  const entries = collectEntries(
+    dir,
+    (rel, isDir) =>
+      tests.some((t) => t(rel, isDir)) || (!isDir && isTempName(rel.slice(rel.lastIndexOf('/') + 1))),
+    skipped,
+  )
   // The signature covers the source's *.md / *.json: leaving one out changes what the manager hashes.
   if (sig.state === 'verified') {
     const kept = new Set(entries.map((e) => e.rel))
@@ -721,11 +763,11 @@ export async function marketplacePackAction({
     const at = typeof err.path === 'string' ? `${err.syscall} ${err.path}: ` : ''
     throw new UserError(`-o ${out}: cannot make its dir (${at}${reasonText(e)})`)
   }
-  const tmp = `${out}.tmp-${process.pid}.${fmt}`
-  fsModule.writeFileSync(tmp, bytes, { mode: 0o644 })
+  // Staged in an exclusive temp file beside `out`, checked there, then renamed over it.
+  const staged = stageFile(out, bytes, { mode: 0o644 })
   try {
     // Check the output as the upload endpoint would take it.
-    const x = await extractUpload(tmp, out)
+    const x = await extractUpload(staged.path, out)
     if (!x.ok && (x.ours === true || x.error === UPLOAD_TOO_LARGE)) {
       throw new UserError(
         `${out}: ${bytes.length} bytes, refused: ${toText(x.error)}${x.ours ? '' : ' (the upload endpoint takes at most 64 MiB per request)'}`,
@@ -752,9 +794,10 @@ export async function marketplacePackAction({
     } finally {
       x.value.cleanup()
     }
-    fsModule.renameSync(tmp, out)
+    if (!staged.commit().written)
+      throw new UserError(`${out} appeared or changed while packing; not overwritten (pack again)`)
   } catch (e) {
-    fsModule.rmSync(tmp, { force: true })
+    staged.discard()
     throw e
   }
   const sha = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex')
@@ -779,3 +822,16 @@ export async function marketplacePackAction({
   }
   return EXIT.ok
 }
+
+/** `marketplace check PATH|ARCHIVE` (see checkAction), leaving nothing behind on a stop signal. */
+export const marketplaceCheckAction = (input: InputOf<typeof MarketplaceCheck>) =>
+  stoppable(() => checkAction(input))
+/** `marketplace verify PATH|ARCHIVE` (see verifyAction). */
+export const marketplaceVerifyAction = (input: InputOf<typeof MarketplaceVerify>) =>
+  stoppable(() => verifyAction(input))
+/** `marketplace sign PATH --key FILE` (see signAction). */
+export const marketplaceSignAction = (input: InputOf<typeof MarketplaceSign>) =>
+  stoppable(() => signAction(input))
+/** `marketplace pack PATH` (see packAction). */
+export const marketplacePackAction = (input: InputOf<typeof MarketplacePack>) =>
+  stoppable(() => packAction(input))

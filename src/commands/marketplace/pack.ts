@@ -32,7 +32,10 @@ The archive is then extracted as the upload endpoint does and checked: same file
   }
 
   static override flags = {
-    output: Flags.string({ char: 'o', description: 'archive file (default <id>-<version>.<format> here)' }),
+    output: Flags.string({
+      char: 'o',
+      description: 'archive file, named with the format’s suffix (default <id>-<version>.<format> here)',
+    }),
     format: Flags.option({
       description: 'archive format',
       options: ['tar.gz', 'zip'] as const,

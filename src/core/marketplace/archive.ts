@@ -11,26 +11,16 @@
  */
 
 import { isAscii } from 'node:buffer'
-import {
-  accessSync,
-  closeSync,
-  constants,
-  fchmodSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join as nodeJoin } from 'node:path'
+import { closeSync, fchmodSync, openSync, statSync, writeSync } from 'node:fs'
+import { UserError } from '../errors.js'
 import { fromText, type GoString } from '../go/gostring.js'
-import { EINVAL, fromNodeError, PathError } from '../go/os/errors.js'
+import { EINVAL, fromNodeError, PathError, reasonText } from '../go/os/errors.js'
 import { nodePath, readDirEntries } from '../go/os/file.js'
 import { mkdirAll as goMkdirAll } from '../go/os/mkdirall.js'
 import { join, rel } from '../go/path/filepath/path.js'
 import { quote } from '../go/strconv/quote.js'
+import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
+import { makeScratch, scratchPlaces } from './scratch.js'
 
 export const MAX_EXTRACTED_FILE = 128 << 20
 
@@ -994,22 +984,6 @@ function minParam(v: string): string {
   return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(v) ? v : `"${v.replace(/["\\]/g, '\\$&')}"`
 }
 
-/**
- * Where extractions go: a memory file system when there is one (creating a thousand small files
- * there costs a fraction of a disk's), else the temp dir. Where the tree lies changes nothing the
- * checks see; the paths shown are the archive's.
- */
-function scratchDirs(): string[] {
-  const dirs = [tmpdir()]
-  try {
-    if (statSync('/dev/shm').isDirectory()) {
-      accessSync('/dev/shm', constants.W_OK)
-      dirs.unshift('/dev/shm')
-    }
-  } catch {}
-  return dirs
-}
-
 /** Extracts `file` into a fresh `ongrid-pack-*` dir as the upload endpoint does, and descends. */
 export async function extractUpload(file: string, filename = file): Promise<ExtractResult> {
   const format = archiveFormat(filename.slice(filename.lastIndexOf('/') + 1))
@@ -1031,13 +1005,22 @@ export async function extractUpload(file: string, filename = file): Promise<Extr
     // ParseMultipartForm under the 64 MiB MaxBytesReader: no client can send it.
     return { ok: false, error: UPLOAD_TOO_LARGE, exact: true }
   }
-  // At most 64 MiB: read whole; what it expands to is streamed and counted.
-  const buf = readFileSync(file)
-  const places = scratchDirs()
+  // At most 64 MiB: read whole; what it expands to is streamed and counted. A FIFO or a device
+  // (its size says nothing) is not read: it would block, or never end.
+  let buf: Buffer
+  try {
+    buf = readFileBounded(file, MAX_UPLOAD, { regularOnly: true })
+  } catch (e) {
+    if (e instanceof TooLargeError) return { ok: false, error: UPLOAD_TOO_LARGE, exact: true }
+    // Ours to say, not the endpoint's (no client sends a FIFO): one line, exit 2.
+    if (e instanceof NotRegularError)
+      throw new UserError(`${file}: not a regular file (a FIFO or device; give a pack dir or an archive)`)
+    throw new UserError(`${file}: ${reasonText(e)}`)
+  }
+  const places = scratchPlaces()
   for (let i = 0; i < places.length; i++) {
-    const destText = mkdtempSync(nodeJoin(places[i], 'ongrid-pack-'))
+    const { dir: destText, remove: cleanup } = makeScratch(places[i])
     const dest = fromText(destText)
-    const cleanup = () => rmSync(destText, { recursive: true, force: true })
     madeDirs = new Set([dest])
     try {
       const budget = new Budget()

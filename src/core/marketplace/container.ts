@@ -8,12 +8,13 @@ import { pathHasPrefix } from '../build.js'
 import { unmarshal } from '../go/encoding/json/decode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import { fromBuffer, type GoString, toBuffer, trimSpace } from '../go/gostring.js'
-import { readDirEntries, readFile, stat } from '../go/os/file.js'
+import { readDirEntries, stat } from '../go/os/file.js'
 import { abs, base, clean, isAbs, join } from '../go/path/filepath/path.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import { SKIP_DIR, walk } from '../go/path/filepath/walk.js'
 import { quote } from '../go/strconv/quote.js'
 import { type Decoded, stringField } from '../native/fields.js'
+import { checkPackFile, readPackFile } from './pack-read.js'
 import type { ContainerKind, LoadWarning } from './types.js'
 
 export type { ContainerKind, LoadWarning } from './types.js'
@@ -223,7 +224,7 @@ export async function loadPluginContainer(
     }
     raw = toBuffer(`bare-skills:${id}`)
   } else {
-    const r = readFile(det.manifestPath)
+    const r = readPackFile(det.manifestPath)
     if (!r.ok)
       return { ok: false, err: new ErrorString(`chatruntime: read ${det.manifestPath}: ${r.err.error()}`) }
     raw = r.value
@@ -286,6 +287,7 @@ export async function loadPluginContainer(
       skillMd ??= await import('../native/skill-md.js')
       const parsed = new Map<GoString, LoadWarning[]>()
       for (const f of files) {
+        checkPackFile(f)
         const p = skillMd.parseSkillMd(f)
         const ws: LoadWarning[] = p.warnings.map((w) => ({ path: f, code: w.code, reason: w.reason }))
         if (p.error) ws.push({ path: f, code: 'parse_failed', reason: p.error.message, exact: p.error.exact })

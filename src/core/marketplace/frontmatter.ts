@@ -5,7 +5,6 @@
  * has agents/ or commands/.
  */
 import { fromBuffer, type GoString, trimSpace } from '../go/gostring.js'
-import { readFile } from '../go/os/file.js'
 import { base as baseName, ext } from '../go/path/filepath/path.js'
 import { quote } from '../go/strconv/quote.js'
 import type { Decoded } from '../native/fields.js'
@@ -18,6 +17,7 @@ import {
   RAW_MAP_TYPE,
   SKILL_TYPE,
 } from '../native/yaml-decode.js'
+import { readPackFile } from './pack-read.js'
 import type { LoadWarning } from './types.js'
 
 const str: GoType = { k: 'string', name: 'string' }
@@ -84,7 +84,7 @@ function parseFrontmatterFile(
   raw: boolean,
 ): FrontmatterParse & { body: GoString } {
   const fail = (error: GoString, exact = true) => ({ error, exact, fields: null, body: '' })
-  const file = readFile(path)
+  const file = readPackFile(path)
   if (!file.ok) return fail(`chatruntime: read ${path}: ${file.err.error()}`)
   const split = splitFrontmatter(fromBuffer(file.value))
   if (!split.ok) return fail(`chatruntime: ${path}: ${split.err}`)

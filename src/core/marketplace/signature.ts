@@ -11,9 +11,9 @@ import { decode as pemDecode } from '../go/encoding/pem/pem.js'
 import { ErrorString, type GoError, WrapError } from '../go/errors.js'
 import { fromBuffer, type GoString, toBuffer } from '../go/gostring.js'
 import { isNotExist } from '../go/os/errors.js'
-import { readFile } from '../go/os/file.js'
 import { clean, ext, join } from '../go/path/filepath/path.js'
 import { walkDir } from '../go/path/filepath/walkdir.js'
+import { readPackFile } from './pack-read.js'
 
 export const SIGNATURE_FILE = 'signature.json'
 
@@ -97,7 +97,8 @@ export function computePackHash(packPath: GoString): {
   const parts: Buffer[] = []
   const zero = Buffer.from([0])
   for (const f of files.signable) {
-    const data = readFile(f.full)
+    // Regular as the walk saw it (Lstat): a FIFO or device is never among them.
+    const data = readPackFile(f.full, { regular: true })
     if (!data.ok) return { digest: null, stream: null, err: new WrapError(`read ${f.rel}: `, data.err) }
     parts.push(toBuffer(f.rel), zero, data.value, zero)
   }
@@ -140,7 +141,7 @@ const SIG_SPEC = {
 export function verifySignature(packPath: GoString, expectedKey: GoString): Verdict {
   const cleanPath = clean(packPath)
   const fail = (err: GoError, exact = true): Verdict => ({ state: 'failed', err, exact })
-  const raw = readFile(join(cleanPath, SIGNATURE_FILE))
+  const raw = readPackFile(join(cleanPath, SIGNATURE_FILE))
   if (!raw.ok) {
     if (isNotExist(raw.err)) return { state: 'unsigned', err: null, exact: true }
     return fail(new WrapError('read signature.json: ', raw.err))

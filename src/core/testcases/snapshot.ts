@@ -1,8 +1,10 @@
-import { readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { realpathSync, statSync } from 'node:fs'
+import { type FileIdentity, identityOf, writeFileAtomic } from '../atomic-write.js'
 import { fromText, type GoString, toText } from '../go/gostring.js'
 import { stringify } from '../json-text.js'
 import { type JNode, type JObject, lastMember, parseTree, TooDeepError } from '../json-tree.js'
+import { sizeText, TooLargeError } from '../read-bounded.js'
+import { MAX_CASE_FILE, readCaseBytes } from './cases.js'
 
 export interface SnapshotUpdate {
   /** The case's index in its file (null: the file holds one case). */
@@ -21,14 +23,17 @@ interface Edit {
  * file, as an edit of the file's own text: only that value changes (or the member is added),
  * so the rest (formatting, key order, numbers as written, the other cases and keys) stays
  * byte for byte. New text follows the file's indentation, line endings and layout (one line
- * stays one line). The file is written through a temp file and one rename, never left
- * half-written; a symlinked case file is written where it points, with its mode kept. The
- * file must still hold the text the run read (`text`), or nothing is written (an Error).
+ * stays one line). The file is written by `core/atomic-write.ts` (never half-written; mode,
+ * owner, group and hard links kept); a symlinked case file is written where it points. The
+ * file must still hold the text the run read (`text`), and be the same file until the new
+ * text replaces it, or nothing is written (an Error); a new text over MAX_CASE_FILE, which the
+ * next run could not read, is not written either.
  */
 export function writeSnapshots(file: string, text: string, updates: SnapshotUpdate[]): void {
   const target = realpathSync(file)
-  if (readFileSync(target, 'utf8') !== text)
-    throw new Error(`${file}: changed during the run; its snapshots were not written (run --update again)`)
+  const was = identityOf(statSync(target))
+  if (readCaseBytes(target).toString('utf8') !== text) throw changed(file)
+  const replaceFile = (t: string, newText: string) => replace(file, t, newText, was)
   const data = fromText(text)
   let root: JNode
   try {
@@ -85,18 +90,21 @@ function rewritten(text: string, updates: SnapshotUpdate[]): unknown {
   return doc
 }
 
-/** Writes `text` to `target` through a temp file and one rename, keeping the file's mode. */
-function replaceFile(target: string, text: string): void {
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`)
+const changed = (file: string) =>
+  new Error(`${file}: changed during the run; its snapshots were not written (run --update again)`)
+
+/** Writes `text` over `target` if it is still the file read (`was`). */
+function replace(file: string, target: string, text: string, was: FileIdentity): void {
+  let r: ReturnType<typeof writeFileAtomic>
   try {
-    writeFileSync(tmp, text, { mode: statSync(target).mode & 0o7777 })
-    renameSync(tmp, target)
+    r = writeFileAtomic(target, text, { expect: was, maxBytes: MAX_CASE_FILE })
   } catch (e) {
-    try {
-      unlinkSync(tmp)
-    } catch {}
-    throw e
+    if (!(e instanceof TooLargeError)) throw e
+    throw new Error(
+      `${file}: with its snapshots it would be larger than ${sizeText(MAX_CASE_FILE)}, more than a case file may hold; not written`,
+    )
   }
+  if (!r.written) throw changed(file)
 }
 
 interface Style {

@@ -40,7 +40,10 @@ export interface ItemResult {
   failures: Failure[]
   durationMs: number
   outcome: CaseOutcome | null
-  /** The snapshot this run wrote (--update). */
+  /**
+   * --update took this case's snapshot; set back to false if its case file was then not
+   * written (known after the run: a reporter that prints each result at once says "taken").
+   */
   updated: boolean
 }
 
@@ -187,7 +190,7 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
   let next = 0
   let emitted = 0
   let stop = false
-  const updates = new Map<string, { text: string; list: SnapshotUpdate[] }>()
+  const updates = new Map<string, { text: string; list: SnapshotUpdate[]; results: ItemResult[] }>()
 
   // Workers waiting for the report to catch up (see HELD_PER_JOB).
   const waiting: (() => void)[] = []
@@ -214,24 +217,26 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
       onStderr: opts.onStderr ? (chunk) => opts.onStderr?.(item, i, chunk) : undefined,
       collectGarbage: opts.collectGarbage,
     })
-    let updated = false
-    if (outcome.snapshot !== undefined) {
-      const file = item.pack.files.find((f) => f.file === item.case?.file)
-      if (file && file.text !== null) {
-        const u = updates.get(file.file) ?? { text: file.text, list: [] }
-        u.list.push({ index: item.case.index, result: outcome.snapshot.result })
-        updates.set(file.file, u)
-        updated = true
-      }
-    }
-    return {
+    const result: ItemResult = {
       item,
       passed: outcome.passed,
       failures: outcome.failures,
       durationMs: outcome.durationMs,
       outcome,
-      updated,
+      updated: false,
     }
+    if (outcome.snapshot !== undefined) {
+      const file = item.pack.files.find((f) => f.file === item.case?.file)
+      if (file && file.text !== null) {
+        const u = updates.get(file.file) ?? { text: file.text, list: [], results: [] }
+        u.list.push({ index: item.case.index, result: outcome.snapshot.result })
+        u.results.push(result)
+        updates.set(file.file, u)
+        // Taken; whether it is written is known once its file is (below).
+        result.updated = true
+      }
+    }
+    return result
   }
 
   const worker = async () => {
@@ -246,7 +251,6 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
       done[i] = r
       if (r.passed) summary.passed++
       else summary.failed++
-      if (r.updated) summary.updated++
       if (!r.passed && opts.bail) stop = true
       emit()
     }
@@ -261,8 +265,10 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
   for (const [file, u] of updates) {
     try {
       writeSnapshots(file, u.text, u.list)
+      summary.updated += u.list.length
     } catch (e) {
       summary.snapshotErrors.push((e as Error).message)
+      for (const r of u.results) r.updated = false
     }
   }
   summary.durationMs = Number(process.hrtime.bigint() - started) / 1e6

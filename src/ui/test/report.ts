@@ -93,7 +93,7 @@ export class SpecReporter implements Reporter {
     }
     const mark = r.passed ? this.paint.ok('✓') : this.paint.error('✗')
     const time = r.outcome ? this.paint.dim(` (${ms(r.durationMs)})`) : ''
-    const snap = r.updated ? this.paint.warn(' snapshot written') : ''
+    const snap = r.updated ? this.paint.warn(' snapshot taken') : ''
     let text = `  ${mark} ${r.item.name}${time}${snap}\n`
     if (!r.passed) {
       this.failed.push(r)
@@ -175,7 +175,8 @@ interface CaseRecord {
   timedOut: boolean
   exitCode: number | null
   stderr: string
-  updated: boolean
+  /** A case whose snapshot was taken: whether it was written is read at the end. */
+  snapshot: ItemResult | null
 }
 
 /** Keeps what the whole-document formats need of each result (not the entry's output). */
@@ -198,7 +199,7 @@ abstract class Collecting implements Reporter {
       timedOut: r.outcome?.timedOut ?? false,
       exitCode: r.outcome?.exitCode ?? null,
       stderr: r.passed ? '' : (r.outcome?.stderr ?? ''),
-      updated: r.updated,
+      snapshot: r.updated ? r : null,
     })
   }
   abstract end(s: RunSummary): void
@@ -240,7 +241,7 @@ export class JsonReporter extends Collecting {
           error: r.error,
           timed_out: r.timedOut,
           exit_code: r.exitCode,
-          snapshot_written: r.updated,
+          snapshot_written: r.snapshot?.updated === true,
           failures: r.failures.map((f) => ({
             kind: f.kind,
             message: f.message,

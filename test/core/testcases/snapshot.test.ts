@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict'
-import { chmodSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { writeSnapshots } from '../../../src/core/testcases/snapshot.js'
@@ -126,5 +137,50 @@ describe('writeSnapshots: only the result changes, the rest of the file stays as
       /d\.json: changed during the run; its snapshots were not written \(run --update again\)$/,
     )
     assert.equal(readFileSync(file, 'utf8'), '{"name":"c","snapshot":true,"args":{"edited":1}}')
+  })
+
+  test('a symlink planted at the old temp name (.NAME.PID.tmp) is not written through', () => {
+    mkdirSync(join(R, 'planted'))
+    const text = '{"name":"p","snapshot":true}\n'
+    const file = join(R, 'planted', 'cases.json')
+    writeFileSync(file, text)
+    const victim = write('victim.txt', 'precious')
+    symlinkSync(victim, join(R, 'planted', `.cases.json.${process.pid}.tmp`))
+    writeSnapshots(file, text, [{ index: null, result: 1 }])
+    assert.equal(readFileSync(victim, 'utf8'), 'precious')
+    assert.equal(readFileSync(file, 'utf8'), '{"name":"p","snapshot":true,"expect":{"result":1}}\n')
+    assert.ok(lstatSync(file).isFile())
+    assert.deepEqual(readdirSync(join(R, 'planted')).sort(), [`.cases.json.${process.pid}.tmp`, 'cases.json'])
+  })
+
+  test('a hardlinked case file is updated through its inode: the other link sees the update', () => {
+    const text = '{"name":"h","snapshot":true}'
+    const file = write('h.json', text)
+    linkSync(file, join(R, 'h-link.json'))
+    writeSnapshots(file, text, [{ index: null, result: 2 }])
+    assert.equal(
+      readFileSync(join(R, 'h-link.json'), 'utf8'),
+      '{"name":"h","snapshot":true,"expect":{"result":2}}',
+    )
+    assert.equal(statSync(file).nlink, 2)
+  })
+
+  test('owner and group are kept (root)', { skip: process.getuid?.() !== 0 && 'needs root' }, () => {
+    const text = '{"name":"o","snapshot":true}'
+    const file = write('o.json', text)
+    chownSync(file, 65534, 65534)
+    writeSnapshots(file, text, [{ index: null, result: 3 }])
+    assert.deepEqual([statSync(file).uid, statSync(file).gid], [65534, 65534])
+    assert.equal(readFileSync(file, 'utf8'), '{"name":"o","snapshot":true,"expect":{"result":3}}')
+  })
+
+  test('an update that would grow the file past 64 MiB (what a case file may hold) is not written', () => {
+    const text = '{"name":"big","snapshot":true}'
+    const file = write('big.json', text)
+    assert.throws(
+      () => writeSnapshots(file, text, [{ index: null, result: 'x'.repeat(64 * 1024 * 1024) }]),
+      /big\.json: with its snapshots it would be larger than 64 MiB, more than a case file may hold; not written$/,
+    )
+    assert.equal(readFileSync(file, 'utf8'), text)
   })
 })

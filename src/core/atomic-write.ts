@@ -1,0 +1,277 @@
+/**
+ * The one way the CLI replaces or creates a file it writes for the user (`marketplace sign`'s
+ * signature.json, `marketplace pack`'s archive, `test --update`'s case files; `lint --fix` next).
+ *
+ * - The new bytes are staged in a temp file created exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`,
+ *   a random name `.<name>.<hex>.ongrid-tmp`) in the target's own dir, so a symlink or file
+ *   planted at a guessable name is never written through, and the rename stays on one
+ *   filesystem. It gets the target's mode (a new file: the mode asked for) and, where the
+ *   process may (`fchown`: root, or a group it is in), the target's owner and group; then
+ *   fsync, then one rename over the target.
+ * - A target with more than one link (nlink > 1), or whose owner or group the process may not
+ *   give the temp file, is not replaced (a rename would cut the other links or change the
+ *   owner): the staged bytes are written through the target's own inode (`inPlace`), then the
+ *   temp file is removed (before the write, freeing its blocks; a write failing half way puts
+ *   the old bytes back). That write is not atomic against a crash, as no write through an
+ *   inode is; it keeps links, owner, group and mode, which the user chose.
+ * - `expect`: the file as the caller read it (size, mtime, inode). One that changed since is
+ *   left alone and the caller is told (`{ written: false }`), never overwritten.
+ * - `maxBytes`: a content larger than the bound the CLI reads the file back with is refused
+ *   (`TooLargeError`) before anything is written.
+ * - Every failure removes the temp file and throws a `WriteError` (a UserError, exit 2, one line:
+ *   `cannot write PATH: reason`, the reason in Go's errno words). A temp file staged for later
+ *   (`stageFile`) is removed by `discard`, and by `discardAllStaged` from a stop-signal handler;
+ *   only a kill -9 between staging and commit can leave one, under its `.ongrid-tmp` name
+ *   (`isTempName`: `marketplace pack` never ships such a file).
+ */
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { UserError } from './errors.js'
+import { reasonText } from './go/os/errors.js'
+import { TooLargeError } from './read-bounded.js'
+
+/** A file as it was read: the write goes ahead only if it still is this file, unchanged. */
+export interface FileIdentity {
+  dev: number
+  ino: number
+  size: number
+  mtimeMs: number
+}
+
+/** The identity of what `fstat`/`lstat` said. */
+export function identityOf(st: fs.Stats): FileIdentity {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs }
+}
+
+export interface AtomicWriteOptions {
+  /** The mode of a new file (an existing file keeps its own). Default 0o644. */
+  mode?: number
+  /** The file as the caller read it: if it changed since, nothing is written. */
+  expect?: FileIdentity
+  /** Refuse (TooLargeError, nothing written) content longer than this. */
+  maxBytes?: number
+  /** The file operations, for tests that make one fail half way. */
+  ops?: Partial<AtomicOps>
+}
+
+export type AtomicWriteResult =
+  | { written: true; inPlace: boolean }
+  /** The target changed since it was read (or vanished): left alone. */
+  | { written: false }
+
+/** A failure to write `path`: one line, exit 2; the temp file is already removed. */
+export class WriteError extends UserError {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`cannot write ${path}: ${reasonText(cause)}`)
+  }
+}
+
+/** The operations the writer uses (all of node:fs), so that a test can make one fail. */
+export interface AtomicOps {
+  open: (path: string, flags: number, mode: number) => number
+  write: (fd: number, data: Buffer, offset: number, length: number, position: number) => number
+  fsync: (fd: number) => void
+  fchmod: (fd: number, mode: number) => void
+  fchown: (fd: number, uid: number, gid: number) => void
+  ftruncate: (fd: number, len: number) => void
+  close: (fd: number) => void
+  rename: (from: string, to: string) => void
+  unlink: (path: string) => void
+  lstat: (path: string) => fs.Stats | undefined
+}
+
+const nodeOps: AtomicOps = {
+  open: (p, f, m) => fs.openSync(p, f, m),
+  write: (fd, d, o, l, p) => fs.writeSync(fd, d, o, l, p),
+  fsync: (fd) => fs.fsyncSync(fd),
+  fchmod: (fd, m) => fs.fchmodSync(fd, m),
+  fchown: (fd, u, g) => fs.fchownSync(fd, u, g),
+  ftruncate: (fd, l) => fs.ftruncateSync(fd, l),
+  close: (fd) => fs.closeSync(fd),
+  rename: (a, b) => fs.renameSync(a, b),
+  unlink: (p) => fs.unlinkSync(p),
+  lstat: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
+}
+
+const TEMP_SUFFIX = '.ongrid-tmp'
+
+/**
+ * A temp name of ours (`.<name>.<hex>.ongrid-tmp`), or one the older writers left
+ * (`signature.json.tmp-<pid>`): never part of a pack.
+ */
+export function isTempName(name: string): boolean {
+  return /^\..*\.[0-9a-f]{12}\.ongrid-tmp$/.test(name) || /^signature\.json\.tmp-\d+$/.test(name)
+}
+
+/** Temp files staged and not yet committed or discarded (for stop-signal handlers). */
+const live = new Set<string>()
+
+/** Removes every staged temp file of this process (a stop signal's handler calls it). */
+export function discardAllStaged(): void {
+  for (const p of live) {
+    try {
+      fs.unlinkSync(p)
+    } catch {}
+  }
+  live.clear()
+}
+
+/** A temp file holding the new bytes, next to the target; commit or discard it. */
+export interface Staged {
+  /** The temp file's path (to check what was staged before committing it). */
+  readonly path: string
+  /** Puts the staged bytes in place (see the module's comment); the temp file is gone after. */
+  commit(): AtomicWriteResult
+  /** Removes the temp file (a no-op once committed or discarded). */
+  discard(): void
+}
+
+/**
+ * Stages `data` for `target` in an exclusive temp file in its dir. The target must be absent
+ * or a regular file (a symlink, dir or device there is refused: resolve links first).
+ */
+export function stageFile(target: string, data: Buffer | string, opts: AtomicWriteOptions = {}): Staged {
+  const ops = { ...nodeOps, ...opts.ops }
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data
+  if (opts.maxBytes !== undefined && bytes.length > opts.maxBytes) throw new TooLargeError(opts.maxBytes)
+  let cur: fs.Stats | undefined
+  try {
+    cur = ops.lstat(target)
+  } catch (e) {
+    throw new WriteError(target, e)
+  }
+  if (cur !== undefined && !cur.isFile())
+    throw new UserError(
+      `cannot write ${target}: ${cur.isSymbolicLink() ? 'it is a symlink' : 'it exists and is not a regular file'}`,
+    )
+  const dir = dirname(target)
+  // A name of at most 255 bytes whatever the target's.
+  const stem = Buffer.from(basename(target)).subarray(0, 200).toString('latin1')
+  let tmp = ''
+  let fd = -1
+  for (let i = 0; fd < 0; i++) {
+    tmp = join(dir, `.${stem}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
+    try {
+      fd = ops.open(
+        tmp,
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+        0o600,
+      )
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && i < 8) continue
+      throw new WriteError(target, e)
+    }
+  }
+  live.add(tmp)
+  let inPlace = false
+  try {
+    writeAll(ops, fd, bytes)
+    ops.fchmod(fd, cur !== undefined ? cur.mode & 0o7777 : (opts.mode ?? 0o644))
+    if (cur !== undefined && (cur.uid !== process.getuid?.() || cur.gid !== process.getgid?.())) {
+      try {
+        ops.fchown(fd, cur.uid, cur.gid)
+        // chown clears set-id bits: give them back.
+        ops.fchmod(fd, cur.mode & 0o7777)
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code
+        if (code !== 'EPERM' && code !== 'EINVAL') throw e
+        inPlace = true
+      }
+    }
+    if (cur !== undefined && cur.nlink > 1) inPlace = true
+    ops.fsync(fd)
+  } catch (e) {
+    ops.close(fd)
+    drop(ops, tmp)
+    throw new WriteError(target, e)
+  }
+  ops.close(fd)
+  const discard = () => drop(ops, tmp)
+  return {
+    path: tmp,
+    discard,
+    commit: () => {
+      if (!live.has(tmp)) throw new Error(`${tmp}: already committed or discarded`)
+      try {
+        const now = ops.lstat(target)
+        const was = opts.expect ?? (cur ? identityOf(cur) : undefined)
+        if (!sameFile(now, was)) {
+          discard()
+          return { written: false }
+        }
+        if (inPlace) {
+          writeThrough(ops, target, bytes, tmp)
+        } else {
+          ops.rename(tmp, target)
+          live.delete(tmp)
+        }
+        return { written: true, inPlace }
+      } catch (e) {
+        discard()
+        throw e instanceof UserError ? e : new WriteError(target, e)
+      }
+    },
+  }
+}
+
+/** Stages and commits at once. */
+export function writeFileAtomic(
+  target: string,
+  data: Buffer | string,
+  opts: AtomicWriteOptions = {},
+): AtomicWriteResult {
+  return stageFile(target, data, opts).commit()
+}
+
+function sameFile(now: fs.Stats | undefined, was: FileIdentity | undefined): boolean {
+  if (now === undefined || was === undefined) return now === undefined && was === undefined
+  return (
+    now.isFile() &&
+    now.dev === was.dev &&
+    now.ino === was.ino &&
+    now.size === was.size &&
+    now.mtimeMs === was.mtimeMs
+  )
+}
+
+/**
+ * The new bytes through the target's own inode: links, owner, group and mode stay. The temp
+ * file is removed first, so the blocks it held are free for the target to grow into; should
+ * the write still fail half way, the old bytes are written back.
+ */
+function writeThrough(ops: AtomicOps, target: string, bytes: Buffer, tmp: string): void {
+  const fd = ops.open(target, fs.constants.O_RDWR | fs.constants.O_NOFOLLOW, 0)
+  try {
+    const old = fs.readFileSync(fd)
+    drop(ops, tmp)
+    try {
+      writeAll(ops, fd, bytes)
+      ops.ftruncate(fd, bytes.length)
+      ops.fsync(fd)
+    } catch (e) {
+      try {
+        writeAll(ops, fd, old)
+        ops.ftruncate(fd, old.length)
+      } catch {}
+      throw e
+    }
+  } finally {
+    ops.close(fd)
+  }
+}
+
+function writeAll(ops: AtomicOps, fd: number, bytes: Buffer): void {
+  let off = 0
+  while (off < bytes.length) off += ops.write(fd, bytes, off, bytes.length - off, off)
+}
+
+function drop(ops: AtomicOps, tmp: string): void {
+  if (!live.delete(tmp)) return
+  try {
+    ops.unlink(tmp)
+  } catch {}
+}
