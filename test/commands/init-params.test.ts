@@ -312,6 +312,7 @@ describe('init --param: names that are Object.prototype’s are params like any 
       assert.deepEqual(m.schema.required, ['__proto__'])
       const sample = '{"__proto__":"example","constructor":1,"prototype":{}}'
       assert.equal(JSON.stringify(JSON.parse(readFileSync(join(dir, 'examples/args.json'), 'utf8'))), sample)
+      assertNoFindings(await cli(['lint', dir, '--json'], { cwd: parent }), 'lint')
       // The cases go to the entry on stdin: it checks the three keys and answers with them.
       const tested = await cli(['test', dir, '--format', 'json'], { cwd: parent })
       assert.equal(tested.code, 0, tested.stderr + tested.stdout)
