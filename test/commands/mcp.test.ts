@@ -657,6 +657,14 @@ describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, (
       const live = { 'mcp-session-id': again.session ?? '', 'mcp-protocol-version': '2025-06-18' }
       const used = await httpRequest(url, { headers: live, body: list })
       assert.equal(used.status, 200, used.text)
+      // Over HTTP too, a `__proto__` argument reaches the entry (which echoes its stdin).
+      const call = await httpRequest(url, {
+        headers: live,
+        body: '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nap","arguments":{"__proto__":"x","b":1}}}',
+      })
+      assert.equal(call.status, 200, call.text)
+      const data = /^data: (.*)$/m.exec(call.text)?.[1] ?? call.text
+      assert.deepEqual(JSON.parse(data).result.content, [{ type: 'text', text: '{"__proto__":"x","b":1}' }])
 
       // Idle sessions end: `first` has had no request since it began; `again` is kept in use.
       for (let i = 0; i < 6; i++) {
