@@ -6,9 +6,20 @@
  * when --http asks for it.
  */
 export { Server } from '@modelcontextprotocol/sdk/server/index.js'
-export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 export {
-  CallToolRequestSchema,
   isInitializeRequest,
+  JSONRPCMessageSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
+
+import { CallToolRequestSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js'
+
+/**
+ * tools/call with its params taken as they came: CallToolRequestSchema rebuilds `arguments` key
+ * by key, and an assigned `__proto__` key sets the copy's prototype instead (the entry would get
+ * `{}`, where the manager sends the key). The Server still checks each tools/call request against
+ * CallToolRequestSchema before the handler runs; only its copy is not used.
+ */
+export const CallToolAsSentSchema = CallToolRequestSchema.extend({
+  params: RequestSchema.shape.params.unwrap(),
+})

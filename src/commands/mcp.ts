@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { DEFAULT_JOBS, mcpAction } from '../cli/actions/mcp.js'
+import { DEFAULT_JOBS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, mcpAction } from '../cli/actions/mcp.js'
 import { BaseCommand } from '../cli/base.js'
 import { EXTERNAL_DIRS_ENV } from '../cli/flag-sources.js'
 
@@ -10,6 +10,8 @@ export default class Mcp extends BaseCommand {
     `Loads each DIR as the manager's loader does (its lines go to stderr; stdout is the protocol) and serves, over MCP on stdio, the tools the manager's LLM bridge would offer: safe skills only, sorted by name, each with the bridge's exact name, description and parameters (what lint --show-tool prints). A call runs the entry as the manager's executor does, with the arguments the bridge would send (edge_id and device_id dropped, keys sorted); stdout comes back as text, and as structured content when it is a JSON object; a failure is an error result holding the manager's error text. A cancelled call kills the entry's process group. Each call is appended to the local audit store (caller_role "mcp").
 
 Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}. A pack dir works as a DIR too; a relative DIR is skipped, as the manager skips it (a client starts the server in a working dir of its own): when no tool is served, a hint on stderr says why. With --json, prints what would be served and exits.
+
+Bounds: a message (a stdio line, an HTTP body) holds at most 10 MiB; a larger one is answered with an error (HTTP 413) and skipped, and the server goes on. Over --http, only Host and Origin 127.0.0.1:PORT or localhost:PORT are served (403 otherwise; requests without Origin are served), an idle session is ended after --session-idle, and at most --max-sessions exist at once.
 
 Exit codes: 0 the client went away, 2 usage errors, 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; running entries' process groups are killed).`
 
@@ -61,6 +63,12 @@ Exit codes: 0 the client went away, 2 usage errors, 130 interrupted (128 + the s
     }),
     watch: Flags.boolean({ description: 'reload when packs change and send tools/list_changed' }),
     http: Flags.string({ description: 'serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio' }),
+    'session-idle': Flags.string({
+      description: `with --http: end a session after this long without a request (Go duration or seconds; default ${DEFAULT_SESSION_IDLE_MS / 60_000}m)`,
+    }),
+    'max-sessions': Flags.string({
+      description: `with --http: sessions at once; past it an initialize gets 503 (default ${DEFAULT_MAX_SESSIONS})`,
+    }),
   }
 
   async run(): Promise<void> {

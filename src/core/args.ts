@@ -10,7 +10,8 @@ export class ArgsError extends UserError {}
 function propertyTypes(schema: unknown, key: string): string[] {
   if (!schema || typeof schema !== 'object') return []
   const props = (schema as { properties?: Record<string, unknown> }).properties
-  const prop = props && typeof props === 'object' ? props[key] : undefined
+  // Own properties only: `constructor` or `__proto__` are param names, not Object.prototype's.
+  const prop = props && typeof props === 'object' && Object.hasOwn(props, key) ? props[key] : undefined
   if (!prop || typeof prop !== 'object') return []
   const t = (prop as { type?: unknown }).type
   if (typeof t === 'string') return [t]
@@ -92,7 +93,9 @@ export function assembleArgs(input: ArgsInput): GoString {
   }
   for (const a of input.assignments) {
     const [k, v] = typedArg(a, input.schema)
-    base[k] = v
+    // Defined, not assigned: `__proto__=x` is a key like any other (assigning it would set the
+    // object's prototype and send `{}`), as it is to the manager.
+    Object.defineProperty(base, k, { value: v, enumerable: true, writable: true, configurable: true })
   }
   return fromText(stringify(base))
 }

@@ -270,3 +270,61 @@ describe('init --param and --required take one value each', () => {
     assert.deepEqual(m.schema.required, ['root'])
   })
 })
+
+describe('init --param: names that are Object.prototype’s are params like any other', {
+  concurrency: true,
+}, () => {
+  /** `__proto__`, `constructor` and `prototype`: as the manager sees them, plain keys. */
+  const OWN = ['__proto__:string:A proto', 'constructor:integer:A count', 'prototype:object:More']
+  for (const t of TEMPLATES) {
+    const runtime = { bash: 'bash', python: 'python3', node: 'node', go: 'go' }[t]
+    const skip =
+      !onPath(runtime) && !(t === 'go' && process.env.ONGRID_REQUIRE_GO) ? `${runtime} is not on PATH` : false
+    test(`--template ${t}: in the schema, the samples, the entry’s checks and its answer`, {
+      skip,
+    }, async () => {
+      const parent = join(R, `proto-${t}`)
+      mkdirSync(parent)
+      const dir = join(parent, 'proto')
+      const init = await cli(
+        [
+          'init',
+          `proto_${t}`,
+          '-y',
+          '-d',
+          DESCRIPTION,
+          '-t',
+          t,
+          ...OWN.flatMap((p) => ['--param', p]),
+          '--required',
+          '__proto__',
+          '--dir',
+          dir,
+        ],
+        { cwd: parent },
+      )
+      assert.equal(init.code, 0, init.stderr)
+      const m = JSON.parse(readFileSync(join(dir, 'skill.json'), 'utf8'))
+      assert.equal(
+        JSON.stringify(m.schema.properties),
+        '{"__proto__":{"type":"string","description":"A proto"},"constructor":{"type":"integer","description":"A count"},"prototype":{"type":"object","description":"More"}}',
+      )
+      assert.deepEqual(m.schema.required, ['__proto__'])
+      const sample = '{"__proto__":"example","constructor":1,"prototype":{}}'
+      assert.equal(JSON.stringify(JSON.parse(readFileSync(join(dir, 'examples/args.json'), 'utf8'))), sample)
+      assertNoFindings(await cli(['lint', dir, '--json'], { cwd: parent }), 'lint')
+      // The cases go to the entry on stdin: it checks the three keys and answers with them.
+      const tested = await cli(['test', dir, '--format', 'json'], { cwd: parent })
+      assert.equal(tested.code, 0, tested.stderr + tested.stdout)
+      assert.equal(JSON.parse(tested.stdout).summary.passed, 4)
+      const r = await cli(['run', dir, '--args-file', join(dir, 'examples/args.json'), '--no-audit'], {
+        cwd: parent,
+      })
+      assert.equal(r.code, 0, r.stderr + r.stdout)
+      assert.equal(JSON.stringify(JSON.parse(r.stdout)), `{"args":${sample}}`)
+      // ajv cannot check a schema naming `__proto__`: the entry's own check answers.
+      const bad = await cli(['run', dir, '--args', '{"__proto__":1}', '--no-audit'], { cwd: parent })
+      assert.match(bad.stderr, /invalid args: __proto__: must be a string/)
+    })
+  }
+})

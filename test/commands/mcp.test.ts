@@ -119,6 +119,13 @@ before(() => {
     }),
     'defs/typed/run.sh': { exec: `${SH}echo '{}'\n` },
   })
+  // Echoes its stdin; its schema names `__proto__` (written as text: it is a key like any other).
+  makeTree(R, {
+    'protos/echo/skill.json':
+      '{"name":"proto_echo","description":"Echoes the params it gets.","entry":"run.sh","schema":' +
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"object"}}}}',
+    'protos/echo/run.sh': { exec: `${SH}cat\n` },
+  })
   // Apart from the rest: a call that takes a while.
   makeTree(R, {
     'naps/nap/skill.json': manifest({ name: 'nap', entry: 'run.sh' }),
@@ -502,6 +509,180 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
   })
 })
 
+interface Answer {
+  status: number
+  session: string | undefined
+  text: string
+}
+
+/**
+ * One raw HTTP request: `body` written whole, or `chunks` of it written one by one until the
+ * answer comes (a body the server refuses part way); the status, mcp-session-id and body text.
+ */
+async function httpRequest(
+  url: URL,
+  o: { method?: string; headers?: Record<string, string>; body?: string; chunks?: () => Buffer | null },
+): Promise<Answer> {
+  const { request } = await import('node:http')
+  return await new Promise<Answer>((resolve, reject) => {
+    let answered = false
+    const r = request(
+      url,
+      {
+        method: o.method ?? 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...o.headers,
+        },
+      },
+      (res) => {
+        answered = true
+        let text = ''
+        res.on('data', (c: Buffer) => {
+          text += c
+        })
+        res.on('end', () => {
+          const sid = res.headers['mcp-session-id']
+          resolve({ status: res.statusCode ?? 0, session: typeof sid === 'string' ? sid : undefined, text })
+        })
+        res.on('error', reject)
+      },
+    )
+    // A body cut short by the server's answer: the write fails once the answer is in.
+    r.on('error', (e) => {
+      if (!answered) reject(e)
+    })
+    if (o.chunks === undefined) {
+      r.end(o.body ?? '')
+      return
+    }
+    const next = () => {
+      if (answered) return
+      const c = o.chunks?.()
+      if (c === null || c === undefined) r.end()
+      else if (r.write(c)) setImmediate(next)
+      else r.once('drain', next)
+    }
+    next()
+  })
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+})
+
+describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, () => {
+  test('Origin and Host, the body limit, idle sessions, the session cap', async () => {
+    const child = startCli(
+      ['mcp', join(R, 'naps'), '--no-audit', '--http', '0', '--session-idle', '1s', '--max-sessions', '2'],
+      { stdin: 'ignore' },
+    )
+    let err = ''
+    const url = await new Promise<URL>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        err += c
+        const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
+        if (m) resolve(new URL(m[1]))
+      })
+      child.once('exit', () => reject(new Error(`exited: ${err}`)))
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const port = url.port
+    try {
+      // Origin: a web page of another origin is refused; loopback on this port and none pass.
+      for (const origin of [
+        'http://evil.example',
+        'null',
+        `http://127.0.0.1:${Number(port) + 1}`,
+        `https://localhost:${port}`,
+      ]) {
+        const a = await httpRequest(url, { headers: { origin }, body: INITIALIZE })
+        assert.equal(a.status, 403, origin)
+        assert.match(JSON.parse(a.text).error.message, /^forbidden: Origin /)
+      }
+      // Host: only 127.0.0.1:PORT and localhost:PORT.
+      for (const host of [`127.0.0.1`, `evil.example:${port}`, `localhost.:${port}`]) {
+        const a = await httpRequest(url, { headers: { host }, body: INITIALIZE })
+        assert.equal(a.status, 403, host)
+      }
+      const first = await httpRequest(url, {
+        headers: { origin: `http://localhost:${port}` },
+        body: INITIALIZE,
+      })
+      assert.equal(first.status, 200, first.text)
+      const second = await httpRequest(url, { headers: { host: `localhost:${port}` }, body: INITIALIZE })
+      assert.equal(second.status, 200, second.text)
+      // The cap: a third session is refused until one ends.
+      const third = await httpRequest(url, { body: INITIALIZE })
+      assert.equal(third.status, 503)
+      assert.match(JSON.parse(third.text).error.message, /^too many sessions \(2\)/)
+      const del = await httpRequest(url, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': second.session ?? '' },
+      })
+      assert.equal(del.status, 200, del.text)
+      const again = await httpRequest(url, { body: INITIALIZE })
+      assert.equal(again.status, 200, again.text)
+
+      // Bodies over 10 MiB: 413 with a JSON-RPC error, by Content-Length before any byte is read,
+      // or once the bytes read pass the bound; the server serves on.
+      let opened = false
+      const declared = await httpRequest(url, {
+        headers: { 'content-length': String(11 * 1024 * 1024) },
+        chunks: () => {
+          if (opened) return null
+          opened = true
+          return Buffer.from('{"jsonrpc":')
+        },
+      })
+      assert.equal(declared.status, 413)
+      const refusal = JSON.parse(declared.text)
+      assert.equal(refusal.id, null)
+      assert.match(refusal.error.message, /^Payload Too Large: the request body has more than 10485760 bytes/)
+      let sent = 0
+      const streamed = await httpRequest(url, {
+        chunks: () => {
+          if (sent > 64 * 1024 * 1024) return null
+          sent += 1024 * 1024
+          return Buffer.alloc(1024 * 1024, 0x20)
+        },
+      })
+      assert.equal(streamed.status, 413)
+      assert.ok(sent < 40 * 1024 * 1024, `read on after the bound: ${sent} bytes sent`)
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+      const live = { 'mcp-session-id': again.session ?? '', 'mcp-protocol-version': '2025-06-18' }
+      const used = await httpRequest(url, { headers: live, body: list })
+      assert.equal(used.status, 200, used.text)
+      // Over HTTP too, a `__proto__` argument reaches the entry (which echoes its stdin).
+      const call = await httpRequest(url, {
+        headers: live,
+        body: '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nap","arguments":{"__proto__":"x","b":1}}}',
+      })
+      assert.equal(call.status, 200, call.text)
+      const data = /^data: (.*)$/m.exec(call.text)?.[1] ?? call.text
+      assert.deepEqual(JSON.parse(data).result.content, [{ type: 'text', text: '{"__proto__":"x","b":1}' }])
+
+      // Idle sessions end: `first` has had no request since it began; `again` is kept in use.
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 400))
+        assert.equal((await httpRequest(url, { headers: live, body: list })).status, 200)
+      }
+      const stale = await httpRequest(url, {
+        headers: { 'mcp-session-id': first.session ?? '', 'mcp-protocol-version': '2025-06-18' },
+        body: list,
+      })
+      assert.equal(stale.status, 404, stale.text)
+    } finally {
+      child.kill('SIGTERM')
+    }
+    assert.equal(await exited, 143)
+  })
+})
+
 /** Runs `ongrid-skill mcp ARGS` with this stdin; stdout, stderr and the exit code. */
 function raw(args: string[], input: string, env: Record<string, string> = {}): Promise<CliResult> {
   return runCli(['mcp', ...args], { input, env })
@@ -533,6 +714,63 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     )
     assert.equal((msgs[1].result.tools as unknown[]).length, 1)
     assert.deepEqual(msgs[2].result.content, [{ type: 'text', text: '{"a":1}' }])
+  })
+
+  test('arguments named __proto__, constructor, prototype reach the entry as the bridge sends them', async () => {
+    // As the client wrote them (JSON.stringify cannot write an own `__proto__` from a literal).
+    const args = '{"z":1,"__proto__":"x","constructor":{"__proto__":[1],"b":"<"},"prototype":2,"edge_id":3}'
+    const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"proto_echo","arguments":${args}}}\n`
+    const r = await raw([join(R, 'protos'), '--no-audit'], INIT + call)
+    assert.equal(r.code, 0, r.stderr)
+    const answer = JSON.parse(r.stdout.trim().split('\n')[1]) as {
+      id: number
+      result: Record<string, unknown>
+    }
+    assert.equal(answer.id, 2)
+    // json.Marshal of the map: keys sorted byte-wise, edge_id dropped, HTML escaped.
+    const sent = '{"__proto__":"x","constructor":{"__proto__":[1],"b":"\\u003c"},"prototype":2,"z":1}'
+    assert.deepEqual(answer.result.content, [{ type: 'text', text: `${sent}` }])
+    // Structured content would lose the top-level key in the SDK's copy: text only.
+    assert.equal(answer.result.structuredContent, undefined)
+  })
+
+  test('a message over 10 MiB, one not JSON, one not JSON-RPC: each answered, later requests served', async () => {
+    const big = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"nap","arguments":{"s":"${'a'.repeat(11 * 1024 * 1024)}"}},"id":"big"}\n`
+    const r = await raw(
+      [join(R, 'naps'), '--no-audit'],
+      `${INIT + big}not json\n{"jsonrpc":"2.0","method":"x","params":7}\n{"jsonrpc":"1.0","id":5,"method":"ping"}\n${rpc(3, 'tools/call', { name: 'nap', arguments: { after: 1 } })}`,
+    )
+    assert.equal(r.code, 0, r.stderr)
+    const msgs = r.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { id: unknown; error?: { code: number; message: string }; result?: unknown },
+      )
+    assert.deepEqual(
+      msgs.map((m) => [m.id, m.error?.code ?? 'result']),
+      [
+        [1, 'result'],
+        ['big', -32600],
+        [null, -32700],
+        [5, -32600],
+        [3, 'result'],
+      ],
+    )
+    assert.match(
+      msgs[1].error?.message ?? '',
+      /^Invalid Request: the message has 11534\d{3} bytes; this server reads at most 10485760 \(10 MiB\)$/,
+    )
+    assert.deepEqual((msgs[4].result as { content: unknown }).content, [
+      { type: 'text', text: '{"after":1}' },
+    ])
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('mcp: a '))
+    assert.deepEqual(lines, [
+      `mcp: a message of ${big.length - 1} bytes (over the 10 MiB a message may hold) was answered with an Invalid Request error (id "big")`,
+      'mcp: a message that is not JSON was answered with a Parse error',
+      'mcp: a notification that is not JSON-RPC was dropped',
+      'mcp: a message that is not JSON-RPC was answered with an Invalid Request error',
+    ])
   })
 
   test('arguments and results nested 10000 deep (Go’s limit): answered, the result as text only', async () => {
@@ -647,6 +885,15 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
       ],
       [[join(R, 'skills'), '--jobs', '0'], /^ongrid-skill: --jobs: 0: expected a positive integer\n$/],
       [[join(R, 'skills'), '--http', 'x'], /^ongrid-skill: --http: x: expected a port number\n$/],
+      [[join(R, 'skills'), '--session-idle', '1s'], /^ongrid-skill: --session-idle: only with --http\n$/],
+      [
+        [join(R, 'skills'), '--http', '0', '--max-sessions', '0'],
+        /^ongrid-skill: --max-sessions: 0: expected a positive integer\n$/,
+      ],
+      [
+        [join(R, 'skills'), '--http', '0', '--session-idle', '0s'],
+        /^ongrid-skill: --session-idle: must be positive\n$/,
+      ],
     ]
     for (const [args, want] of cases) {
       const r = await runCli(['mcp', ...args], { env: { ONGRID_SKILLS_EXTERNAL_DIRS: '' }, stdin: 'ignore' })

@@ -86,6 +86,16 @@ before(() => {
       { exec: `${SH}exec /bin/cat\n` },
     ),
     free: pack({ name: 'free' }, { exec: `${SH}exec /bin/cat\n` }),
+    // Parsed, so that `__proto__` is a property (in an object literal it would set the prototype).
+    proto: pack(
+      {
+        name: 'proto',
+        schema: JSON.parse(
+          '{"type":"object","properties":{"__proto__":{"type":"integer"}},"required":["__proto__"],"additionalProperties":false}',
+        ),
+      },
+      { exec: `${SH}exec /bin/cat\n` },
+    ),
     fail: pack({ name: 'fail' }, { exec: `${SH}echo '{"partial":1}'\necho '  boom ' >&2\nexit 7\n` }),
     slow: pack({ name: 'slow', timeout_seconds: 1 }, { exec: `${SH}echo up >&2\n/bin/sleep 30\n` }),
     arr: pack({ name: 'arr' }, { exec: `${SH}printf '[1,2]'\n` }),
@@ -399,6 +409,29 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(m.stdout, '{"path":"/a","n":2}')
     assert.equal(bad.code, 2)
     assert.equal(bad.stderr, 'ongrid-skill: --arg n: "x" is not a valid integer\n')
+  })
+  test('--arg __proto__, constructor, prototype: keys like any other, to the entry’s stdin', async () => {
+    const [own, merged, typed] = await Promise.all([
+      cli([
+        `${P}/free`,
+        '--no-audit',
+        '--arg',
+        '__proto__=x',
+        '--arg',
+        'constructor=1',
+        '--arg',
+        'prototype={}',
+      ]),
+      cli([`${P}/free`, '--no-audit', '--args', '{"__proto__":{"a":1},"b":0}', '--arg', '__proto__=y']),
+      cli([`${P}/proto`, '--no-audit', '--arg', '__proto__=7']),
+    ])
+    assert.equal(own.code, 0, own.stderr)
+    assert.equal(own.stdout, '{"__proto__":"x","constructor":"1","prototype":"{}"}')
+    assert.equal(merged.stdout, '{"__proto__":"y","b":0}')
+    // Typed by the schema's property `__proto__`; ajv cannot check a schema naming it: said, and run.
+    assert.equal(typed.code, 0, typed.stderr)
+    assert.equal(typed.stdout, '{"__proto__":7}')
+    assert.match(typed.stderr, /warning: the schema names a property "__proto__", which ajv cannot check/)
   })
   test('args that break the schema: exit 4 with JSON pointers, nothing runs', async () => {
     const path = db()

@@ -89,6 +89,18 @@ describe('assembleArgs', () => {
     )
     assert.equal(assembleArgs({ json: '  ', assignments: ['n=1'], schema }), '{"n":1}')
   })
+  test('__proto__, constructor, prototype: keys like any other, alone or merged', () => {
+    assert.equal(
+      assembleArgs({ assignments: ['__proto__=x', 'constructor=1', 'prototype=p'], schema }),
+      '{"__proto__":"x","constructor":"1","prototype":"p"}',
+    )
+    assert.equal(
+      assembleArgs({ json: '{"__proto__":{"a":1}}', assignments: ['__proto__={}', 'k=2'], schema }),
+      '{"__proto__":"{}","k":"2"}',
+    )
+    const typed = JSON.parse('{"properties":{"__proto__":{"type":"integer"}}}')
+    assert.equal(assembleArgs({ assignments: ['__proto__=3'], schema: typed }), '{"__proto__":3}')
+  })
   test('non-ASCII text comes out as UTF-8 bytes', () => {
     assert.equal(assembleArgs({ assignments: ['s=é'], schema }), Buffer.from('{"s":"é"}').toString('latin1'))
   })

@@ -11,6 +11,7 @@ import { fifoBlocks, noToolsHints } from '../../core/explain.js'
 import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { loadDirs } from '../../core/loader.js'
+import { MAX_MESSAGE_BYTES } from '../../core/mcp/frames.js'
 import { Slots } from '../../core/mcp/slots.js'
 import {
   bridgeParams,
@@ -24,9 +25,11 @@ import {
 } from '../../core/mcp/tools.js'
 import { packageRoot, packageVersion } from '../../core/package-root.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
+import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { BoundedStdioTransport } from '../mcp-stdio.js'
 import { onStopSignals } from '../signals.js'
 
 /** Calls running at once, unless --jobs says otherwise. */
@@ -158,6 +161,19 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
     if (!/^\d+$/.test(flags.http) || port > 65535)
       throw new UserError(`--http: ${flags.http}: expected a port number`)
   }
+  for (const f of ['session-idle', 'max-sessions'] as const) {
+    if (flags[f] !== undefined && port === null) throw new UserError(`--${f}: only with --http`)
+  }
+  let idleMs = DEFAULT_SESSION_IDLE_MS
+  if (flags['session-idle'] !== undefined) {
+    const d = parseTimeoutText(flags['session-idle'])
+    if (!d.ok || d.ns <= 0n) throw new UserError(`--session-idle: ${d.ok ? 'must be positive' : d.problem}`)
+    idleMs = Math.max(1, Number(d.ns / 1_000_000n))
+  }
+  const maxSessions =
+    flags['max-sessions'] === undefined ? DEFAULT_MAX_SESSIONS : Number(flags['max-sessions'])
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new UserError(`--max-sessions: ${flags['max-sessions']}: expected a positive integer`)
 
   const first = loadTools(dirs, classes)
   if (flags.json === true) {
@@ -184,13 +200,24 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
       return again.tools
     })
   }
-  return port === null ? await server.serveStdio() : await server.serveHttp(port)
+  return port === null ? await server.serveStdio() : await server.serveHttp({ port, idleMs, maxSessions })
 }
 
 interface HostOptions {
   jobs: number
   audit: AuditSink | null
   listChanged: boolean
+}
+
+/** --http: how long a session may go without a request before it is ended, unless --session-idle says otherwise. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
+/** --http: sessions at once, unless --max-sessions says otherwise. */
+export const DEFAULT_MAX_SESSIONS = 100
+
+interface HttpOptions {
+  port: number
+  idleMs: number
+  maxSessions: number
 }
 
 type SdkServer = import('@modelcontextprotocol/sdk/server/index.js').Server
@@ -252,7 +279,7 @@ class McpHost {
 
   /** A new SDK server (one session) answering from the shared state. */
   private async newSession(): Promise<SdkServer> {
-    const { Server, CallToolRequestSchema, ListToolsRequestSchema } = await loadSdk()
+    const { Server, CallToolAsSentSchema, ListToolsRequestSchema } = await loadSdk()
     let version = '0.0.0'
     try {
       version = packageVersion()
@@ -266,8 +293,10 @@ class McpHost {
       },
     )
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(this.state) }))
-    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-      const call = this.call(req.params.name, req.params.arguments, extra.signal)
+    server.setRequestHandler(CallToolAsSentSchema, async (req, extra) => {
+      // The Server has checked these against CallToolRequestSchema: a string name, an object of arguments.
+      const { name, arguments: args } = req.params as { name: string; arguments?: Record<string, unknown> }
+      const call = this.call(name, args, extra.signal)
       this.running.add(call)
       this.onLoad?.()
       try {
@@ -367,7 +396,7 @@ class McpHost {
 
   /** Until the client closes stdin (exit 0) or a stop signal (128 + its number): entries still running are then killed. */
   async serveStdio(): Promise<number> {
-    const { StdioServerTransport } = await loadSdk()
+    const { JSONRPCMessageSchema } = await loadSdk()
     const server = await this.newSession()
     const done = this.until(() => {})
     // The transport does not notice the end of stdin itself. The client has closed its side:
@@ -388,7 +417,10 @@ class McpHost {
         process.stdin.resume()
       }
     }
-    await server.connect(new StdioServerTransport())
+    // Lines past MAX_MESSAGE_BYTES, or not JSON-RPC, are answered with an error and skipped.
+    await server.connect(
+      new BoundedStdioTransport(JSONRPCMessageSchema, (line) => process.stderr.write(`${line}\n`)),
+    )
     const code = await done
     // Answers to the last calls are sent once their handlers return; then stdin is let go
     // (after a signal it is still open, and would keep the process alive).
@@ -398,8 +430,14 @@ class McpHost {
     return code
   }
 
-  /** Streamable HTTP on 127.0.0.1 only, at /mcp, one SDK server per session. */
-  async serveHttp(port: number): Promise<number> {
+  /**
+   * Streamable HTTP on 127.0.0.1 only, at /mcp, one SDK server per session. Refused before
+   * anything is read: a Host other than 127.0.0.1:PORT or localhost:PORT (DNS rebinding) and an
+   * Origin other than those (a web page: browsers send it, other clients need not), with 403; a
+   * body over MAX_MESSAGE_BYTES, with 413. A session without a request for `idleMs` (and none
+   * open, such as a GET stream) is ended; past `maxSessions`, an initialize gets 503.
+   */
+  async serveHttp({ port, idleMs, maxSessions }: HttpOptions): Promise<number> {
     const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createServer }, { randomUUID }] =
       await Promise.all([
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
@@ -408,38 +446,99 @@ class McpHost {
         import('node:crypto'),
       ])
     type Transport = InstanceType<typeof StreamableHTTPServerTransport>
-    const transports = new Map<string, Transport>()
+    interface Session {
+      transport: Transport
+      /** Requests under way (a GET stream stays open): never idle while > 0. */
+      open: number
+      last: number
+    }
+    const sessions = new Map<string, Session>()
+    /** Initialize requests under way: counted against maxSessions until their session exists. */
+    let starting = 0
     let bound = port
     const http = createServer(async (req, res) => {
-      const fail = (status: number, message: string) => {
+      const fail = (status: number, message: string, code = -32000) => {
         res
           .writeHead(status, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }))
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
       }
       try {
         // A page that rebinds its own name to 127.0.0.1 sends its name as Host: refused.
         const host = req.headers.host ?? ''
-        if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`)
+        const hosts = [`127.0.0.1:${bound}`, `localhost:${bound}`]
+        if (!hosts.includes(host))
           return fail(403, `forbidden: Host ${JSON.stringify(host)} (use 127.0.0.1:${bound})`)
+        // A page of another origin (browsers always send it) is refused, whatever its Host.
+        const origin = req.headers.origin
+        if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`))
+          return fail(
+            403,
+            `forbidden: Origin ${JSON.stringify(origin)} (only http://127.0.0.1:${bound} and http://localhost:${bound} may call)`,
+          )
         const url = new URL(req.url ?? '/', 'http://127.0.0.1')
         if (url.pathname !== '/mcp') return fail(404, 'not found: the endpoint is /mcp')
         const sid = req.headers['mcp-session-id']
         const id = Array.isArray(sid) ? sid[0] : sid
-        let transport = id !== undefined ? transports.get(id) : undefined
+        const session = id !== undefined ? sessions.get(id) : undefined
+        if (session !== undefined) {
+          session.open++
+          session.last = Date.now()
+          res.once('close', () => {
+            session.open--
+            session.last = Date.now()
+          })
+        }
         let body: unknown
-        if (req.method === 'POST') body = await readBody(req)
+        if (req.method === 'POST') {
+          const read = await readBody(req, MAX_MESSAGE_BYTES)
+          if (read === TOO_LARGE) {
+            // The connection is closed once the answer is out; what the client still sends
+            // meanwhile is discarded (for a second at most), so that it can read the answer.
+            res.shouldKeepAlive = false
+            res.once('finish', () => {
+              req.resume()
+              setTimeout(() => req.destroy(), 1000).unref()
+            })
+            return fail(
+              413,
+              `Payload Too Large: the request body has more than ${MAX_MESSAGE_BYTES} bytes (10 MiB), the most a message may hold`,
+            )
+          }
+          try {
+            body = read === '' ? undefined : JSON.parse(read)
+          } catch (e) {
+            return fail(400, `Parse error: ${(e as Error).message}`, -32700)
+          }
+        }
+        let transport = session?.transport
         if (transport === undefined) {
           if (id !== undefined) return fail(404, 'unknown session')
           if (req.method !== 'POST' || !isInitializeRequest(body))
             return fail(400, 'no session: send an initialize request first')
+          if (sessions.size + starting >= maxSessions)
+            return fail(
+              503,
+              `too many sessions (${maxSessions}): end one (DELETE /mcp) or wait until one has been idle for ${idleMs / 1000} s`,
+            )
+          starting++
+          res.once('close', () => starting--)
           const t: Transport = new StreamableHTTPServerTransport({
             sessionIdGenerator: () => randomUUID(),
             onsessioninitialized: (sessionId) => {
-              transports.set(sessionId, t)
+              sessions.set(sessionId, { transport: t, open: 1, last: Date.now() })
+              res.once('close', () => {
+                const s = sessions.get(sessionId)
+                if (s !== undefined) s.open--
+              })
             },
+            // Checked above already; the SDK's own checks and bound, the same, behind them.
+            enableDnsRebindingProtection: true,
+            allowedHosts: hosts,
+            allowedOrigins: hosts.map((h) => `http://${h}`),
+            maxRequestBodySize: MAX_MESSAGE_BYTES,
           })
           t.onclose = () => {
-            if (t.sessionId !== undefined) transports.delete(t.sessionId)
+            if (t.sessionId !== undefined) sessions.delete(t.sessionId)
           }
           transport = t
           const server = await this.newSession()
@@ -447,11 +546,23 @@ class McpHost {
         }
         await transport.handleRequest(req, res, body)
       } catch (e) {
-        if (!res.headersSent) fail(e instanceof SyntaxError ? 400 : 500, (e as Error).message)
+        if (!res.headersSent) fail(500, (e as Error).message)
       }
     })
+    // Idle sessions are ended (their SDK server closes with their transport).
+    const sweep = setInterval(
+      () => {
+        const now = Date.now()
+        for (const s of sessions.values()) {
+          if (s.open <= 0 && now - s.last >= idleMs) s.transport.close().catch(() => {})
+        }
+      },
+      Math.min(60_000, Math.max(50, idleMs / 4)),
+    )
+    sweep.unref()
     const done = this.until(() => {
-      for (const t of transports.values()) t.close().catch(() => {})
+      clearInterval(sweep)
+      for (const s of sessions.values()) s.transport.close().catch(() => {})
       http.close()
       http.closeAllConnections()
     })
@@ -512,9 +623,23 @@ class McpHost {
   }
 }
 
-async function readBody(req: import('node:http').IncomingMessage): Promise<unknown> {
+const TOO_LARGE = Symbol('too large')
+
+/**
+ * The body as text, unless it has more than `max` bytes: then TOO_LARGE, known from
+ * Content-Length before anything is read, or as soon as the bytes read pass `max`.
+ */
+async function readBody(
+  req: import('node:http').IncomingMessage,
+  max: number,
+): Promise<string | typeof TOO_LARGE> {
+  if (Number(req.headers['content-length']) > max) return TOO_LARGE
   const chunks: Buffer[] = []
-  for await (const c of req) chunks.push(c as Buffer)
-  const text = Buffer.concat(chunks).toString('utf8')
-  return text === '' ? undefined : JSON.parse(text)
+  let size = 0
+  for await (const c of req) {
+    size += (c as Buffer).length
+    if (size > max) return TOO_LARGE
+    chunks.push(c as Buffer)
+  }
+  return Buffer.concat(chunks, size).toString('utf8')
 }

@@ -246,7 +246,11 @@ async function checkArgs(
   params: GoString,
   say: (l: string) => void,
 ): Promise<string[] | null> {
-  const { checkArgsBounded } = await import('../../core/schema/bounded.js')
+  const { checkArgsBounded, namesProto } = await import('../../core/schema/bounded.js')
+  if (namesProto(schema)) {
+    say('warning: the schema names a property "__proto__", which ajv cannot check; args not validated')
+    return null
+  }
   const verdict = await checkArgsBounded(schema, JSON.parse(toText(params)))
   if (verdict.kind === 'valid') return null
   if (verdict.kind === 'uncompiled') {

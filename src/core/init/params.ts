@@ -101,11 +101,13 @@ export function parseParams(specs: string[], required: string[]): Checked<Param[
 
 /** The params schema for skill.json (draft 2020-12, as the templates' own). */
 export function paramsSchema(params: Param[]): Record<string, unknown> {
-  const properties: Record<string, unknown> = {}
-  for (const p of params) {
-    properties[p.name] =
-      p.description === '' ? { type: p.type } : { type: p.type, description: p.description }
-  }
+  // Built as entries: assigning `properties.__proto__` would set a prototype, not name a param.
+  const properties = Object.fromEntries(
+    params.map((p) => [
+      p.name,
+      p.description === '' ? { type: p.type } : { type: p.type, description: p.description },
+    ]),
+  )
   const required = params.filter((p) => p.required).map((p) => p.name)
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

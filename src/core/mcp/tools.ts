@@ -202,6 +202,9 @@ export function callOutcome(r: { ok: boolean; stdout: Buffer; error: GoString | 
     const value: unknown = JSON.parse(text)
     // A document nested too deep for the transport to write again is left as text only.
     JSON.stringify(value)
+    // So is one with a `__proto__` key: the SDK copies structured content key by key, and the
+    // copy would lose it (the text keeps it, as the entry wrote it).
+    if (Object.hasOwn(value as object, '__proto__')) return { isError: false, text }
     return { isError: false, text, structured: value as Record<string, unknown> }
   } catch {
     return { isError: false, text }

@@ -1,4 +1,4 @@
-import { compileSchema, issues, type SchemaIssue } from './compile.js'
+import { compileSchema, eachSubschema, issues, type SchemaIssue } from './compile.js'
 
 /** How long the schema's regular expressions may take over one set of args. */
 export const PATTERN_BUDGET_MS = 1000
@@ -20,6 +20,21 @@ export function hasPatterns(schema: unknown, depth = 0): boolean {
     if (hasPatterns(v, depth + 1)) return true
   }
   return false
+}
+
+/**
+ * Does a subschema name a property `__proto__` (in `properties` or `required`)? ajv leaves such
+ * a property out of the code it generates (its guard against prototype pollution), so it would
+ * call the key additional, or never check its value: its verdict on such args means nothing.
+ */
+export function namesProto(schema: unknown): boolean {
+  let found = false
+  eachSubschema(schema, (s) => {
+    const props = s.properties
+    if (props !== null && typeof props === 'object' && Object.hasOwn(props, '__proto__')) found = true
+    if (Array.isArray(s.required) && s.required.includes('__proto__')) found = true
+  })
+  return found
 }
 
 /**

@@ -238,7 +238,7 @@ function checkCase(
       for (const [k, v] of Object.entries(raw.env)) {
         if (typeof v !== 'string' && v !== null)
           bad(`/env/${k}`, 'an env value must be a string, or null to unset it')
-        else env[k] = v
+        else Object.defineProperty(env, k, { value: v, enumerable: true, writable: true, configurable: true })
       }
   }
   let timeout: string | undefined

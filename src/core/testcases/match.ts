@@ -71,6 +71,11 @@ export function subsetMismatches(expected: unknown, actual: unknown, limit = 20)
   return out
 }
 
+/** Sets an own property: a key `__proto__` is data (assigned, it would set the prototype). */
+function own(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+}
+
 /** `actual` cut to the keys `expected` names (objects, recursively): what the diff shows. */
 export function project(expected: unknown, actual: unknown): unknown {
   if (!isObject(expected) || !isObject(actual)) return actual
@@ -86,9 +91,9 @@ export function project(expected: unknown, actual: unknown): unknown {
       const ak = a[k]
       if (isObject(ek) && isObject(ak)) {
         const sub: Record<string, unknown> = {}
-        into[k] = sub
+        own(into, k, sub)
         stack.push([ek, ak, sub])
-      } else into[k] = ak
+      } else own(into, k, ak)
     }
   }
   return root

@@ -126,7 +126,8 @@ export function caseEnviron(
   const env: Record<string, string | undefined> = { ...base }
   for (const [k, v] of Object.entries(over)) {
     if (v === null) delete env[k]
-    else env[k] = v
+    // Defined: a variable named `__proto__` is one like any other.
+    else Object.defineProperty(env, k, { value: v, enumerable: true, writable: true, configurable: true })
   }
   return env
 }

@@ -12,7 +12,9 @@
 
 const SKILL = '{{name}}'
 // Each param and its JSON type, as skill.json's schema has them; keep them in step.
-const PARAMS = {{params_json}}
+// Parsed, not written as an object literal: there `"__proto__": ...` would set the prototype
+// instead of naming a param.
+const PARAMS = JSON.parse('{{params_json}}')
 const REQUIRED = {{required_json}}
 const TYPE_WORDS = {
   string: 'a string',

@@ -20,9 +20,9 @@ const MANIFEST = JSON.stringify({
   schema: { type: 'object', properties: { n: { type: 'integer' } } },
 })
 
-async function findings(cases: string, set: 'manager' | 'all' = 'manager') {
+async function findings(cases: string, set: 'manager' | 'all' = 'manager', manifest = MANIFEST) {
   const dir = join(R, `p${Math.random().toString(36).slice(2)}`)
-  makeTree(dir, { 'skill.json': MANIFEST, 'run.sh': { exec: '#!/bin/sh\necho {}\n' }, 'tests/a.json': cases })
+  makeTree(dir, { 'skill.json': manifest, 'run.sh': { exec: '#!/bin/sh\necho {}\n' }, 'tests/a.json': cases })
   const r = await check({ paths: [dir], rules: set === 'manager' ? MANAGER_RULES : RULES, set })
   return r.files
     .filter((f) => f.kind === 'cases')
@@ -55,6 +55,16 @@ describe('tests/* rules', () => {
     ])
     // A case that expects the entry to refuse them may send them on purpose.
     assert.deepEqual(await findings('[{"name":"a","args":{"n":"x"},"expect":{"error":{"match":"."}}}]'), [])
+  })
+
+  test('tests/args-schema: a schema naming __proto__ is not checked (ajv would call the key additional)', async () => {
+    const manifest =
+      '{"name":"proto","description":"Checks the tests rules.","entry":"run.sh","schema":' +
+      '{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}}'
+    assert.deepEqual(
+      await findings('[{"name":"a","args":{"__proto__":"x"},"expect":{"ok":true}}]', 'manager', manifest),
+      [],
+    )
   })
 
   test('lint runs them too', async () => {

@@ -160,6 +160,11 @@ describe('callOutcome', () => {
       structured: { a: 1 },
     })
   })
+  test('an object with a __proto__ key: text only (the SDK’s copy of structured content would lose the key)', () => {
+    const text = '{"__proto__":{"a":1},"b":2}'
+    assert.deepEqual(callOutcome(ok(text)), { isError: false, text })
+    assert.deepEqual(Object.keys(callOutcome(ok('{"c":{"__proto__":1}}')).structured ?? {}), ['c'])
+  })
   test('any other JSON: text only', () => {
     assert.deepEqual(callOutcome(ok('[1]\n')), { isError: false, text: '[1]\n' })
     assert.deepEqual(callOutcome(ok('"s"')), { isError: false, text: '"s"' })

@@ -37,6 +37,12 @@ describe('result matching', () => {
     ])
   })
 
+  test('a __proto__ key is shown like any other', () => {
+    const e = JSON.parse('{"__proto__":1,"a":{"__proto__":[1]}}')
+    const a = JSON.parse('{"__proto__":2,"a":{"__proto__":[2]},"b":3}')
+    assert.equal(JSON.stringify(project(e, a)), '{"__proto__":2,"a":{"__proto__":[2]}}')
+  })
+
   test('long unchanged runs are elided', () => {
     const a = Array.from({ length: 20 }, (_, i) => `l${i}`)
     const b = [...a]

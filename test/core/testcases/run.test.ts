@@ -5,7 +5,7 @@ import type { ExecSkill } from '../../../src/core/executor.js'
 import { fromText } from '../../../src/core/go/gostring.js'
 import { SECOND } from '../../../src/core/go/time/duration.js'
 import { parseCaseFile, type TestCase } from '../../../src/core/testcases/cases.js'
-import { type CaseOutcome, runCase } from '../../../src/core/testcases/run.js'
+import { type CaseOutcome, caseEnviron, runCase } from '../../../src/core/testcases/run.js'
 import { makeTree, tempRoot } from '../../helpers/tree.js'
 
 const ENTRY = `#!/bin/sh
@@ -200,5 +200,16 @@ describe('runCase: snapshots', () => {
     assert.deepEqual((await run({ snapshot: true, expect: { result: { used: 10 } } }, true)).snapshot, {
       result: stored,
     })
+  })
+})
+
+describe('caseEnviron', () => {
+  test('a variable named __proto__ or constructor is one like any other; null unsets', () => {
+    const over = parseCaseFile(
+      '/t.json',
+      '{"name":"a","env":{"__proto__":"p","constructor":"c","GONE":null},"expect":{"ok":true}}',
+    ).cases[0].env
+    const env = caseEnviron({ GONE: 'x', KEPT: 'k' }, over)
+    assert.equal(JSON.stringify(env), '{"KEPT":"k","__proto__":"p","constructor":"c"}')
   })
 })
