@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { describe, test } from 'node:test'
 import { checkSchema } from '../../../src/core/schema/check.js'
 import {
@@ -72,6 +73,31 @@ describe('depth: what ajv is given', () => {
     const past = await ajvCheck(nested('items', 100), '2020-12')
     assert.equal(past.unchecked, 'it nests 101 levels, deeper than the 100 ajv is given')
     assert.equal((await compileSchema(nested('items', 99), { strict: false })).ok, true)
+  })
+  test('ajv running out of stack within 100 levels (a small stack): an unchecked verdict, not a throw', () => {
+    // 49 levels of anyOf (99 JSON levels) on stacks small enough for ajv to overflow on them.
+    const script = `
+      import { ajvCheck } from ${JSON.stringify(new URL('../../../src/core/schema/compile.js', import.meta.url).href)}
+      let s = { type: 'string' }
+      for (let i = 0; i < 49; i++) s = { anyOf: [s] }
+      const v = await ajvCheck(s, '2020-12')
+      console.log(JSON.stringify(v.unchecked))`
+    const seen = new Set<string>()
+    for (let kb = 80; kb <= 400; kb += 20) {
+      const r = spawnSync(process.execPath, [`--stack-size=${kb}`, '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      })
+      // Too small a stack fails in the import already: not ajv.
+      if (
+        r.status !== 0 &&
+        /at async ModuleLoader|ModuleJob|Maximum call stack/.test(r.stderr) &&
+        r.stdout === ''
+      )
+        continue
+      assert.equal(r.status, 0, r.stderr)
+      seen.add(JSON.parse(r.stdout) ?? 'checked')
+    }
+    assert.ok(seen.has('ajv ran out of stack on it (Maximum call stack size exceeded)'), [...seen].join(', '))
   })
   test('between 100 and 1000 levels (where ajv overflows the stack, ~390), no throw', async () => {
     for (const kind of ['anyOf', 'items']) {
