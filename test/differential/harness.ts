@@ -18,6 +18,22 @@ import type { GoString } from '../../src/core/go/gostring.js'
 
 export const GO_MISSING = 'go not found: apt-get install golang-go to run the differential tests'
 
+/**
+ * Local modules a harness's go.mod takes from the machine (`replace M => /abs/dir`, Debian's
+ * packaged sources) that are not there: one line saying what to install, or null when all are.
+ * Go is found but cannot build without them (`apt-get install golang-go` alone does not bring them).
+ */
+export function missingGoModules(goMod: string): string | null {
+  const PACKAGES: Record<string, string> = { 'gopkg.in/yaml.v3': 'golang-gopkg-yaml.v3-dev' }
+  for (const line of goMod.split('\n')) {
+    const m = /^\s*replace\s+(\S+)\s*=>\s*(\/\S*)\s*$/.exec(line)
+    if (m === null || existsSync(path.join(m[2], 'go.mod'))) continue
+    const pkg = PACKAGES[m[1]]
+    return `${m[1]} not found at ${m[2]}: ${pkg ? `apt-get install ${pkg}` : 'install it'} to run these differential tests`
+  }
+  return null
+}
+
 /** Set (to 1) in CI: a missing Go toolchain fails the differential tests instead of skipping them. */
 export const REQUIRE_GO = process.env.ONGRID_REQUIRE_GO === '1'
 

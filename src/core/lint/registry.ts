@@ -5,6 +5,7 @@
  */
 import type { Context } from './context.js'
 import { MANAGER_RULES } from './registry-manager.js'
+import envDangerousName from './rules/env-dangerous-name.js'
 import envDuplicate from './rules/env-duplicate.js'
 import envEmpty from './rules/env-empty.js'
 import envWhitespace from './rules/env-whitespace.js'
@@ -63,6 +64,7 @@ export const RULES: readonly Rule<Context>[] = [
   envWhitespace,
   envEmpty,
   envDuplicate,
+  envDangerousName,
   nativeNoFrontmatter,
   nativeToolClass,
   nativeActivationMode,

@@ -22,7 +22,14 @@ export async function checkSchema(schema: Record<string, unknown>): Promise<Sche
   const sel = selectDraft(schema)
   if ('unsupported' in sel) return sel
   if (provenValid(schema, sel.draft)) {
-    return { draft: sel.draft, invalid: [], compileError: null, defaults: [], via: 'builtin' }
+    return {
+      draft: sel.draft,
+      invalid: [],
+      compileError: null,
+      defaults: [],
+      via: 'builtin',
+      unchecked: null,
+    }
   }
   return ajvCheck(schema, sel.draft)
 }

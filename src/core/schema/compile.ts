@@ -15,6 +15,35 @@ export interface SchemaIssue {
   message: string
 }
 
+/**
+ * How deep a schema (as JSON: every object and array counts) may nest for ajv to be given it.
+ * ajv compiles and meta-validates by recursion on the stack (on the main thread `anyOf` overflows
+ * at about 390 levels, `items` at about 400) and in time that grows with the cube of the depth
+ * when subschemas hold defaults (100 levels of `items` with a `default` each: 2.6 s; 200: 20 s).
+ * Deeper schemas are not given to ajv: the check says so (`AJV_TOO_DEEP`).
+ */
+export const AJV_MAX_DEPTH = 100
+
+/** The nesting depth of a JSON value (a scalar is 0, `[]` and `{}` are 1), iteratively: any depth. */
+export function jsonDepth(value: unknown): number {
+  let max = 0
+  const stack: [unknown, number][] = [[value, 0]]
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, d] = top
+    if (v === null || typeof v !== 'object') continue
+    if (d + 1 > max) max = d + 1
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      if (x !== null && typeof x === 'object') stack.push([x, d + 1])
+    }
+  }
+  return max
+}
+
+/** Why ajv was not given a schema: its depth, past AJV_MAX_DEPTH. */
+export function ajvTooDeep(depth: number): string {
+  return `it nests ${depth} levels, deeper than the ${AJV_MAX_DEPTH} ajv is given`
+}
+
 /** The draft a schema asks for with `$schema`; 2020-12 when it names none. */
 export function draftOf(schema: unknown): Draft {
   const id = schema && typeof schema === 'object' ? (schema as Record<string, unknown>).$schema : undefined
@@ -56,6 +85,8 @@ export async function compileSchema(
     import('ajv/dist/2020.js'),
     import('ajv-formats'),
   ])
+  const depth = jsonDepth(schema)
+  if (depth > AJV_MAX_DEPTH) return { ok: false, error: ajvTooDeep(depth) }
   const options = { strict: opts.strict, allErrors: true, validateFormats: true }
   // biome-ignore lint/suspicious/noExplicitAny: the two ajv classes share this surface
   const ajv: any = draft === 'draft-07' ? new (Ajv as any)(options) : new (Ajv2020 as any)(options)
@@ -104,6 +135,11 @@ export interface SchemaCheck {
   defaults: SchemaProblem[]
   /** `builtin`: proven valid without ajv (see simple.ts); `ajv`: checked by ajv. */
   via: 'builtin' | 'ajv'
+  /**
+   * Why ajv could not check the schema at all (nested past AJV_MAX_DEPTH, or ajv ran out of
+   * stack): nothing else in this check is a verdict then. Null when it was checked.
+   */
+  unchecked: string | null
 }
 
 /**
@@ -213,13 +249,26 @@ function messageOf(errors: ErrorObject[] | null | undefined): string {
  * `examples` item against the subschema it sits in.
  */
 export async function ajvCheck(schema: Record<string, unknown>, draft: Draft): Promise<SchemaCheck> {
+  const depth = jsonDepth(schema)
+  if (depth > AJV_MAX_DEPTH) return uncheckedCheck(draft, ajvTooDeep(depth))
   // Fleets copy schemas: the same schema gets the same verdict.
   const memoKey = `${draft}\n${JSON.stringify(schema)}`
   const memo = verdicts.get(memoKey)
   if (memo) return { ...memo, invalid: [...memo.invalid], defaults: [...memo.defaults] }
-  const v = await ajvCheckOnce(schema, draft)
+  let v: SchemaCheck
+  try {
+    v = await ajvCheckOnce(schema, draft)
+  } catch (e) {
+    // ajv recurses on the stack: a schema within AJV_MAX_DEPTH should never get here.
+    if (!(e instanceof RangeError)) throw e
+    v = uncheckedCheck(draft, `ajv ran out of stack on it (${e.message})`)
+  }
   verdicts.set(memoKey, v)
   return v
+}
+
+function uncheckedCheck(draft: Draft, why: string): SchemaCheck {
+  return { draft, invalid: [], compileError: null, defaults: [], via: 'ajv', unchecked: why }
 }
 
 const verdicts = new Map<string, SchemaCheck>()
@@ -227,9 +276,22 @@ const verdicts = new Map<string, SchemaCheck>()
 async function ajvCheckOnce(schema: Record<string, unknown>, draft: Draft): Promise<SchemaCheck> {
   const ajv = await strictAjv(draft)
   // ajv knows each meta-schema under one URI: name it so whatever spelling selected the draft.
+  // A `$schema` that is not a string (ajv's validateSchema throws on it) is checked against the
+  // draft's meta-schema, which says what is wrong with it.
   const copy = typeof schema.$schema === 'string' ? { ...schema, $schema: META_IDS[draft] } : schema
-  const check: SchemaCheck = { draft, invalid: [], compileError: null, defaults: [], via: 'ajv' }
-  if (!ajv.validateSchema(copy)) {
+  const check: SchemaCheck = {
+    draft,
+    invalid: [],
+    compileError: null,
+    defaults: [],
+    via: 'ajv',
+    unchecked: null,
+  }
+  const metaValid =
+    Object.hasOwn(copy, '$schema') && typeof copy.$schema !== 'string'
+      ? ajv.validate(META_IDS[draft], copy)
+      : ajv.validateSchema(copy)
+  if (!metaValid) {
     check.invalid = ((ajv.errors ?? []) as ErrorObject[]).map((e) => ({
       pointer: e.instancePath,
       message: messageOf([{ ...e, instancePath: '' }]),
@@ -238,20 +300,26 @@ async function ajvCheckOnce(schema: Record<string, unknown>, draft: Draft): Prom
   }
   let key = `ongrid-skill:schema-${nextKey++}`
   let checker = ajv
+  // Whether addSchema took it: only then are its key and `$id` ours to remove (a refused `$id`
+  // may be another schema's, the meta-schema's included).
+  let added = false
   try {
     ajv.addSchema(copy, key)
+    added = true
     ajv.getSchema(key)
   } catch (e) {
     check.compileError = (e as Error).message
-    removeQuietly(ajv, key, copy)
+    if (added) removeQuietly(ajv, key, copy)
     // Strict mode refused it: still check the defaults, without strict mode.
     checker = await strictAjv(draft, true)
     key = `ongrid-skill:schema-${nextKey++}`
+    added = false
     try {
       checker.addSchema(copy, key)
+      added = true
       checker.getSchema(key)
     } catch {
-      removeQuietly(checker, key, copy)
+      if (added) removeQuietly(checker, key, copy)
       return check
     }
   }

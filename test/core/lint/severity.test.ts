@@ -60,6 +60,7 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['env/whitespace', 'warn'],
   ['env/empty', 'info'],
   ['env/duplicate', 'info'],
+  ['env/dangerous-name', 'warn'],
   ['native/no-frontmatter', 'warn'],
   ['native/tool-class', 'warn'],
   ['native/activation-mode', 'warn'],

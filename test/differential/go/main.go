@@ -22,6 +22,9 @@
 //	bridgeparams  data           → out, err: the LLM bridge's params for tool-call args data
 //	                               (Unmarshal into map[string]json.RawMessage, edge_id and
 //	                               device_id deleted, json.Marshal)
+//	toolschema    data (manifest) → decode (the manifest's Unmarshal error), then for a
+//	                               non-empty schema: params (what the LLM bridge sends as the
+//	                               tool's parameters for a skill keyed "k") or err
 //	duration      ns (decimal)   → s
 //	parseduration s              → ns (decimal) or err
 //	clean/abs/base/dir/isabs path, join elems, rel base targ → out, err (isabs: abs)
@@ -156,6 +159,8 @@ func handle(r *request) object {
 		return object{"out": b64(encodeString(string(r.S), r.HTML))}
 	case "bridgeparams":
 		return bridgeParams(r.Data)
+	case "toolschema":
+		return toolSchema(r.Data)
 	case "duration":
 		n, err := strconv.ParseInt(r.Ns, 10, 64)
 		if err != nil {
@@ -310,4 +315,33 @@ func bridgeParams(data []byte) object {
 		return object{"out": nil, "err": errText(err)}
 	}
 	return object{"out": b64(string(out)), "err": nil}
+}
+
+// toolSchema decodes a manifest as the loader does, then builds the tool's parameters from its
+// schema as the manager's LLM bridge does for a subprocess skill: json.Unmarshal into
+// map[string]any (an error is wrapped with the skill's key), nil made empty, "type":"object" when
+// there is no "type" key, json.Marshal.
+func toolSchema(data []byte) object {
+	var m skill.SkillManifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return object{"decode": errText(err), "params": nil, "err": nil}
+	}
+	if len(m.Schema) == 0 {
+		return object{"decode": nil, "params": nil, "err": nil}
+	}
+	var base map[string]any
+	if err := json.Unmarshal(m.Schema, &base); err != nil {
+		return object{"decode": nil, "params": nil, "err": errText(fmt.Errorf("subprocess skill %q: invalid manifest schema: %w", "k", err))}
+	}
+	if base == nil {
+		base = map[string]any{}
+	}
+	if _, ok := base["type"]; !ok {
+		base["type"] = "object"
+	}
+	out, err := json.Marshal(base)
+	if err != nil {
+		return object{"decode": nil, "params": nil, "err": errText(err)}
+	}
+	return object{"decode": nil, "params": b64(string(out)), "err": nil}
 }

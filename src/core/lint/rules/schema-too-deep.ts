@@ -1,13 +1,25 @@
 import { MAX_TREE_DEPTH } from '../../json-tree.js'
+import { AJV_MAX_DEPTH } from '../../schema/compile.js'
 import { pack, packText, skillJson } from './examples.js'
 import type { ManifestRule } from './util.js'
+
+/** skill.json whose schema's property `a` is `{"type":"array","items":…}` nested `n` levels, on one line. */
+function nestedItems(n: number): string {
+  const items = `${'{"type":"array","items":'.repeat(n)}{"type":"string"}${'}'.repeat(n)}`
+  return skillJson({
+    name: 'disk_free',
+    description: 'Reports free space.',
+    entry: 'run.sh',
+    schema: { type: 'object', properties: { a: '@' } },
+  }).replace('"@"', items)
+}
 
 const rule: ManifestRule = {
   id: 'schema/too-deep',
   severity: 'info',
   category: 'manager',
   kind: 'manifest',
-  docs: `The schema nests deeper than ${MAX_TREE_DEPTH} levels: ongrid-skill does not analyse it.`,
+  docs: `The schema nests deeper than ${MAX_TREE_DEPTH} levels: ongrid-skill does not analyse it; or deeper than ${AJV_MAX_DEPTH}: ajv does not check it (the strict check, defaults and examples). The manager checks neither: the bridge sends it as written (\`--show-tool\`).`,
   examples: {
     bad: [
       {
@@ -20,15 +32,26 @@ const rule: ManifestRule = {
           }).replace('"@"', `${'['.repeat(1001)}${']'.repeat(1001)}`),
         ),
       },
+      { files: packText(nestedItems(AJV_MAX_DEPTH)) },
     ],
     good: [{ files: pack({ schema: { type: 'object', x: [[[]]] } }) }],
   },
+  prepare: (ctx) => ctx.loadSchemaVerdict(),
   check(ctx, report) {
     const s = ctx.schema()
-    if (!s || s.decode !== null) return
+    if (!s) return
+    if (s.decode === null) {
+      report({
+        at: s.key.offset,
+        message: `the schema nests deeper than ${MAX_TREE_DEPTH} levels: not analysed`,
+      })
+      return
+    }
+    const v = ctx.schemaVerdict
+    if (!v || 'unsupported' in v || v.unchecked === null) return
     report({
       at: s.key.offset,
-      message: `the schema nests deeper than ${MAX_TREE_DEPTH} levels: not analysed`,
+      message: `ajv did not check the schema: ${v.unchecked}; the manager does not check it either: the bridge sends it as written (--show-tool)`,
     })
   },
 }

@@ -18,25 +18,32 @@ export function member(o: JNode | undefined, key: string): JMember | undefined {
   return o?.kind === 'object' ? lastMember(o, key) : undefined
 }
 
-/** Every object subschema of a schema tree (the root included), with its JSON pointer. */
+/**
+ * Every object subschema of a schema tree (the root included), with its JSON pointer, in document
+ * order (depth-first, a subschema before the ones inside it). Iterative: any depth the tree has.
+ */
 export function eachSchemaObject(root: JNode, fn: (o: JObject, pointer: string) => void): void {
-  const visit = (n: JNode, pointer: string, depth: number) => {
-    if (n.kind !== 'object' || depth > 200) return
+  const stack: [JNode, string][] = [[root, '']]
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [n, pointer] = top
+    if (n.kind !== 'object') continue
     fn(n, pointer)
+    const next: [JNode, string][] = []
     for (const m of effectiveMembers(n)) {
       const p = `${pointer}/${m.key}`
       const v = m.value
       if (SUBSCHEMA_LIST.has(m.key) && v.kind === 'array')
         (v as JArray).items.forEach((x, i) => {
-          visit(x, `${p}/${i}`, depth + 1)
+          next.push([x, `${p}/${i}`])
         })
-      else if (SUBSCHEMA.has(m.key)) visit(v, p, depth + 1)
+      else if (SUBSCHEMA.has(m.key)) next.push([v, p])
       else if (SUBSCHEMA_MAP.has(m.key) && v.kind === 'object') {
-        for (const sub of effectiveMembers(v)) visit(sub.value, `${p}/${sub.key}`, depth + 1)
+        for (const sub of effectiveMembers(v)) next.push([sub.value, `${p}/${sub.key}`])
       }
     }
+    // Pushed in reverse, popped in document order.
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i])
   }
-  visit(root, '', 0)
 }
 
 /** Every object in a JSON tree (for duplicate keys), depth-first. */

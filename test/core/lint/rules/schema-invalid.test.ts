@@ -96,3 +96,58 @@ ruleTester(rule, {
     },
   ],
 })
+
+const NOT_A_STRING = pack({
+  schema: { $schema: 1, type: 'object', properties: {}, additionalProperties: false },
+})
+// A schema no other case checks (ajv's verdicts are memoised per schema).
+const AFTER = pack({ schema: { type: 'object', properties: { after: { type: 'strin' } } } })
+const METAS_ID = pack({
+  schema: { $id: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: {} },
+})
+
+ruleTester(rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a $schema that is not a string: the meta-schema says so (ajv itself throws on it)',
+      files: { 'skills/a/skill.json': NOT_A_STRING, 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: 'schema/$schema: must be string',
+          line: 1,
+          column: NOT_A_STRING.indexOf('"$schema"') + 1,
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+    {
+      name: 'the meta-schema’s own $id: refused, and the packs after it are still checked',
+      files: {
+        'skills/a/skill.json': METAS_ID,
+        'skills/a/run.sh': ECHO,
+        'skills/b/skill.json': AFTER,
+        'skills/b/run.sh': ECHO,
+      },
+      findings: [
+        {
+          message:
+            'schema: schema with key or id "https://json-schema.org/draft/2020-12/schema" already exists',
+          line: 1,
+          column: METAS_ID.indexOf('"schema"') + 1,
+          file: 'skills/a/skill.json',
+        },
+        ...[
+          'schema/properties/after/type: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]',
+          'schema/properties/after/type: must be array',
+          'schema/properties/after/type: must match a schema in anyOf',
+        ].map((message) => ({
+          message,
+          line: 1,
+          column: AFTER.indexOf('"type":"strin"') + 1,
+          file: 'skills/b/skill.json',
+        })),
+      ],
+    },
+  ],
+})

@@ -96,3 +96,28 @@ ruleTester(rule, {
     },
   ],
 })
+
+/** Properties nested `n` levels (each described), the innermost `deep` without a description. */
+const DEEP_LEVELS = 400
+const DEEP = pack({ schema: { type: 'object', properties: { a: '@' } } }).replace(
+  '"@"',
+  `${'{"type":"object","description":"d","properties":{"a":'.repeat(DEEP_LEVELS - 1)}{"type":"object","description":"d","properties":{"deep":{"type":"string"}}}${'}}'.repeat(DEEP_LEVELS - 1)}`,
+)
+
+ruleTester(rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a property 800 levels deep (past the 200 the walk once stopped at, silently)',
+      files: { 'skills/a/skill.json': DEEP, 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: `property "deep" (at ${'/properties/a'.repeat(DEEP_LEVELS)}) has no description: tell the LLM what to pass`,
+          line: 1,
+          column: DEEP.indexOf('"deep"') + 1,
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+  ],
+})
