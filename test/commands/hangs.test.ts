@@ -242,8 +242,9 @@ async function stopAfter(
 describe('a stop signal that lands during synchronous work is never lost', () => {
   let db = ''
   before(async () => {
-    // 80,000 rows: `audit tail -n 80000` reads and formats them in one synchronous stretch of
-    // seconds, then returns; a signal that lands in it is still pending when the command ends.
+    // 400,000 rows: `audit tail -n 400000` reads and formats them in one synchronous stretch of
+    // seconds (0.7 s for 80,000 on a quiet machine, so the signal at 0.8 s would come after the
+    // end), then returns; a signal that lands in it is still pending when the command ends.
     db = join(R, 'many.db')
     const { SKILL_EXECUTIONS_DDL } = await import('../../src/core/audit/local-store.js')
     const Database = createRequire(import.meta.url)('better-sqlite3')
@@ -254,24 +255,27 @@ describe('a stop signal that lands during synchronous work is never lost', () =>
        VALUES (?, 0, 0, 'local', 'read', '{}', '{}', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:01+00:00', '2026-01-01 00:00:01+00:00')`,
     )
     d.transaction(() => {
-      for (let i = 0; i < 80_000; i++) st.run(`skill_${i}`)
+      for (let i = 0; i < 400_000; i++) st.run(`skill_${i}`)
     })()
     d.close()
   })
 
   for (const [signal, code] of STOP_SIGNALS) {
-    test(`audit tail reading 80,000 rows, ${signal}: status ${code}, not 0`, async () => {
+    test(`audit tail reading 400,000 rows, ${signal}: status ${code}, not 0`, async () => {
       assert.equal(
-        await stopAfter(['audit', 'tail', '--db', `sqlite:${db}`, '-n', '80000'], signal, 800),
+        await stopAfter(['audit', 'tail', '--db', `sqlite:${db}`, '-n', '400000'], signal, 800),
         code,
       )
     })
   }
 
   // Commands with no handler of their own die of the signal at once: a shell sees 128 + n.
-  test('lint, validate and load-dirs over 400 packs, SIGTERM mid-walk: status 143', async () => {
+  // 5,000 packs take lint over a second and load-dirs a quarter of one: the signal, sent 100 ms
+  // after the start, lands before the command could give an exit of its own (400 packs were done
+  // in under 300 ms on a quiet machine, which made the exit theirs).
+  test('lint, validate and load-dirs over 5,000 packs, SIGTERM mid-walk: status 143', async () => {
     const tree: Record<string, string> = {}
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 5000; i++) {
       tree[`many/p${i}/skill.json`] = JSON.stringify({
         name: `p${i}`,
         description: 'A skill.',
@@ -281,8 +285,8 @@ describe('a stop signal that lands during synchronous work is never lost', () =>
     }
     makeTree(R, tree)
     for (const cmd of ['lint', 'validate', 'load-dirs']) {
-      const status = await stopAfter([cmd, join(R, 'many')], 'SIGTERM', 300)
-      assert.ok(status === 143 || status === 0, `${cmd}: ${status}`)
+      const status = await stopAfter([cmd, join(R, 'many')], 'SIGTERM', 100)
+      assert.equal(status, 143, `${cmd}: ${status}`)
     }
   })
 })
