@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { describe, test } from 'node:test'
+import { STOP_SIGNALS } from '../helpers/signals.js'
 
 // src/cli/signals.ts in a Node of its own: a stop signal is handed to JavaScript only when the
 // event loop turns, so one that lands during synchronous work must survive the command's
@@ -21,12 +22,7 @@ function node(body: string): { status: number | null; signal: string | null; std
 }
 
 describe('onStopSignals', () => {
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-    ['SIGQUIT', 131],
-  ] as const) {
+  for (const [signal, code] of STOP_SIGNALS) {
     test(`${signal} pending when the handlers are removed (synchronous work): exit ${code}, not 0`, () => {
       // The signal is sent while the main thread is busy: it is pending, not yet handled, when
       // the command ends and removes its handlers.

@@ -7,6 +7,7 @@ import { constants } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type CliResult, runCli, startCli } from '../helpers/cli.js'
+import { STOP_SIGNALS } from '../helpers/signals.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 import { waitFor } from '../helpers/until.js'
 
@@ -207,14 +208,6 @@ describe('audit tail --db sqlite:PATH that is not a regular file: one line, exit
     assert.equal(JSON.parse(r.stdout).error.exit_code, 2)
   })
 })
-
-/** Every stop signal and the exit it must give: 128 + its number. */
-const STOP_SIGNALS = [
-  ['SIGHUP', 129],
-  ['SIGQUIT', 131],
-  ['SIGTERM', 143],
-  ['SIGINT', 130],
-] as const
 
 /** Starts the CLI, sends `signal` after `afterMs`, and gives the status a shell would see. */
 async function stopAfter(

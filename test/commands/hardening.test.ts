@@ -16,6 +16,7 @@ import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
 import { type CliResult, runCli, startCli } from '../helpers/cli.js'
+import { STOP_SIGNALS } from '../helpers/signals.js'
 import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
 import { waitFor } from '../helpers/until.js'
 
@@ -63,14 +64,6 @@ function pack(entry: Node, fields: Record<string, unknown> = {}): string {
 }
 
 const OK = { exec: `${SH}cat >/dev/null\necho '{"ok":true}'\n` }
-
-/** Every stop signal and the exit it must give: 128 + its number, the same for every command. */
-const STOP_SIGNALS = [
-  ['SIGHUP', 129],
-  ['SIGQUIT', 131],
-  ['SIGTERM', 143],
-  ['SIGINT', 130],
-] as const
 
 describe('run: an entry that is a FIFO', () => {
   test('fails to start at once with permission denied, as execve does', async () => {

@@ -22,6 +22,7 @@ import { gzipSync } from 'node:zlib'
 import { tarBytes } from '../../src/core/marketplace/archive-write.js'
 import { reapStale } from '../../src/core/marketplace/scratch.js'
 import { runCliSync, startCli } from '../helpers/cli.js'
+import { STOP_SIGNALS } from '../helpers/signals.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
 
@@ -339,12 +340,7 @@ describe('marketplace check ARCHIVE: the extraction is removed whatever happens'
           .map((x) => join(d, x)),
       )
 
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-    ['SIGQUIT', 131],
-  ] as const) {
+  for (const [signal, code] of STOP_SIGNALS) {
     test(`${signal} during the extraction: exit ${code}, the scratch dir removed`, async () => {
       const child = startCli(['marketplace', 'check', archive])
       const pid = child.pid as number

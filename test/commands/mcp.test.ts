@@ -9,6 +9,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import Database from 'better-sqlite3'
 import { aliveInGroup, aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
 import { BIN, type CliResult, cliEnv, runCli, startCli } from '../helpers/cli.js'
+import { STOP_SIGNALS } from '../helpers/signals.js'
 import { makeTree, manifest, type Node, tempRoot } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
 
@@ -848,12 +849,7 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
     assert.doesNotMatch(r.stderr, /Warning/)
   })
 
-  for (const [signal, code] of [
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-    ['SIGQUIT', 131],
-    ['SIGINT', 130],
-  ] as const) {
+  for (const [signal, code] of STOP_SIGNALS) {
     test(`${signal}: running entries’ process groups are killed, exit ${code}`, async () => {
       const { rmSync } = await import('node:fs')
       const pidFile = join(R, 'hang.pid')
