@@ -148,6 +148,12 @@ describe('every rule judges the deepest subschema, up to Go’s 10000 levels', (
       leaves.push({ name, ...m })
     }
   }
+  // An enum, const and default of equal values 9980 levels deep: compared without recursion.
+  const values = `${'['.repeat(9980)}${']'.repeat(9980)}`
+  makeTree(deepRoot, {
+    'skills/deep_enum/skill.json': `{"name":"deep_enum","description":"A deep schema for the depth tests.","entry":"run.sh","class":"safe","timeout_seconds":5,"schema":{"type":"object","additionalProperties":false,"properties":{"a":{"description":"x","enum":[${values},${values}],"const":${values},"default":${values}}}}}`,
+    'skills/deep_enum/run.sh': ECHO,
+  })
   test('lint --json: the leaf’s property and required name reported where they are, in under a second each', () => {
     const started = Date.now()
     const r = runCliSync(['lint', '--json', 'skills'], { cwd: deepRoot, timeoutMs: 120_000 })
@@ -179,6 +185,11 @@ describe('every rule judges the deepest subschema, up to Go’s 10000 levels', (
         ],
       ])
     }
+    const enumFile = doc.files.find((f) => f.path === 'skills/deep_enum/skill.json')
+    assert.deepEqual(
+      enumFile?.findings.map((f) => f.ruleId),
+      ['schema/too-deep'],
+    )
     // Twelve packs, up to 10000 levels each, one process: well under a second a pack.
     assert.ok(ms < leaves.length * 1000, `${ms} ms`)
   })
