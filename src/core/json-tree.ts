@@ -44,8 +44,11 @@ export interface JLiteral extends Span {
   kind: 'true' | 'false' | 'null'
 }
 
-/** Nesting deeper than this is not analysed (Go allows 10000; no real schema comes close). */
-export const MAX_TREE_DEPTH = 1000
+/**
+ * Go's decoder refuses JSON nested deeper than this (encoding/json's scanner, maxNestingDepth):
+ * text that reaches parseTree never does; the check is a guard, not a limit of its own.
+ */
+export const MAX_TREE_DEPTH = 10000
 
 export class TooDeepError extends Error {
   constructor() {
@@ -57,7 +60,17 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 }
 
-/** Parses the valid JSON value that starts at (or after white space from) `start`. Throws TooDeepError. */
+/** An object or array being read, and for an object the key its next value goes under. */
+interface Open {
+  node: JObject | JArray
+  key: GoString
+  keyStart: number
+}
+
+/**
+ * Parses the valid JSON value that starts at (or after white space from) `start`. Iterative (an
+ * explicit stack): any depth Go accepts. Throws TooDeepError past MAX_TREE_DEPTH.
+ */
 export function parseTree(data: GoString, start = 0): JNode {
   let i = start
   const skip = () => {
@@ -70,74 +83,80 @@ export function parseTree(data: GoString, start = 0): JNode {
       else if (b === 0x22) return k + 1
     }
   }
-  const value = (depth: number): JNode => {
-    if (depth > MAX_TREE_DEPTH) throw new TooDeepError()
+  const stack: Open[] = []
+  /** Reads an object's key and its colon into the open object on top. */
+  const readKey = (top: Open) => {
+    skip()
+    top.keyStart = i
+    const keyEnd = stringEnd(i)
+    top.key = unquote(data, i, keyEnd)
+    i = keyEnd
+    skip()
+    i++ // :
+  }
+  for (;;) {
+    // One value starts here: a scalar is whole, a container is opened.
     skip()
     const s = i
     const c = data.charCodeAt(i)
-    if (c === 0x7b) {
+    let done: JNode | null = null
+    if (c === 0x7b || c === 0x5b) {
+      if (stack.length >= MAX_TREE_DEPTH) throw new TooDeepError()
       i++
-      const members: JMember[] = []
+      const node: JObject | JArray =
+        c === 0x7b
+          ? { kind: 'object', start: s, end: s, members: [] }
+          : { kind: 'array', start: s, end: s, items: [] }
       skip()
-      if (data.charCodeAt(i) === 0x7d) {
+      if (data.charCodeAt(i) === (c === 0x7b ? 0x7d : 0x5d)) {
         i++
-        return { kind: 'object', start: s, end: i, members }
+        node.end = i
+        done = node
+      } else {
+        const open: Open = { node, key: '', keyStart: 0 }
+        stack.push(open)
+        if (c === 0x7b) readKey(open)
+        continue
       }
-      for (;;) {
-        skip()
-        const keyStart = i
-        const keyEnd = stringEnd(i)
-        const key = unquote(data, keyStart, keyEnd)
-        i = keyEnd
-        skip()
-        i++ // :
-        const v = value(depth + 1)
-        members.push({ key, keyStart, value: v })
-        skip()
-        if (data.charCodeAt(i++) !== 0x2c) break
-      }
-      return { kind: 'object', start: s, end: i, members }
-    }
-    if (c === 0x5b) {
-      i++
-      const items: JNode[] = []
-      skip()
-      if (data.charCodeAt(i) === 0x5d) {
-        i++
-        return { kind: 'array', start: s, end: i, items }
-      }
-      for (;;) {
-        items.push(value(depth + 1))
-        skip()
-        if (data.charCodeAt(i++) !== 0x2c) break
-      }
-      return { kind: 'array', start: s, end: i, items }
-    }
-    if (c === 0x22) {
+    } else if (c === 0x22) {
       i = stringEnd(i)
-      return { kind: 'string', start: s, end: i, value: unquote(data, s, i) }
-    }
-    if (c === 0x74) {
+      done = { kind: 'string', start: s, end: i, value: unquote(data, s, i) }
+    } else if (c === 0x74) {
       i += 4
-      return { kind: 'true', start: s, end: i }
-    }
-    if (c === 0x66) {
+      done = { kind: 'true', start: s, end: i }
+    } else if (c === 0x66) {
       i += 5
-      return { kind: 'false', start: s, end: i }
-    }
-    if (c === 0x6e) {
+      done = { kind: 'false', start: s, end: i }
+    } else if (c === 0x6e) {
       i += 4
-      return { kind: 'null', start: s, end: i }
+      done = { kind: 'null', start: s, end: i }
+    } else {
+      i++
+      while (i < data.length) {
+        const b = data.charCodeAt(i)
+        if ((b >= 0x30 && b <= 0x39) || b === 0x2e || b === 0x65 || b === 0x45 || b === 0x2b || b === 0x2d)
+          i++
+        else break
+      }
+      done = { kind: 'number', start: s, end: i, raw: data.slice(s, i) }
     }
-    i++
-    while (i < data.length) {
-      const b = data.charCodeAt(i)
-      if ((b >= 0x30 && b <= 0x39) || b === 0x2e || b === 0x65 || b === 0x45 || b === 0x2b || b === 0x2d) i++
-      else break
+    // Hand the finished value to the container it is in; close each container it completes.
+    for (;;) {
+      const top = stack[stack.length - 1]
+      if (top === undefined) return done
+      if (top.node.kind === 'object')
+        top.node.members.push({ key: top.key, keyStart: top.keyStart, value: done })
+      else top.node.items.push(done)
+      skip()
+      if (data.charCodeAt(i++) === 0x2c) {
+        if (top.node.kind === 'object') readKey(top)
+        break
+      }
+      top.node.end = i
+      stack.pop()
+      done = top.node
     }
-    return { kind: 'number', start: s, end: i, raw: data.slice(s, i) }
   }
-  return value(0)
 }
 
 /** The member Go would keep for `key` (the last one), or undefined. */

@@ -10,8 +10,7 @@ import type { SubprocessSkill } from './build.js'
 import type { GoError } from './go/errors.js'
 import type { GoString } from './go/gostring.js'
 import { quote } from './go/strconv/quote.js'
-import { TooDeepError } from './json-tree.js'
-import { decodeBridgeDeep, decodeBridgeSchema, type GoMap, marshal, marshalString } from './schema/go-any.js'
+import { decodeBridgeSchema, type GoMap, marshal, marshalString } from './schema/go-any.js'
 
 /** What the loader sets as every subprocess skill's ResultPreview (loader.go). */
 export const RESULT_PREVIEW = '{...} (subprocess skill output)'
@@ -58,7 +57,7 @@ export function toolDefinition(
     // No schema: built from the empty ParamSchema, {"type":"object","properties":{}} round-tripped.
     parameters = '{"properties":{},"type":"object"}'
   } else {
-    const d = decodeDeepAsNeeded(raw, schemaStart)
+    const d = decodeBridgeSchema(raw, schemaStart)
     if (!d.ok) {
       return {
         offered: false,
@@ -83,14 +82,4 @@ export function toolDefinition(
     parameters +
     '}}'
   return { offered: true, name: skill.key, description, parameters, json }
-}
-
-/** The bridge's decode; past the depth a tree is built for (json-tree.ts), without one (Go allows 10000). */
-function decodeDeepAsNeeded(raw: GoString, start: number) {
-  try {
-    return decodeBridgeSchema(raw, start)
-  } catch (e) {
-    if (!(e instanceof TooDeepError)) throw e
-    return decodeBridgeDeep(raw, start)
-  }
 }

@@ -174,10 +174,8 @@ function showTools(files: FileReport[], compact: boolean): number {
       continue
     }
     const def = ctx.tool()
-    if (def === null) {
-      why('its schema nests too deep to analyse')
-      continue
-    }
+    // Null only without a skill, said above: a schema of any depth Go accepts is decoded.
+    if (def === null) continue
     if (!def.offered) {
       if (def.reason === 'class') why(`class "${ctx.skill.class}": only safe skills are offered`)
       else why(`the bridge skips it: WARN ${SCHEMA_WARN_MSG} err=${def.err?.error() ?? ''}`)

@@ -4,7 +4,7 @@ import type { Result } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
 import { stat } from '../go/os/file.js'
 import { base } from '../go/path/filepath/path.js'
-import { type JNode, TooDeepError } from '../json-tree.js'
+import type { JNode } from '../json-tree.js'
 import { type ParsedManifest, parseManifest } from '../manifest.js'
 import { DEVICE_CAP, type ManifestRead, readManifest } from '../manifest-read.js'
 import type { NotLoaded } from '../marketplace/load-all.js'
@@ -49,11 +49,11 @@ function manifestSkipReason(read: Exclude<ManifestRead, { kind: 'read' }>): stri
 export interface SchemaInfo {
   /** The key that set `schema` (Go keeps the last one). */
   key: KeyEvent
-  /** The bridge's decode; null when the schema nests too deep to analyse. */
-  decode: BridgeDecode | null
+  /** The bridge's decode. */
+  decode: BridgeDecode
   /** The parameters as the bridge would send them, as a JS value; null when the bridge drops the schema. */
   js: Record<string, unknown> | null
-  /** The schema's own tree (file offsets), when it could be parsed (not when too deep). */
+  /** The schema's own tree (file offsets); null when the top-level value is too deep to parse. */
   tree: JNode | null
 }
 
@@ -198,14 +198,8 @@ export class ManifestContext {
       if (!this.ok) return null
       const key = this.lastKey('schema')
       if (!key) return null
-      let decode: BridgeDecode | null
-      try {
-        decode = decodeBridgeSchema(this.raw, key.valueOffset)
-      } catch (e) {
-        if (e instanceof TooDeepError) decode = null
-        else throw e
-      }
-      if (decode === null) return { key, decode, js: null, tree: null }
+      // Any depth Go's scanner let through (10000 levels): the tree and its walkers are iterative.
+      const decode = decodeBridgeSchema(this.raw, key.valueOffset)
       if (!decode.ok) return { key, decode, js: null, tree: decode.tree }
       const base = decode.value ?? new Map()
       if (!base.has('type')) base.set('type', 'object')
@@ -218,12 +212,7 @@ export class ManifestContext {
     return this.once('tool', () => {
       const skill = this.skill
       if (!skill) return null
-      try {
-        return toolDefinition(skill, this.raw, this.lastKey('schema')?.valueOffset ?? null)
-      } catch (e) {
-        if (e instanceof TooDeepError) return null
-        throw e
-      }
+      return toolDefinition(skill, this.raw, this.lastKey('schema')?.valueOffset ?? null)
     })
   }
 }

@@ -11,13 +11,19 @@ export type ArgsVerdict =
   /** The check ran out of time: a pattern backtracking catastrophically (`^(a+)+$`). */
   | { kind: 'overtime'; ms: number }
 
-/** Does the schema hold a regular expression anywhere (`pattern`, `patternProperties`)? */
-export function hasPatterns(schema: unknown, depth = 0): boolean {
-  if (depth > 500 || schema === null || typeof schema !== 'object') return false
-  if (Array.isArray(schema)) return schema.some((s) => hasPatterns(s, depth + 1))
-  for (const [k, v] of Object.entries(schema)) {
-    if (k === 'pattern' || k === 'patternProperties') return true
-    if (hasPatterns(v, depth + 1)) return true
+/** Does the schema hold a regular expression anywhere (`pattern`, `patternProperties`)? Iterative: any depth. */
+export function hasPatterns(schema: unknown): boolean {
+  const stack: unknown[] = [schema]
+  for (let v = stack.pop(); stack.length > 0 || v !== undefined; v = stack.pop()) {
+    if (v === null || typeof v !== 'object') continue
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x)
+      continue
+    }
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'pattern' || k === 'patternProperties') return true
+      stack.push(x)
+    }
   }
   return false
 }

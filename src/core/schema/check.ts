@@ -1,15 +1,51 @@
-import { toText } from '../go/gostring.js'
+import { type GoString, toText } from '../go/gostring.js'
 import { ajvCheck, type SchemaCheck, selectDraft } from './compile.js'
 import type { GoAny } from './go-any.js'
 import { provenValid } from './simple.js'
 
-/** A Go `any` value as the JS value ajv sees (byte strings decoded as UTF-8). */
-export function goToJs(v: GoAny): unknown {
-  if (v === null || typeof v === 'boolean' || typeof v === 'number') return v
-  if (typeof v === 'string') return toText(v)
-  if (Array.isArray(v)) return v.map(goToJs)
-  // fromEntries defines own properties, so a key such as "__proto__" stays a key.
-  return Object.fromEntries([...v].map(([k, x]) => [toText(k), goToJs(x)]))
+/** A Go `any` value as the JS value ajv sees (byte strings decoded as UTF-8). Iterative: any depth. */
+export function goToJs(root: GoAny): unknown {
+  const make = (v: GoAny): unknown =>
+    v === null || typeof v === 'boolean' || typeof v === 'number'
+      ? v
+      : typeof v === 'string'
+        ? toText(v)
+        : Array.isArray(v)
+          ? []
+          : Object.create(Object.prototype)
+  const top = make(root)
+  const stack: { from: GoAny[] | [GoString, GoAny][]; into: unknown; next: number }[] = []
+  const open = (v: GoAny, into: unknown) => {
+    if (v instanceof Map) stack.push({ from: [...v], into, next: 0 })
+    else if (Array.isArray(v)) stack.push({ from: v, into, next: 0 })
+  }
+  open(root, top)
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]
+    if (f.next === f.from.length) {
+      stack.pop()
+      continue
+    }
+    const k = f.next++
+    if (Array.isArray(f.into)) {
+      const x = f.from[k] as GoAny
+      const v = make(x)
+      f.into.push(v)
+      open(x, v)
+    } else {
+      const [key, x] = f.from[k] as [GoString, GoAny]
+      const v = make(x)
+      // defineProperty makes an own property, so a key such as "__proto__" stays a key.
+      Object.defineProperty(f.into, toText(key), {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+      open(x, v)
+    }
+  }
+  return top
 }
 
 export type SchemaVerdict = SchemaCheck | { unsupported: string }

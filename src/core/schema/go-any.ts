@@ -7,11 +7,11 @@
  * strings; a nil map is `null` at the top level only).
  */
 
-import { UnmarshalTypeError, unquote } from '../go/encoding/json/decode.js'
+import { UnmarshalTypeError } from '../go/encoding/json/decode.js'
 import { appendJSONString } from '../go/encoding/json/encode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
-import { type JNode, parseTree, TooDeepError } from '../json-tree.js'
+import { type JArray, type JNode, parseTree, TooDeepError } from '../json-tree.js'
 
 export type GoAny = null | boolean | number | GoString | GoAny[] | GoMap
 export type GoMap = Map<GoString, GoAny>
@@ -34,7 +34,7 @@ const MAP_TYPE = 'map[string]interface {}'
 /**
  * json.Unmarshal(raw, &base) with `var base map[string]any`, for raw bytes that Go's scanner
  * already accepted: the manifest `file` with its `schema` value (a json.RawMessage) at
- * `start`, so tree offsets are file offsets. Throws TooDeepError past MAX_TREE_DEPTH.
+ * `start`, so tree offsets are file offsets. Any depth Go's scanner accepts (10000 levels).
  */
 export function decodeBridgeSchema(file: GoString, start: number): BridgeDecode {
   // The kind of the top-level value decides first (no need to parse a deep array to refuse it).
@@ -82,108 +82,51 @@ export function decodeBridgeSchema(file: GoString, start: number): BridgeDecode 
 }
 
 /**
- * json.Unmarshal into map[string]any of the object at `start` (valid JSON, Go's scanner said so)
- * for any depth up to Go's 10000, without a tree: what the bridge needs when parseTree refuses
- * the depth. The same value and the same first out-of-range number as decodeBridgeSchema.
+ * A node as Go's decoder leaves it in an `any`; numbers out of float64's range are collected in
+ * `bad` (in document order). Iterative: any depth the tree has.
  */
-export function decodeBridgeDeep(
-  file: GoString,
-  start: number,
-): { ok: true; value: GoMap } | { ok: false; err: GoError; at: number } {
-  let i = start
-  while (' \t\r\n'.includes(file[i])) i++
-  let root: GoAny = null
-  let bad: { raw: string; at: number } | null = null
-  // Each open container, and for an object the key its next value goes under.
-  const stack: { into: GoMap | GoAny[]; key: GoString | null }[] = []
-  const put = (v: GoAny) => {
-    const top = stack[stack.length - 1]
-    if (top === undefined) root = v
-    else if (Array.isArray(top.into)) top.into.push(v)
-    else top.into.set(top.key as GoString, v)
-  }
-  const stringEnd = (j: number): number => {
-    for (let k = j + 1; ; k++) {
-      const b = file.charCodeAt(k)
-      if (b === 0x5c) k++
-      else if (b === 0x22) return k + 1
-    }
-  }
-  do {
-    const c = file.charCodeAt(i)
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2c) i++
-    else if (c === 0x7b || c === 0x5b) {
-      const into: GoMap | GoAny[] = c === 0x7b ? new Map() : []
-      put(into)
-      stack.push({ into, key: null })
-      i++
-    } else if (c === 0x7d || c === 0x5d) {
-      stack.pop()
-      i++
-    } else if (c === 0x22) {
-      const end = stringEnd(i)
-      const str = unquote(file, i, end)
-      const top = stack[stack.length - 1]
-      i = end
-      // In an object, a string is a key when a ':' follows it.
-      let j = i
-      while (' \t\r\n'.includes(file[j])) j++
-      if (top !== undefined && !Array.isArray(top.into) && file[j] === ':') {
-        top.key = str
-        i = j + 1
-      } else put(str)
-    } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
-      put(c === 0x74 ? true : c === 0x66 ? false : null)
-      i += c === 0x66 ? 5 : 4
-    } else {
-      let j = i
-      while (j < file.length && /[-+.eE0-9]/.test(file[j])) j++
-      const raw = file.slice(i, j)
-      const f = Number(raw)
-      if (!Number.isFinite(f) && bad === null) bad = { raw, at: i }
-      put(Number.isFinite(f) ? f : 0)
-      i = j
-    }
-  } while (stack.length > 0)
-  if (bad !== null) {
-    const b: { raw: string; at: number } = bad
-    return {
-      ok: false,
-      err: new ErrorString(`json: cannot unmarshal number ${b.raw} into Go value of type float64`),
-      at: b.at,
-    }
-  }
-  return { ok: true, value: root as unknown as GoMap }
-}
-
-/** A node as Go's decoder leaves it in an `any`; numbers out of float64's range are collected in `bad`. */
-function toGo(n: JNode, bad: { raw: string; at: number }[]): GoAny {
-  switch (n.kind) {
-    case 'object': {
-      const m: GoMap = new Map()
-      // Duplicate keys: the last one wins (and keeps its first insertion slot, which does not matter: maps are sorted on output).
-      for (const mem of n.members) m.set(mem.key, toGo(mem.value, bad))
-      return m
-    }
-    case 'array':
-      return n.items.map((x) => toGo(x, bad))
-    case 'string':
-      return n.value
-    case 'number': {
-      const f = Number(n.raw)
-      if (!Number.isFinite(f)) {
-        bad.push({ raw: n.raw, at: n.start })
-        return 0
+function toGo(root: JNode, bad: { raw: string; at: number }[]): GoAny {
+  const scalar = (n: JNode): GoAny => {
+    switch (n.kind) {
+      case 'string':
+        return n.value
+      case 'number': {
+        const f = Number(n.raw)
+        if (!Number.isFinite(f)) {
+          bad.push({ raw: n.raw, at: n.start })
+          return 0
+        }
+        return f
       }
-      return f
+      case 'true':
+        return true
+      case 'false':
+        return false
+      default:
+        return null
     }
-    case 'true':
-      return true
-    case 'false':
-      return false
-    case 'null':
-      return null
   }
+  const make = (n: JNode): GoAny => (n.kind === 'object' ? new Map() : n.kind === 'array' ? [] : scalar(n))
+  const top = make(root)
+  // Each container with the value made for it; its children are filled in document order.
+  const stack: { node: JNode; into: GoAny; next: number }[] = [{ node: root, into: top, next: 0 }]
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]
+    const n = f.node
+    const kids = n.kind === 'object' ? n.members.length : n.kind === 'array' ? n.items.length : 0
+    if (f.next === kids) {
+      stack.pop()
+      continue
+    }
+    const k = f.next++
+    const child = n.kind === 'object' ? n.members[k].value : (n as JArray).items[k]
+    const v = make(child)
+    // Duplicate keys: the last one wins (and keeps its first insertion slot, which does not matter: maps are sorted on output).
+    if (n.kind === 'object') (f.into as GoMap).set(n.members[k].key, v)
+    else (f.into as GoAny[]).push(v)
+    if (child.kind === 'object' || child.kind === 'array') stack.push({ node: child, into: v, next: 0 })
+  }
+  return top
 }
 
 /** json.Marshal(v) (HTML escaping on), as a byte string; iterative: values of any depth. */

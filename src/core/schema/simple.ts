@@ -155,19 +155,28 @@ function simpleSchema(s: unknown, draft: Draft, depth: number): boolean {
   return true
 }
 
-/** JSON Schema's equality (what ajv's fast-deep-equal answers for JSON values). */
+/** JSON Schema's equality (what ajv's fast-deep-equal answers for JSON values). Iterative: any depth. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a)) {
-    const bb = b as unknown[]
-    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]))
+  const pairs: [unknown, unknown][] = [[a, b]]
+  for (let top = pairs.pop(); top !== undefined; top = pairs.pop()) {
+    const [x, y] = top
+    if (x === y) continue
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
+    if (Array.isArray(x) !== Array.isArray(y)) return false
+    if (Array.isArray(x)) {
+      const yy = y as unknown[]
+      if (x.length !== yy.length) return false
+      for (let i = 0; i < x.length; i++) pairs.push([x[i], yy[i]])
+      continue
+    }
+    const kx = Object.keys(x as Obj)
+    if (kx.length !== Object.keys(y as Obj).length) return false
+    for (const k of kx) {
+      if (!Object.hasOwn(y as Obj, k)) return false
+      pairs.push([(x as Obj)[k], (y as Obj)[k]])
+    }
   }
-  const ka = Object.keys(a as Obj)
-  const kb = Object.keys(b as Obj)
-  if (ka.length !== kb.length) return false
-  return ka.every((k) => Object.hasOwn(b as Obj, k) && jsonEqual((a as Obj)[k], (b as Obj)[k]))
+  return true
 }
 
 function typeMatches(t: string, x: unknown): boolean {

@@ -82,7 +82,15 @@ describe('json tree', () => {
     if (inner.kind !== 'object' || inner.members[0].value.kind !== 'string') throw new Error('shape')
     assert.equal(inner.members[0].value.value, fromText('xé'))
   })
-  test('nesting past the limit throws TooDeepError (never a stack overflow)', () => {
-    assert.throws(() => parseTree('['.repeat(5000) + ']'.repeat(5000)), TooDeepError)
+  test('any depth Go accepts (10000) is parsed, offsets and members kept; past it, TooDeepError', () => {
+    for (const n of [1001, 5000, 10000]) {
+      const text = `${'{"a":['.repeat(n / 2)}"x"${']}'.repeat(n / 2)}`
+      const t = parseTree(text)
+      assert.equal(t.end, text.length)
+      const leaf = nodeAt(t, '/a/0'.repeat(n / 2))
+      assert.equal(leaf?.node.kind, 'string')
+      assert.equal(leaf?.node.start, text.indexOf('"x"'))
+    }
+    assert.throws(() => parseTree('['.repeat(10001) + ']'.repeat(10001)), TooDeepError)
   })
 })

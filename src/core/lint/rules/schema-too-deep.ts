@@ -1,4 +1,3 @@
-import { MAX_TREE_DEPTH } from '../../json-tree.js'
 import { AJV_MAX_DEPTH } from '../../schema/compile.js'
 import { pack, packText, skillJson } from './examples.js'
 import type { ManifestRule } from './util.js'
@@ -19,7 +18,7 @@ const rule: ManifestRule = {
   severity: 'info',
   category: 'manager',
   kind: 'manifest',
-  docs: `The schema nests deeper than ${MAX_TREE_DEPTH} levels: ongrid-skill does not analyse it; or deeper than ${AJV_MAX_DEPTH}: ajv does not check it (the strict check, defaults and examples). The manager checks neither: the bridge sends it as written (\`--show-tool\`).`,
+  docs: `The schema nests deeper than ${AJV_MAX_DEPTH} levels: ajv does not check it (the strict check, defaults and examples); every other rule still reads it, at any depth the manager accepts (10000). The manager does not check it either: the bridge sends it as written (\`--show-tool\`).`,
   examples: {
     bad: [
       {
@@ -40,13 +39,6 @@ const rule: ManifestRule = {
   check(ctx, report) {
     const s = ctx.schema()
     if (!s) return
-    if (s.decode === null) {
-      report({
-        at: s.key.offset,
-        message: `the schema nests deeper than ${MAX_TREE_DEPTH} levels: not analysed`,
-      })
-      return
-    }
     const v = ctx.schemaVerdict
     if (!v || 'unsupported' in v || v.unchecked === null) return
     report({
