@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
 import { runCliSync } from '../helpers/cli.js'
+import { SCHEMA_LEVELS, type SchemaLevelKind } from '../helpers/deep-schema.js'
 import { ECHO, makeTree, tempRoot } from '../helpers/tree.js'
 
 /**
@@ -103,17 +104,6 @@ describe('schemas nested up to Go’s 10000 levels', () => {
   }
 })
 
-/** One level of each kind around the leaf, its pointer step (as in KINDS, with descriptions and decisions). */
-const STEPS: Record<string, { open: string; close: string; levels: number; step: string }> = {
-  items: { open: '{"type":"array","description":"d","items":', close: '}', levels: 1, step: '/items' },
-  properties: {
-    open: '{"type":"object","description":"d","additionalProperties":false,"properties":{"p":',
-    close: '}}',
-    levels: 2,
-    step: '/properties/p',
-  },
-  anyOf: { open: '{"description":"d","anyOf":[', close: ']}', levels: 2, step: '/anyOf/0' },
-}
 /** The deepest subschema: a property without a description, a required name not declared. */
 const LEAF =
   '{"type":"object","description":"d","additionalProperties":false,"required":["ghost"],"properties":{"leaf":{"type":"string"}}}'
@@ -125,7 +115,7 @@ function leafManifest(name: string, kinds: string[], depth: number): { text: str
   let close = ''
   let pointer = '/properties/a'
   for (let i = 0; ; i++) {
-    const k = STEPS[kinds[i % kinds.length]]
+    const k = SCHEMA_LEVELS[kinds[i % kinds.length] as SchemaLevelKind]
     if (k.levels > budget) break
     budget -= k.levels
     open += k.open

@@ -8,22 +8,13 @@ import duplicateKey from '../../../../src/core/lint/rules/schema-duplicate-key.j
 import propertyDescription from '../../../../src/core/lint/rules/schema-property-description.js'
 import redosPattern from '../../../../src/core/lint/rules/schema-redos-pattern.js'
 import requiredUnknown from '../../../../src/core/lint/rules/schema-required-unknown.js'
+import { SCHEMA_LEVELS, type SchemaLevelKind } from '../../../helpers/deep-schema.js'
 import { ECHO } from '../../../helpers/tree.js'
 import { type InvalidCase, ruleTester } from '../rule-tester.js'
 import { pack } from './fixtures.js'
 
-/** One level of each kind: its opening and closing text, the JSON levels it adds, its pointer step. */
-const LEVELS = {
-  items: { open: '{"type":"array","description":"d","items":', close: '}', levels: 1, step: '/items' },
-  properties: {
-    open: '{"type":"object","description":"d","additionalProperties":false,"properties":{"p":',
-    close: '}}',
-    levels: 2,
-    step: '/properties/p',
-  },
-  anyOf: { open: '{"description":"d","anyOf":[', close: ']}', levels: 2, step: '/anyOf/0' },
-}
-type Kind = keyof typeof LEVELS
+const LEVELS = SCHEMA_LEVELS
+type Kind = SchemaLevelKind
 
 /** What the deepest subschema gets wrong: an undescribed property, no additionalProperties decision, an unknown required name, a ReDoS pattern written twice. */
 const LEAF =
