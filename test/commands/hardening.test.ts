@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
-import { type CliResult, runCli, startCli } from '../helpers/cli.js'
+import { type CliResult, runCli, runOnTty, startCli } from '../helpers/cli.js'
 import { STOP_SIGNALS } from '../helpers/signals.js'
 import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
 import { waitFor } from '../helpers/until.js'
@@ -392,17 +392,7 @@ describe('audit tail: DSNs', () => {
 })
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`): what a user's terminal would get. */
-async function onTty(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const r = await runCli(args, {
-    tty: true,
-    env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-    cwd: R,
-    stdin: 'ignore',
-    timeoutMs: 20_000,
-  })
-  const text = Buffer.concat([r.stdoutBytes, r.stderrBytes]).toString('latin1').replaceAll('\r\n', '\n')
-  return { ...r, stdout: text, stderr: '' }
-}
+const onTty = (args: string[], env: Record<string, string> = {}) => runOnTty(args, R, env)
 
 describe('terminal escapes from skills, entries and rows are shown, not obeyed', () => {
   const OSC52 = '\x1b]52;c;aGk=\x07'

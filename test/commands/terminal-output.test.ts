@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { SH } from '../fixtures/run/helpers.js'
-import { type CliResult, runCli } from '../helpers/cli.js'
+import { type CliResult, runCli, runOnTty } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 
 // What reaches a terminal: values from packs, archives, case files and rows, shown escaped as %q
@@ -23,17 +23,7 @@ after(() => cleanup())
 let n = 0
 
 /** On a pseudo-terminal: what it shows (stdout and stderr together), CRLF as LF. */
-async function onTty(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const r = await runCli(args, {
-    tty: true,
-    env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
-    cwd: R,
-    stdin: 'ignore',
-    timeoutMs: 20_000,
-  })
-  const text = Buffer.concat([r.stdoutBytes, r.stderrBytes]).toString('latin1').replaceAll('\r\n', '\n')
-  return { ...r, stdout: text, stderr: '' }
-}
+const onTty = (args: string[], env: Record<string, string> = {}) => runOnTty(args, R, env)
 
 function piped(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return runCli(args, { env: { CI: '1', ...env }, cwd: R, timeoutMs: 20_000, encoding: 'latin1' })

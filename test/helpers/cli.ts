@@ -169,3 +169,23 @@ export function runCli(
     })
   })
 }
+
+/**
+ * Runs the CLI in `cwd` on a pseudo-terminal (util-linux `script`): what a user's terminal would
+ * show, stdout and stderr together, CRLF as LF.
+ */
+export async function runOnTty(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const r = await runCli(args, {
+    tty: true,
+    env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+    cwd,
+    stdin: 'ignore',
+    timeoutMs: 20_000,
+  })
+  const text = Buffer.concat([r.stdoutBytes, r.stderrBytes]).toString('latin1').replaceAll('\r\n', '\n')
+  return { ...r, stdout: text, stderr: '' }
+}
