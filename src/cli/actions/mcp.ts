@@ -492,12 +492,19 @@ class McpHost {
         if (req.method === 'POST') {
           const read = await readBody(req, MAX_MESSAGE_BYTES)
           if (read === TOO_LARGE) {
-            // The connection is closed once the answer is out; what the client still sends
-            // meanwhile is discarded (for a second at most), so that it can read the answer.
+            // `Connection: close`, as the client must not send another request on a connection
+            // whose body was cut. Node would close the socket as soon as the answer is out,
+            // with the body still arriving, and the kernel's reset could reach the client before
+            // the 413 does (its next write fails with EPIPE). So only our side is shut (FIN),
+            // as Go's server does; what the client still sends is read and discarded for a
+            // second at most, then the connection is cut.
             res.shouldKeepAlive = false
+            const socket = req.socket
+            // Node then calls socket.end(): a half-close.
+            Object.defineProperty(socket, 'destroySoon', { value: undefined, configurable: true })
             res.once('finish', () => {
               req.resume()
-              setTimeout(() => req.destroy(), 1000).unref()
+              setTimeout(() => socket.destroy(), 1000).unref()
             })
             return fail(
               413,
@@ -634,12 +641,23 @@ async function readBody(
   max: number,
 ): Promise<string | typeof TOO_LARGE> {
   if (Number(req.headers['content-length']) > max) return TOO_LARGE
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const c of req) {
-    size += (c as Buffer).length
-    if (size > max) return TOO_LARGE
-    chunks.push(c as Buffer)
-  }
-  return Buffer.concat(chunks, size).toString('utf8')
+  // Listeners, not `for await`: leaving that loop early destroys the request and with it the
+  // socket, so the client's next write fails (EPIPE) before it can read the 413.
+  return await new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const done = (v: string | typeof TOO_LARGE) => {
+      req.off('data', onData).off('end', onEnd).off('error', reject)
+      resolve(v)
+    }
+    const onData = (c: Buffer) => {
+      size += c.length
+      if (size > max) {
+        req.pause()
+        done(TOO_LARGE)
+      } else chunks.push(c)
+    }
+    const onEnd = () => done(Buffer.concat(chunks, size).toString('utf8'))
+    req.on('data', onData).once('end', onEnd).once('error', reject)
+  })
 }
