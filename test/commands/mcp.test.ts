@@ -579,7 +579,7 @@ const INITIALIZE = JSON.stringify({
 describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, () => {
   test('Origin and Host, the body limit, idle sessions, the session cap', async () => {
     const child = startCli(
-      ['mcp', join(R, 'naps'), '--no-audit', '--http', '0', '--session-idle', '1s', '--max-sessions', '2'],
+      ['mcp', join(R, 'naps'), '--no-audit', '--http', '0', '--session-idle', '2s', '--max-sessions', '2'],
       { stdin: 'ignore' },
     )
     let err = ''
@@ -610,27 +610,9 @@ describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, (
         const a = await httpRequest(url, { headers: { host }, body: INITIALIZE })
         assert.equal(a.status, 403, host)
       }
-      const first = await httpRequest(url, {
-        headers: { origin: `http://localhost:${port}` },
-        body: INITIALIZE,
-      })
-      assert.equal(first.status, 200, first.text)
-      const second = await httpRequest(url, { headers: { host: `localhost:${port}` }, body: INITIALIZE })
-      assert.equal(second.status, 200, second.text)
-      // The cap: a third session is refused until one ends.
-      const third = await httpRequest(url, { body: INITIALIZE })
-      assert.equal(third.status, 503)
-      assert.match(JSON.parse(third.text).error.message, /^too many sessions \(2\)/)
-      const del = await httpRequest(url, {
-        method: 'DELETE',
-        headers: { 'mcp-session-id': second.session ?? '' },
-      })
-      assert.equal(del.status, 200, del.text)
-      const again = await httpRequest(url, { body: INITIALIZE })
-      assert.equal(again.status, 200, again.text)
-
       // Bodies over 10 MiB: 413 with a JSON-RPC error, by Content-Length before any byte is read,
       // or once the bytes read pass the bound; the server serves on.
+      // Before any session: they take a while, and a session idle for 2 s ends.
       let opened = false
       const declared = await httpRequest(url, {
         headers: { 'content-length': String(11 * 1024 * 1024) },
@@ -658,6 +640,25 @@ describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, (
         assert.equal(streamed.status, 413, `try ${i}`)
         assert.ok(sent <= 64 * 1024 * 1024, `no answer before the whole body: ${sent} bytes sent`)
       }
+      const first = await httpRequest(url, {
+        headers: { origin: `http://localhost:${port}` },
+        body: INITIALIZE,
+      })
+      assert.equal(first.status, 200, first.text)
+      const second = await httpRequest(url, { headers: { host: `localhost:${port}` }, body: INITIALIZE })
+      assert.equal(second.status, 200, second.text)
+      // The cap: a third session is refused until one ends.
+      const third = await httpRequest(url, { body: INITIALIZE })
+      assert.equal(third.status, 503)
+      assert.match(JSON.parse(third.text).error.message, /^too many sessions \(2\)/)
+      const del = await httpRequest(url, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': second.session ?? '' },
+      })
+      assert.equal(del.status, 200, del.text)
+      const again = await httpRequest(url, { body: INITIALIZE })
+      assert.equal(again.status, 200, again.text)
+
       const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
       const live = { 'mcp-session-id': again.session ?? '', 'mcp-protocol-version': '2025-06-18' }
       const used = await httpRequest(url, { headers: live, body: list })
@@ -671,8 +672,9 @@ describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, (
       const data = /^data: (.*)$/m.exec(call.text)?.[1] ?? call.text
       assert.deepEqual(JSON.parse(data).result.content, [{ type: 'text', text: '{"__proto__":"x","b":1}' }])
 
-      // Idle sessions end: `first` has had no request since it began; `again` is kept in use.
-      for (let i = 0; i < 6; i++) {
+      // Idle sessions end: `first` has had no request since it began (3.6 s of requests below, past
+      // the 2 s idle and a sweep every 0.5 s); `again` is kept in use, a request every 0.4 s.
+      for (let i = 0; i < 9; i++) {
         await new Promise((r) => setTimeout(r, 400))
         assert.equal((await httpRequest(url, { headers: live, body: list })).status, 200)
       }
