@@ -170,9 +170,9 @@ describe('run: the audit store is never on the critical path', () => {
       assert.equal(r.hung, false)
       assert.equal(r.code, 3)
       const doc = JSON.parse(r.stdout)
-      assert.equal(doc.timed_out, true)
+      assert.equal(doc.entry.timed_out, true)
       // Blocked by SQLite's 5 s busy wait, the 200 ms timer could not fire before 5 s had passed.
-      assert.ok(doc.duration_ms < 4000, `the timeout fired after ${doc.duration_ms} ms`)
+      assert.ok(doc.entry.duration_ms < 4000, `the timeout fired after ${doc.entry.duration_ms} ms`)
       assert.deepEqual(doc.audit, { recorded: false, path: store, reason: 'locked by another process' })
     } finally {
       holder.stdin!.end()
@@ -387,7 +387,10 @@ describe('audit tail: DSNs', () => {
       env: { MY_AUDIT_DB: `sqlite:${store}` },
     })
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(r.stdout.trim().split('\n').length, 1)
+    // One row, then the document.
+    const lines = r.stdout.trim().split('\n')
+    assert.equal(lines.length, 2)
+    assert.equal(JSON.parse(lines[1] ?? '').rows, 1)
   })
 })
 
