@@ -80,6 +80,7 @@ export function checkJsonOutput(args: readonly string[], code: number | null, st
       doc = JSON.parse(last)
     } else doc = JSON.parse(stdout)
   } catch (e) {
+    if ((e as Error).message.startsWith('--json output of')) throw e
     throw problem(`not one JSON document: ${(e as Error).message}`)
   }
   // An unknown command's document has command null; any other names the command run.
