@@ -1,4 +1,5 @@
 import { Command, Errors } from '@oclif/core'
+import { commandName } from '../ui/envelope.js'
 import { type Action, type ActionInput, EXIT, printJson, reportError } from './errors.js'
 import { fromParseError } from './parse-errors.js'
 import { stoppedCode } from './signals.js'
@@ -53,14 +54,23 @@ export abstract class BaseCommand extends Command {
     if (err instanceof Errors.ExitError) throw err
     const ctor = this.constructor as typeof BaseCommand
     const ours = fromParseError(err, { id: this.id, bin: this.config.bin, flags: ctor.flags ?? {} })
-    const code = reportError(ours ?? err, this.jsonEnabled() || this.jsonFlagGiven())
+    const json = this.jsonEnabled() || this.jsonFlagGiven()
+    const code = reportError(ours ?? err, json && { command: commandName(this.id ?? '') })
     return this.exit(stoppedCode() ?? code)
   }
 
-  /** --json before any `--`: also for commands that define their own json flag (audit tail). */
+  /**
+   * --json before any `--` (also for commands that define their own json flag: audit tail), or
+   * `--format json` where the format has a json (lint, validate, test, marketplace check|verify).
+   */
   private jsonFlagGiven(): boolean {
     const end = this.argv.indexOf('--')
-    const at = this.argv.indexOf('--json')
-    return at >= 0 && (end < 0 || at < end)
+    const before = end < 0 ? this.argv : this.argv.slice(0, end)
+    const format = (this.constructor as typeof BaseCommand).flags?.format
+    const formatJson =
+      format?.type === 'option' &&
+      format.options?.includes('json') === true &&
+      before.some((a, i) => a === '--format=json' || (a === '--format' && before[i + 1] === 'json'))
+    return before.includes('--json') || formatJson
   }
 }
