@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { type CliResult, runCli, startCli } from '../helpers/cli.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { type CliResult, REPO, runCli, startCli } from '../helpers/cli.js'
 import { ManagerServer, makeCertificate } from '../helpers/manager-server.js'
 import { makeTree, manifest, tempRoot } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
@@ -23,16 +24,17 @@ const servers: ManagerServer[] = []
 const tmp = tempRoot('ongrid-remote-')
 
 after(async () => {
+  // Closed first: a failed assertion below must not leave them holding the process open.
+  for (const s of servers) await s.close()
+  tmp.cleanup()
   const all = outputs.join('\n')
   for (const s of servers) {
     for (const t of s.issued) assert.ok(!all.includes(t), 'a token reached an output')
+    // The signature part alone would leak it as well.
+    for (const t of s.issued) assert.ok(!all.includes(t.split('.')[2]), 'a token signature reached an output')
     for (const u of s.users)
       assert.ok(!all.includes(u.password), `the password of ${u.email} reached an output`)
-    // The middle part of a JWT (its claims) alone would leak it as well.
-    for (const t of s.issued) assert.ok(!all.includes(t.split('.')[2]), 'a token signature reached an output')
-    await s.close()
   }
-  tmp.cleanup()
 })
 
 let cfgN = 0
@@ -63,8 +65,24 @@ async function run(
     timeoutMs: o.timeoutMs ?? 30_000,
   })
   outputs.push(r.stdout, r.stderr)
+  // Every --json document, success or failure, is one its command's schema accepts.
+  if (args.includes('--json')) {
+    const check = ajv.getSchema(`${SCHEMAS}remote-${args[0]}.schema.json`)
+    assert.ok(check, `a schema for remote ${args[0]}`)
+    const doc = JSON.parse(r.stdout)
+    assert.ok(check(doc), `remote ${args[0]}: ${JSON.stringify(check.errors)}\n${r.stdout}`)
+    assert.equal(doc.exit_code, r.code)
+    checked.add(args[0])
+  }
   return r
 }
+
+const SCHEMAS = 'https://github.com/ongridio/ongrid-skill/schemas/output/'
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+for (const f of readdirSync(join(REPO, 'schemas/output'))) {
+  ajv.addSchema(JSON.parse(readFileSync(join(REPO, 'schemas/output', f), 'utf8')))
+}
+const checked = new Set<string>()
 
 async function server(opts: ConstructorParameters<typeof ManagerServer>[0] = {}): Promise<ManagerServer> {
   const s = await new ManagerServer(opts).start()
@@ -154,6 +172,10 @@ describe('remote login, whoami, logout', () => {
     const h = home()
     await login(s, h)
     const out = await run(['logout', '--manager', s.url], { home: h })
+    assert.equal(
+      JSON.parse((await run(['logout', '--manager', s.url, '--json'], { home: h })).stdout).forgotten,
+      false,
+    )
     assert.equal(out.code, 0)
     assert.match(out.stdout, /tokens stay valid until they expire/)
     const r = await run(['whoami', '--manager', s.url], { home: h })
@@ -259,7 +281,12 @@ describe('remote ls, get, exec', () => {
     assert.equal(failed.code, 1)
     assert.match(failed.stderr, /query_promql failed on the manager: "prometheus: no datasource configured"/)
     const failedJson = JSON.parse((await run(['exec', 'query_promql', '--json'], { home: h })).stdout)
-    assert.deepEqual([failedJson.ok, failedJson.error], [false, 'prometheus: no datasource configured'])
+    assert.deepEqual([failedJson.ok, failedJson.exit_code, failedJson.result], [false, 1, null])
+    assert.deepEqual(failedJson.error, {
+      message: 'query_promql failed on the manager: "prometheus: no datasource configured"',
+      kind: 'failed',
+      manager_error: 'prometheus: no datasource configured',
+    })
     const tr = await run(
       ['exec', 'host_probe_tcp', '--edge', '4', '--arg', 'target=db:5432', '--arg', 'timeout_ms=7'],
       {
@@ -444,7 +471,13 @@ describe('remote push, installed, bind, uninstall, registries', () => {
     assert.match(reg.stdout, /<dev-mode>\nThe manager runs in dev mode/)
     const u = await run(['uninstall', 'tf-pack'], { home: h })
     assert.match(u.stdout, /^Uninstalled tf-pack/)
+    assert.equal(JSON.parse((await run(['registries', '--json'], { home: h })).stdout).dev_mode, true)
+    assert.equal((await run(['bind', 'tf-pack', '--clear', '--json'], { home: h })).code, 5)
     const u2 = await run(['uninstall', 'tf-pack'], { home: h })
+    assert.equal(
+      JSON.parse((await run(['uninstall', 'tf-pack', '--json'], { home: h })).stdout).was_installed,
+      false,
+    )
     assert.match(u2.stdout, /was not installed \(the manager answers 204 all the same\)/)
     const v = home()
     await login(s, v, VIEWER)
@@ -452,6 +485,27 @@ describe('remote push, installed, bind, uninstall, registries', () => {
     assert.equal(refused.code, 5)
     assert.match(refused.stderr, /answered 403 "forbidden"/)
   })
+})
+
+test('failures with --json are the envelope, with what the manager said', async () => {
+  const s = await server()
+  const h = home()
+  const r = await run(['login', '--manager', s.url, '--email', ADMIN.email, '--password-stdin', '--json'], {
+    home: h,
+    input: 'wrong',
+  })
+  assert.equal(r.code, 4)
+  const doc = JSON.parse(r.stdout)
+  assert.deepEqual(doc.error, {
+    message: `login as ${ADMIN.email}: the manager answered 401 "unauthorized"`,
+    kind: 'unauthorized',
+    hint: 'wrong email or password, or the user is disabled',
+    http_status: 401,
+    manager_error: 'unauthorized',
+  })
+  await login(s, h)
+  const nf = JSON.parse((await run(['get', 'nope', '--json'], { home: h })).stdout)
+  assert.deepEqual([nf.exit_code, nf.error.kind, nf.error.http_status], [5, 'refused', 404])
 })
 
 describe('remote diff', () => {

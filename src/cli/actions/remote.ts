@@ -26,8 +26,17 @@ import { CredentialStore, type Session } from '../../core/remote/credentials.js'
 import type { DiffResult, InstalledPack, LocalPack, LocalSkill, RemoteSkill } from '../../core/remote/diff.js'
 import { managerUrl, REMOTE_EXIT, RemoteError, type Transport } from '../../core/remote/http.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
+import { envelope, type JsonError, jsonError } from '../../ui/envelope.js'
 import * as view from '../../ui/remote.js'
-import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
+import {
+  EXIT,
+  ExitWith,
+  failureDocument,
+  type InputOf,
+  printJson,
+  reportError,
+  UserError,
+} from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
 import { MANAGER_ENV } from '../remote-flags.js'
 import { onStopSignals } from '../signals.js'
@@ -117,9 +126,41 @@ async function withClient<T>(
   }
 }
 
-/** The --json document of a success. */
-function emit(command: string, base: string, fields: Record<string, unknown>): void {
-  printJson({ ok: true, command, manager: base, ...fields })
+/** The --json document of a success (ui/envelope.ts), with the manager's URL first. */
+function emit(
+  command: string,
+  base: string,
+  fields: Record<string, unknown>,
+  code: number = EXIT.ok,
+  error?: JsonError,
+): void {
+  printJson(envelope(command, code, { manager: base, ...fields }, error ?? null))
+}
+
+/**
+ * Runs a command's work; with --json a failure is also its document, whose error carries what
+ * the manager said (http_status, manager_error, manager_code). The stderr line is reportError's.
+ */
+async function guarded(
+  command: string,
+  json: boolean | undefined,
+  fn: () => Promise<number>,
+): Promise<number> {
+  try {
+    return await fn()
+  } catch (e) {
+    if (json !== true || !(e instanceof UserError) || e instanceof ExitWith) throw e
+    const code = reportError(e)
+    const fields: Record<string, unknown> = {}
+    if (e.hint) fields.hint = e.hint
+    if (e instanceof RemoteError) {
+      if (e.status !== undefined) fields.http_status = e.status
+      if (e.managerText !== undefined) fields.manager_error = e.managerText
+      if (e.code !== undefined) fields.manager_code = e.code
+    }
+    process.stdout.write(`${JSON.stringify(failureDocument(command, e.message, code, fields))}\n`)
+    throw new ExitWith(code)
+  }
 }
 
 function isoOf(unix: number): string | null {
@@ -161,7 +202,7 @@ async function emailOf(flag: string | undefined): Promise<string> {
   return (await askLine('Email: ')).trim()
 }
 
-export async function remoteLoginAction({ flags }: InputOf<typeof RemoteLogin>): Promise<number> {
+async function remoteLoginWork({ flags }: InputOf<typeof RemoteLogin>): Promise<number> {
   const email = await emailOf(flags.email)
   const password = await passwordOf(flags)
   return withClient(flags, async (c) => {
@@ -187,7 +228,7 @@ function expiryDoc(s: Session) {
   return { access_expires_at: isoOf(s.access_expires_at), refresh_expires_at: isoOf(s.refresh_expires_at) }
 }
 
-export async function remoteLogoutAction({ flags }: InputOf<typeof RemoteLogout>): Promise<number> {
+async function remoteLogoutWork({ flags }: InputOf<typeof RemoteLogout>): Promise<number> {
   const store = new CredentialStore()
   const base = baseOf(flags, store)
   const had = store.delete(base)
@@ -201,7 +242,7 @@ export async function remoteLogoutAction({ flags }: InputOf<typeof RemoteLogout>
   return EXIT.ok
 }
 
-export async function remoteWhoamiAction({ flags }: InputOf<typeof RemoteWhoami>): Promise<number> {
+async function remoteWhoamiWork({ flags }: InputOf<typeof RemoteWhoami>): Promise<number> {
   return withClient(flags, async (c) => {
     const self = await c.json<{ id: number; email: string; role: string }>('GET', API.self)
     const { manager_version } = await c.version()
@@ -231,7 +272,7 @@ async function listSkills(c: ManagerClient, category?: string): Promise<RemoteSk
   return r.items ?? []
 }
 
-export async function remoteLsAction({ flags }: InputOf<typeof RemoteLs>): Promise<number> {
+async function remoteLsWork({ flags }: InputOf<typeof RemoteLs>): Promise<number> {
   return withClient(flags, async (c) => {
     const items = await listSkills(c, flags.category)
     if (wantsJson(flags)) emit('remote ls', c.base, { skills: items.map(view.skillDoc), total: items.length })
@@ -266,7 +307,7 @@ async function getSkill(c: ManagerClient, key: string): Promise<RemoteSkill> {
   throw err
 }
 
-export async function remoteGetAction({ args, flags }: InputOf<typeof RemoteGet>): Promise<number> {
+async function remoteGetWork({ args, flags }: InputOf<typeof RemoteGet>): Promise<number> {
   return withClient(flags, async (c) => {
     const s = await getSkill(c, args.key)
     if (wantsJson(flags)) emit('remote get', c.base, { skill: view.skillDoc(s) })
@@ -290,7 +331,7 @@ function argsJson(flags: { args?: string; 'args-file'?: string }): GoString | un
   return undefined
 }
 
-export async function remoteExecAction({ args, flags }: InputOf<typeof RemoteExec>): Promise<number> {
+async function remoteExecWork({ args, flags }: InputOf<typeof RemoteExec>): Promise<number> {
   let edge: number | undefined
   if (flags.edge !== undefined) {
     if (!/^[0-9]+$/.test(flags.edge) || Number(flags.edge) === 0 || !Number.isSafeInteger(Number(flags.edge)))
@@ -337,27 +378,30 @@ export async function remoteExecAction({ args, flags }: InputOf<typeof RemoteExe
         throw new RemoteError(`POST ${path}: the manager's answer is not JSON`, REMOTE_EXIT.refused)
       }
       const error = typeof out.error === 'string' && out.error !== '' ? out.error : null
+      const failed = error === null ? null : `${args.key} failed on the manager: ${JSON.stringify(error)}`
+      if (failed !== null) process.stderr.write(`ongrid-skill: ${view.line(failed, process.stderr)}\n`)
       if (json) {
         let argsDoc: unknown = params === '' ? {} : toText(params)
         try {
           argsDoc = JSON.parse(toText(params))
         } catch {}
-        emit('remote exec', c.base, {
-          ok: error === null,
-          result: out.result ?? null,
-          error,
-          duration_ms: Math.round(ms * 1000) / 1000,
-          skill: { name: s.key, class: cls, scope: s.scope ?? null, category: s.category ?? null },
-          edge_id: edge ?? null,
-          role,
-          args: argsDoc,
-        })
+        const code = failed === null ? EXIT.ok : REMOTE_EXIT.failed
+        emit(
+          'remote exec',
+          c.base,
+          {
+            result: out.result ?? null,
+            duration_ms: Math.round(ms * 1000) / 1000,
+            skill: { name: s.key, class: cls, scope: s.scope ?? null, category: s.category ?? null },
+            edge_id: edge ?? null,
+            role,
+            args: argsDoc,
+          },
+          code,
+          failed === null ? undefined : jsonError('remote exec', code, failed, { manager_error: error }),
+        )
       } else if (error === null) {
         process.stdout.write(`${JSON.stringify(out.result ?? null, null, 2)}\n`)
-      } else {
-        process.stderr.write(
-          `ongrid-skill: ${view.line(`${args.key} failed on the manager: ${JSON.stringify(error)}`, process.stderr)}\n`,
-        )
       }
       // A 200 carrying `error` is a failed run.
       return error === null ? EXIT.ok : REMOTE_EXIT.failed
@@ -374,7 +418,7 @@ async function installedPacks(c: ManagerClient): Promise<InstalledPack[]> {
   return r.items ?? []
 }
 
-export async function remoteInstalledAction({ flags }: InputOf<typeof RemoteInstalled>): Promise<number> {
+async function remoteInstalledWork({ flags }: InputOf<typeof RemoteInstalled>): Promise<number> {
   return withClient(flags, async (c) => {
     const items = await installedPacks(c)
     if (wantsJson(flags))
@@ -384,10 +428,7 @@ export async function remoteInstalledAction({ flags }: InputOf<typeof RemoteInst
   })
 }
 
-export async function remoteUninstallAction({
-  args,
-  flags,
-}: InputOf<typeof RemoteUninstall>): Promise<number> {
+async function remoteUninstallWork({ args, flags }: InputOf<typeof RemoteUninstall>): Promise<number> {
   return withClient(flags, async (c) => {
     // The manager answers 204 for any id, installed or not: say which it was.
     const was = (await installedPacks(c)).some((p) => p.PackID === args.id)
@@ -403,7 +444,7 @@ export async function remoteUninstallAction({
   })
 }
 
-export async function remoteBindAction({ args, argv, flags }: InputOf<typeof RemoteBind>): Promise<number> {
+async function remoteBindWork({ args, argv, flags }: InputOf<typeof RemoteBind>): Promise<number> {
   const pairs = argv.slice(1)
   const bindings: Record<string, string> = {}
   for (const p of pairs) {
@@ -437,7 +478,7 @@ export async function remoteBindAction({ args, argv, flags }: InputOf<typeof Rem
   })
 }
 
-export async function remoteRegistriesAction({ flags }: InputOf<typeof RemoteRegistries>): Promise<number> {
+async function remoteRegistriesWork({ flags }: InputOf<typeof RemoteRegistries>): Promise<number> {
   return withClient(flags, async (c) => {
     const r = await c.json<{ items: { name: string; url: string; allowed: boolean }[] | null }>(
       'GET',
@@ -457,7 +498,7 @@ export async function remoteRegistriesAction({ flags }: InputOf<typeof RemoteReg
 /** The upload endpoint's limit, checked before sending (remote-contract §5.8). */
 const MAX_UPLOAD = 64 << 20
 
-export async function remotePushAction({ args, flags }: InputOf<typeof RemotePush>): Promise<number> {
+async function remotePushWork({ args, flags }: InputOf<typeof RemotePush>): Promise<number> {
   const { pushPrepare } = await import('./remote-push.js')
   const prepared = await pushPrepare(args.path, flags)
   if (prepared.code !== EXIT.ok || prepared.archive === null) return prepared.code
@@ -554,7 +595,7 @@ async function localSide(dirs: GoString[]): Promise<{ skills: LocalSkill[]; pack
   return { skills, packs }
 }
 
-export async function remoteDiffAction({ argv, flags }: InputOf<typeof RemoteDiff>): Promise<number> {
+async function remoteDiffWork({ argv, flags }: InputOf<typeof RemoteDiff>): Promise<number> {
   const { diffManager } = await import('../../core/remote/diff.js')
   const dirs =
     argv.length > 0 ? argv.map(argBytes) : splitExternalDirs(envBytes('ONGRID_SKILLS_EXTERNAL_DIRS'))
@@ -566,9 +607,53 @@ export async function remoteDiffAction({ argv, flags }: InputOf<typeof RemoteDif
   return withClient(flags, async (c) => {
     const [skills, installed] = await Promise.all([listSkills(c), installedPacks(c)])
     const d: DiffResult = diffManager(local, { skills, installed })
-    if (flags.json)
-      emit('remote diff', c.base, { drift: d.drift, entries: d.entries, not_compared: d.not_compared })
-    else process.stdout.write(view.diffText(d, c.base, process.stdout))
-    return d.drift ? REMOTE_EXIT.failed : EXIT.ok
+    const code = d.drift ? REMOTE_EXIT.failed : EXIT.ok
+    if (flags.json) {
+      const n = d.entries.filter((e) => e.state !== 'same').length
+      emit(
+        'remote diff',
+        c.base,
+        { drift: d.drift, entries: d.entries, not_compared: d.not_compared },
+        code,
+        d.drift ? jsonError('remote diff', code, `${n} difference(s) with ${c.base}`) : undefined,
+      )
+    } else process.stdout.write(view.diffText(d, c.base, process.stdout))
+    return code
   })
 }
+
+export const remoteLoginAction = (input: InputOf<typeof RemoteLogin>): Promise<number> =>
+  guarded('remote login', input.flags.json, () => remoteLoginWork(input))
+
+export const remoteLogoutAction = (input: InputOf<typeof RemoteLogout>): Promise<number> =>
+  guarded('remote logout', input.flags.json, () => remoteLogoutWork(input))
+
+export const remoteWhoamiAction = (input: InputOf<typeof RemoteWhoami>): Promise<number> =>
+  guarded('remote whoami', input.flags.json, () => remoteWhoamiWork(input))
+
+export const remoteLsAction = (input: InputOf<typeof RemoteLs>): Promise<number> =>
+  guarded('remote ls', wantsJson(input.flags), () => remoteLsWork(input))
+
+export const remoteGetAction = (input: InputOf<typeof RemoteGet>): Promise<number> =>
+  guarded('remote get', wantsJson(input.flags), () => remoteGetWork(input))
+
+export const remoteExecAction = (input: InputOf<typeof RemoteExec>): Promise<number> =>
+  guarded('remote exec', input.flags.json, () => remoteExecWork(input))
+
+export const remoteInstalledAction = (input: InputOf<typeof RemoteInstalled>): Promise<number> =>
+  guarded('remote installed', wantsJson(input.flags), () => remoteInstalledWork(input))
+
+export const remoteUninstallAction = (input: InputOf<typeof RemoteUninstall>): Promise<number> =>
+  guarded('remote uninstall', input.flags.json, () => remoteUninstallWork(input))
+
+export const remoteBindAction = (input: InputOf<typeof RemoteBind>): Promise<number> =>
+  guarded('remote bind', input.flags.json, () => remoteBindWork(input))
+
+export const remoteRegistriesAction = (input: InputOf<typeof RemoteRegistries>): Promise<number> =>
+  guarded('remote registries', input.flags.json, () => remoteRegistriesWork(input))
+
+export const remotePushAction = (input: InputOf<typeof RemotePush>): Promise<number> =>
+  guarded('remote push', input.flags.json, () => remotePushWork(input))
+
+export const remoteDiffAction = (input: InputOf<typeof RemoteDiff>): Promise<number> =>
+  guarded('remote diff', input.flags.json, () => remoteDiffWork(input))

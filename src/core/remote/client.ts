@@ -100,6 +100,9 @@ export class ManagerClient {
           err.message,
           REMOTE_EXIT.auth,
           'wrong email or password, or the user is disabled',
+          r.status,
+          err.code,
+          err.managerText,
         )
       }
       throw err
@@ -125,6 +128,8 @@ export class ManagerClient {
         REMOTE_EXIT.refused,
         undefined,
         r.status,
+        e.code,
+        e.managerText,
       )
     }
     try {
@@ -161,6 +166,9 @@ export class ManagerClient {
           `the session with ${this.base} has ended: ${e.message}`,
           REMOTE_EXIT.auth,
           LOGIN_HINT(this.base),
+          r.status,
+          e.code,
+          e.managerText,
         )
       }
       throw e
@@ -192,6 +200,9 @@ export class ManagerClient {
         `the session with ${this.base} has ended: ${e.message}`,
         REMOTE_EXIT.auth,
         LOGIN_HINT(this.base),
+        r.status,
+        e.code,
+        e.managerText,
       )
     }
     return r
