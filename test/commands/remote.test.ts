@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -349,6 +349,22 @@ describe('remote: sessions that end, managers that stall, TLS', () => {
     )
   })
 
+  test('an access token past its expiry here is refreshed before the call, not after a 401', async () => {
+    const s = await server()
+    const h = home()
+    await login(s, h)
+    const kept = JSON.parse(readFileSync(credFile(h), 'utf8'))
+    kept.managers[s.url].access_expires_at = 1
+    writeFileSync(credFile(h), JSON.stringify(kept))
+    const n = s.requests.length
+    assert.equal((await run(['ls', '--json'], { home: h })).code, 0)
+    assert.deepEqual(
+      s.requests.slice(n).map((q) => q.url),
+      ['/api/v1/auth/refresh', '/api/v1/skills'],
+    )
+    assert.ok(JSON.parse(readFileSync(credFile(h), 'utf8')).managers[s.url].access_expires_at > 1)
+  })
+
   test('a manager that stalls: --timeout gives up (exit 3); Ctrl-C ends the wait with 130', async () => {
     const s = await server()
     const h = home()
@@ -454,6 +470,17 @@ describe('remote push, installed, bind, uninstall, registries', () => {
     assert.equal(r.code, 1)
     assert.match(r.stderr, /not a recognized pack layout/)
     assert.equal(s.requests.length, n, 'nothing was sent')
+  })
+
+  test('push: an archive over the upload limit is refused before sending', async () => {
+    const big = join(tmp.root, 'big.tar.gz')
+    writeFileSync(big, '')
+    truncateSync(big, 65 << 20)
+    const n = s.requests.length
+    const r = await run(['push', big], { home: h })
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /not sent, the manager would refuse it: .*request body too large/)
+    assert.equal(s.requests.length, n)
   })
 
   test('installed, bind, uninstall; registries shows dev mode', async () => {
