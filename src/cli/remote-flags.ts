@@ -6,7 +6,10 @@ export const MANAGER_ENV = 'ONGRID_MANAGER_URL'
 /** The flags every `remote` command shares: which manager, how to trust it, how long to wait. */
 export const remoteFlags = {
   manager: Flags.string({
-    description: `the manager's URL, https://host[:port] (default: $${MANAGER_ENV}, else the one manager you are logged in to)`,
+    description: `the manager's URL, https://host[:port] (default: $${MANAGER_ENV}, else the manager: profile of .ongrid-skill.yaml, else the one manager you are logged in to)`,
+  }),
+  profile: Flags.string({
+    description: 'the manager: profile of the nearest .ongrid-skill.yaml to use (default: default)',
   }),
   ca: Flags.string({
     description: "PEM file of the CA (or the self-signed certificate) to trust for the manager's https",

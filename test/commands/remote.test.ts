@@ -47,7 +47,13 @@ function home(): string {
 
 async function run(
   args: string[],
-  o: { home: string; input?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {
+  o: {
+    home: string
+    input?: string
+    env?: Record<string, string | undefined>
+    timeoutMs?: number
+    cwd?: string
+  } = {
     home: '',
   },
 ): Promise<CliResult> {
@@ -62,6 +68,7 @@ async function run(
       ...o.env,
     },
     input: o.input,
+    cwd: o.cwd,
     timeoutMs: o.timeoutMs ?? 30_000,
   })
   outputs.push(r.stdout, r.stderr)
@@ -416,6 +423,18 @@ describe('remote: sessions that end, managers that stall, TLS', () => {
     assert.equal(viaEnv.code, 0, viaEnv.stderr)
     const ins = await run(['whoami', '--insecure'], { home: h })
     assert.equal(ins.code, 0, ins.stderr)
+    // A manager: profile in .ongrid-skill.yaml names the manager and its CA (relative to the file).
+    const repo = join(tmp.root, 'repo')
+    makeTree(repo, {
+      '.ongrid-skill.yaml': `manager:\n  default:\n    url: ${s.url}\n    ca: ../tls/cert.pem\n  other:\n    url: https://127.0.0.1:1\n`,
+      'sub/.keep': '',
+    })
+    const viaProfile = await run(['whoami', '--json'], { home: h, cwd: join(repo, 'sub') })
+    assert.equal(viaProfile.code, 0, viaProfile.stderr)
+    assert.equal(JSON.parse(viaProfile.stdout).manager, s.url)
+    const missing = await run(['whoami', '--profile', 'nope'], { home: h, cwd: repo })
+    assert.equal(missing.code, 2)
+    assert.match(missing.stderr, /has no such manager profile \(it has default, other\)/)
     // whoami makes two calls: two warnings.
     assert.equal(
       ins.stderr.match(/warning: TLS certificate of https:\S+ not checked \(--insecure\)/g)?.length,

@@ -47,6 +47,7 @@ type Common = {
   insecure?: boolean
   'allow-http'?: boolean
   timeout?: string
+  profile?: string
   json?: boolean
 }
 
@@ -68,23 +69,44 @@ function readSmallFile(flag: string, file: string, limit: number): Buffer {
   }
 }
 
-/** Which manager: --manager, $ONGRID_MANAGER_URL, else the one manager the credential store knows. */
-function baseOf(flags: Common, store: CredentialStore): string {
+/**
+ * Which manager, and how it is trusted: --manager, $ONGRID_MANAGER_URL, else the `manager:`
+ * profile (--profile, else `default`) of the nearest .ongrid-skill.yaml, else the one manager
+ * the credential store knows. Flags win over the profile's ca and insecure.
+ */
+async function managerOf(
+  flags: Common,
+  store: CredentialStore,
+): Promise<{ base: string; ca?: string; insecure?: boolean }> {
+  const allowHttp = flags['allow-http'] === true
   const given = flags.manager ?? process.env[MANAGER_ENV]
-  if (given !== undefined && given !== '') return managerUrl(given, flags['allow-http'] === true)
+  if (given !== undefined && given !== '') return { base: managerUrl(given, allowHttp) }
+  const { ConfigFinder } = await import('../../core/lint/config.js')
+  const config = await new ConfigFinder(null).find(fromText(process.cwd()))
+  const name = flags.profile ?? 'default'
+  const profile = config?.managers?.get(name)
+  if (profile !== undefined)
+    return { base: managerUrl(profile.url, allowHttp), ca: profile.ca, insecure: profile.insecure }
+  if (flags.profile !== undefined) {
+    throw new UserError(
+      config?.managers
+        ? `--profile ${flags.profile}: ${toText(config.path)} has no such manager profile (it has ${[...config.managers.keys()].join(', ')})`
+        : `--profile ${flags.profile}: no manager: profiles in ${config ? toText(config.path) : 'a .ongrid-skill.yaml here or above'}`,
+    )
+  }
   const known = store.managers()
-  if (known.length === 1) return known[0]
+  if (known.length === 1) return { base: known[0] }
   throw new UserError(
     known.length === 0
-      ? `which manager? give --manager https://host or set ${MANAGER_ENV}`
+      ? `which manager? give --manager https://host, set ${MANAGER_ENV}, or a manager: profile in .ongrid-skill.yaml`
       : `logged in to ${known.length} managers: say which with --manager or ${MANAGER_ENV}`,
   )
 }
 
 /** The client for a command, and the stop-signal handlers (removed by `done`). */
-function connect(flags: Common, defaultTimeoutMs = DEFAULT_TIMEOUT_MS) {
+async function connect(flags: Common, defaultTimeoutMs = DEFAULT_TIMEOUT_MS) {
   const store = new CredentialStore()
-  const base = baseOf(flags, store)
+  const m = await managerOf(flags, store)
   let timeoutMs = defaultTimeoutMs
   if (flags.timeout !== undefined) {
     const d = parseTimeoutText(flags.timeout)
@@ -94,18 +116,20 @@ function connect(flags: Common, defaultTimeoutMs = DEFAULT_TIMEOUT_MS) {
   }
   if (flags.insecure && flags.ca !== undefined)
     throw new UserError('--ca and --insecure together: choose one')
+  const caFile = flags.ca ?? (flags.insecure ? undefined : m.ca)
+  const insecure = flags.insecure === true || (flags.ca === undefined && m.insecure === true)
   // bin/run.js keeps NODE_EXTRA_CA_CERTS from Node's startup: its certificates are added here.
   const extra = trustedCas(process.env, rootCertificates)
   const ca =
-    flags.ca === undefined
+    caFile === undefined
       ? extra
-      : [...(extra ?? rootCertificates), readSmallFile('--ca', flags.ca, 1 << 20).toString('utf8')]
+      : [...(extra ?? rootCertificates), readSmallFile('--ca', caFile, 1 << 20).toString('utf8')]
   const controller = new AbortController()
   const off = onStopSignals(() => controller.abort())
   const t: Transport = {
-    base,
+    base: m.base,
     ca,
-    insecure: flags.insecure === true,
+    insecure,
     timeoutMs,
     signal: controller.signal,
     onWarning: warn,
@@ -118,7 +142,7 @@ async function withClient<T>(
   fn: (c: ManagerClient) => Promise<T>,
   timeoutMs?: number,
 ): Promise<T> {
-  const { client, done } = connect(flags, timeoutMs)
+  const { client, done } = await connect(flags, timeoutMs)
   try {
     return await fn(client)
   } finally {
@@ -230,7 +254,7 @@ function expiryDoc(s: Session) {
 
 async function remoteLogoutWork({ flags }: InputOf<typeof RemoteLogout>): Promise<number> {
   const store = new CredentialStore()
-  const base = baseOf(flags, store)
+  const { base } = await managerOf(flags, store)
   const had = store.delete(base)
   if (flags.json) emit('remote logout', base, { forgotten: had })
   else

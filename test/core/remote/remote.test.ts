@@ -4,6 +4,8 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
+import { type ConfigError, loadConfig } from '../../../src/core/lint/config.js'
 import { refusal } from '../../../src/core/remote/client.js'
 import {
   CredentialStore,
@@ -279,6 +281,44 @@ describe('diffManager', () => {
         ['q', 'missing-there', []],
         ['r', 'missing-here', []],
       ],
+    )
+  })
+})
+
+describe('manager: profiles in .ongrid-skill.yaml', () => {
+  const load = async (yaml: string) => {
+    const dir = join(tmp.root, `cfg-${Math.random().toString(16).slice(2)}`)
+    makeTree(dir, { '.ongrid-skill.yaml': yaml })
+    return loadConfig(fromText(join(dir, '.ongrid-skill.yaml')), null).then((c) => ({ c, dir }))
+  }
+
+  test('profile name to url, ca (relative to the file), insecure; lint ignores them', async () => {
+    const { c, dir } = await load(
+      'rules: {}\nmanager:\n  default: {url: "https://a", ca: ca.pem}\n  lab: {url: "https://b", ca: /etc/ca.pem, insecure: true}\n',
+    )
+    assert.deepEqual(
+      [...(c.managers ?? [])],
+      [
+        ['default', { url: 'https://a', ca: `${dir}/ca.pem` }],
+        ['lab', { url: 'https://b', ca: '/etc/ca.pem', insecure: true }],
+      ],
+    )
+    assert.equal(c.rules.size, 0)
+  })
+
+  test('a profile of the wrong shape is a one-line config error', async () => {
+    await assert.rejects(
+      load('manager: https://a\n'),
+      /manager: expected a mapping of profile name to \{url, ca\}/,
+    )
+    await assert.rejects(load('manager:\n  x: {ca: a}\n'), /manager: x: url: expected the manager's URL/)
+    await assert.rejects(
+      load('manager:\n  x: {url: u, token: t}\n'),
+      /x: unknown key "token" \(expected url, ca, insecure\)/,
+    )
+    await assert.rejects(
+      load('managers: {}\n'),
+      (e: ConfigError) => /unknown key "managers"/.test(e.message) && e.hint === 'did you mean "manager"?',
     )
   })
 })
