@@ -549,10 +549,10 @@ describe('test: hostile packs, each bounded', () => {
       const r = await cli([cmd, dir, '--json'], { limitMs: 30_000 })
       assert.equal(r.hung, false, `${cmd} hung on the cases' args`)
       const rules = (
-        JSON.parse(r.stdout) as { files: { findings: { ruleId: string; message: string }[] }[] }
+        JSON.parse(r.stdout) as { files: { findings: { rule_id: string; message: string }[] }[] }
       ).files
         .flatMap((f) => f.findings)
-        .filter((m) => m.ruleId === 'tests/args-schema')
+        .filter((m) => m.rule_id === 'tests/args-schema')
         .map((m) => m.message)
       // The case that stalls the pattern is left unchecked; the next is still checked.
       assert.deepEqual(rules, ['case "mismatch": args/s: must match pattern "^(a+)+$"'])
