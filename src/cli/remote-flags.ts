@@ -21,7 +21,8 @@ export const remoteFlags = {
     description: 'allow plain http to a host that is not loopback (tokens travel in the clear)',
   }),
   timeout: Flags.string({
-    description: 'give up on one request after this long: a Go duration or seconds (default 30s; exec 310s)',
+    description:
+      'give up on one request after this long: a Go duration or seconds (default 30s; exec and push 310s)',
   }),
 }
 

@@ -7,7 +7,7 @@ export default class RemoteExec extends BaseCommand {
   static override summary = 'Run a deployed skill through the manager'
 
   static override description =
-    `Calls POST /api/v1/skills/KEY/execute with the args (--args, --args-file, --arg key=value typed by the skill's declared params) and, for a skill that runs on an edge, --edge ID. The class gate of the logged-in role is shown before calling: a dangerous skill is refused for every role, a mutating one for viewers, without a call. The manager answers 200 for a skill that failed (the error in its body): that is exit 1. With --json the document has ok, result, error, duration_ms, skill and args, like run's.
+    `Calls POST /api/v1/skills/KEY/execute with the args (--args, --args-file, --arg key=value typed by the skill's declared params) and, for a skill that runs on an edge, --edge ID. The class gate of the logged-in role is shown before calling: a dangerous skill is refused for every role, a mutating one for viewers, without a call. The manager answers 200 for a skill that failed (the error in its body): that is exit 1. With --json: the envelope (for a failed run, error.kind failed and error.manager_error, the skill's error), then result, duration_ms, skill, edge_id, role and args.
 
 Exit 1 also means the skill failed; 3 includes a call still unanswered at --timeout (default 310s: nginx cuts at 300s).
 
