@@ -25,6 +25,9 @@ export const SCHEMA_VERSION = 1
  *   pack that cannot be used; nothing was written;
  * - `timeout` (3), `bad_args` (4, with `issues`: the schema's complaints), `forbidden` (5, with
  *   `status`: 403): `run` only;
+ * - `unreachable` (3), `unauthorized` (4), `refused` (5): `remote` only: the manager could not be
+ *   reached in time; not logged in or the session ended; the manager refused the request (with
+ *   `http_status`, and `manager_error`/`manager_code`: its own text and code, when it answered);
  * - `internal` (70): a bug in ongrid-skill;
  * - `signal` (128 + n, with `signal`: its name): stopped by a signal.
  */
@@ -35,6 +38,9 @@ export const ERROR_KINDS = [
   'timeout',
   'bad_args',
   'forbidden',
+  'unreachable',
+  'unauthorized',
+  'refused',
   'internal',
   'signal',
 ] as const
@@ -58,7 +64,14 @@ export interface Envelope {
 }
 
 /** Commands whose exit code 1 means findings (the others' means something failed). */
-const FINDINGS = new Set(['validate', 'lint', 'load-dirs', 'marketplace check', 'marketplace verify'])
+const FINDINGS = new Set([
+  'validate',
+  'lint',
+  'load-dirs',
+  'marketplace check',
+  'marketplace verify',
+  'remote diff',
+])
 
 const SIGNALS: Record<number, string> = { 129: 'SIGHUP', 130: 'SIGINT', 131: 'SIGQUIT', 143: 'SIGTERM' }
 
@@ -67,6 +80,11 @@ export function errorKind(command: string | null, exitCode: number): ErrorKind {
   if (exitCode === 1) return command !== null && FINDINGS.has(command) ? 'findings' : 'failed'
   if (exitCode === 70) return 'internal'
   if (exitCode > 128) return 'signal'
+  if (command?.startsWith('remote ')) {
+    if (exitCode === 3) return 'unreachable'
+    if (exitCode === 4) return 'unauthorized'
+    if (exitCode === 5) return 'refused'
+  }
   if (command === 'run') {
     if (exitCode === 3) return 'timeout'
     if (exitCode === 4) return 'bad_args'

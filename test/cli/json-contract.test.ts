@@ -161,7 +161,7 @@ describe('schemas/output', () => {
     const ids = Object.keys(manifest.commands).map((id) => id.replaceAll(':', '-'))
     const files = readdirSync(join(REPO, 'schemas/output')).map((f) => f.replace(/\.schema\.json$/, ''))
     assert.deepEqual(files.sort(), [...ids, 'envelope'].sort())
-    for (const id of ids) schemaFor(id.replace(/^(marketplace|audit)-/, '$1 '))
+    for (const id of ids) schemaFor(id.replace(/^(marketplace|audit|remote)-/, '$1 '))
   })
 
   test('which outputs are documents: --json, --format json, not --help nor lint --show-tool', () => {

@@ -31,7 +31,7 @@ export function schemaFor(command: string | null, def?: string): ValidateFunctio
   return v
 }
 
-const TOPICS = new Set(['audit', 'marketplace'])
+const TOPICS = new Set(['audit', 'marketplace', 'remote'])
 const FORMAT_COMMANDS = new Set(['validate', 'lint', 'test', 'marketplace check', 'marketplace verify'])
 
 /**

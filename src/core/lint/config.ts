@@ -31,6 +31,45 @@ export interface LintConfig {
   ignore: RegExp[]
   /** The globs as written, for messages. */
   ignoreText: string[]
+  /** `manager:` — named manager profiles for `remote` (`default` when no --profile); `ca` absolute. */
+  managers?: Map<string, ManagerProfile>
+}
+
+/** One `manager:` profile: the manager's URL, and how to trust its certificate. */
+export interface ManagerProfile {
+  url: string
+  ca?: string
+  insecure?: boolean
+}
+
+/** `manager:` — a mapping of profile name to {url, ca?, insecure?}; `ca` relative to the config's dir. */
+function managerProfiles(where: string, v: unknown, base: string): Map<string, ManagerProfile> {
+  const bad = (what: string) =>
+    new ConfigError(
+      `${where}: manager: ${what}`,
+      'e.g. manager: {default: {url: https://ongrid.example.com, ca: ca.pem}}',
+    )
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw bad('expected a mapping of profile name to {url, ca}')
+  const out = new Map<string, ManagerProfile>()
+  for (const [name, p] of Object.entries(v as Record<string, unknown>)) {
+    if (p === null || typeof p !== 'object' || Array.isArray(p))
+      throw bad(`${name}: expected {url, ca, insecure}`)
+    const { url, ca, insecure, ...rest } = p as Record<string, unknown>
+    const extra = Object.keys(rest)
+    if (extra.length > 0)
+      throw bad(`${name}: unknown key ${JSON.stringify(extra[0])} (expected url, ca, insecure)`)
+    if (typeof url !== 'string' || url === '') throw bad(`${name}: url: expected the manager's URL`)
+    if (ca !== undefined && typeof ca !== 'string') throw bad(`${name}: ca: expected a PEM file's path`)
+    if (insecure !== undefined && typeof insecure !== 'boolean')
+      throw bad(`${name}: insecure: expected true or false`)
+    out.set(name, {
+      url,
+      ...(ca === undefined ? {} : { ca: ca.startsWith('/') ? ca : `${base}/${ca}` }),
+      ...(insecure === undefined ? {} : { insecure }),
+    })
+  }
+  return out
 }
 
 export { ConfigError }
@@ -158,12 +197,15 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string> | 
         config.ignoreText.push(g)
         config.ignore.push(globToRegExp(g))
       }
+    } else if (k === 'manager') {
+      if (v === null || v === undefined) continue
+      config.managers = managerProfiles(where, v, toText(config.dir))
     } else if (k === '$schema') {
       // The JSON Schema an editor checks the file with (schemas/ongrid-skill.schema.json).
     } else {
       throw new ConfigError(
-        `${where}: unknown key ${JSON.stringify(k)} (expected rules, ignore)`,
-        meanHint(didYouMean(k, ['rules', 'ignore'])),
+        `${where}: unknown key ${JSON.stringify(k)} (expected rules, ignore, manager)`,
+        meanHint(didYouMean(k, ['rules', 'ignore', 'manager'])),
       )
     }
   }

@@ -1,0 +1,50 @@
+import { Args, Flags } from '@oclif/core'
+import { remoteExecAction } from '../../cli/actions/remote.js'
+import { BaseCommand } from '../../cli/base.js'
+import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
+
+export default class RemoteExec extends BaseCommand {
+  static override summary = 'Run a deployed skill through the manager'
+
+  static override description =
+    `Calls POST /api/v1/skills/KEY/execute with the args (--args, --args-file, --arg key=value typed by the skill's declared params) and, for a skill that runs on an edge, --edge ID. The class gate of the logged-in role is shown before calling: a dangerous skill is refused for every role, a mutating one for viewers, without a call. The manager answers 200 for a skill that failed (the error in its body): that is exit 1. With --json: the envelope (for a failed run, error.kind failed and error.manager_error, the skill's error), then result, duration_ms, skill, edge_id, role and args.
+
+Exit 1 also means the skill failed; 3 includes a call still unanswered at --timeout (default 310s: nginx cuts at 300s).
+
+${REMOTE_EXIT_TEXT}`
+
+  static override examples = [
+    {
+      description: 'A manager-side skill',
+      command: '<%= config.bin %> <%= command.id %> disk_usage --args \'{"path":"/var"}\'',
+    },
+    {
+      description: 'On an edge, typed args',
+      command:
+        '<%= config.bin %> <%= command.id %> host_probe_tcp --edge 7 --arg target=db:5432 --arg timeout_ms=500 --json',
+    },
+  ]
+
+  static override enableJsonFlag = true
+
+  static override args = {
+    key: Args.string({ ignoreStdin: true, description: 'the skill key', required: true }),
+  }
+
+  static override flags = {
+    ...remoteFlags,
+    args: Flags.string({ description: 'JSON args, sent as they are', exclusive: ['args-file'] }),
+    'args-file': Flags.string({ description: 'file holding the JSON args (- for stdin)' }),
+    arg: Flags.string({
+      description: "key=value, typed by the skill's declared params; repeatable",
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    edge: Flags.string({ description: 'the edge to run a host-scope skill on (its id)' }),
+    quiet: Flags.boolean({ char: 'q', description: 'do not show the class gate line' }),
+  }
+
+  async run(): Promise<void> {
+    await this.runAction(remoteExecAction, await this.parse(RemoteExec))
+  }
+}

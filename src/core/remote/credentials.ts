@@ -1,0 +1,131 @@
+import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { writeFileAtomic } from '../atomic-write.js'
+import { UserError } from '../errors.js'
+import { reasonText } from '../go/os/errors.js'
+import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
+
+/**
+ * The tokens `remote login` keeps, per manager URL, in
+ * `$XDG_CONFIG_HOME/ongrid-skill/credentials.json` (else ~/.config/…): the file 0600, the dirs
+ * 0700, written through an exclusive temp file (core/atomic-write.ts). Never the password: the
+ * manager has no API tokens, so the refresh token (7–30 days) is what keeps a session.
+ */
+
+export interface Session {
+  email: string
+  role: string
+  access_token: string
+  refresh_token: string
+  /** Unix seconds when the access token expires (from the token's `exp`, else login time + expires_in). */
+  access_expires_at: number
+  /** Unix seconds when the refresh token expires (its `exp`), or 0 when unknown. */
+  refresh_expires_at: number
+}
+
+interface StoreFile {
+  version: 1
+  managers: Record<string, Session>
+}
+
+const MAX_STORE = 1 << 20
+
+export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CONFIG_HOME
+  const base = xdg?.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config')
+  return join(base, 'ongrid-skill', 'credentials.json')
+}
+
+/** The `exp` claim of a JWT, read without checking it (it is only shown and used to refresh early). */
+export function tokenExpiry(token: string): number | null {
+  const part = token.split('.')[1]
+  if (part === undefined) return null
+  try {
+    const exp = (JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown }).exp
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp : null
+  } catch {
+    return null
+  }
+}
+
+function isSession(v: unknown): v is Session {
+  if (v === null || typeof v !== 'object') return false
+  const s = v as Record<string, unknown>
+  return (
+    typeof s.email === 'string' &&
+    typeof s.role === 'string' &&
+    typeof s.access_token === 'string' &&
+    typeof s.refresh_token === 'string' &&
+    typeof s.access_expires_at === 'number' &&
+    typeof s.refresh_expires_at === 'number'
+  )
+}
+
+export class CredentialStore {
+  constructor(readonly path: string = credentialsPath()) {}
+
+  private read(): StoreFile {
+    let raw: Buffer
+    try {
+      raw = readFileBounded(this.path, MAX_STORE, { regularOnly: true })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, managers: {} }
+      const why = e instanceof TooLargeError || e instanceof NotRegularError ? e.message : reasonText(e)
+      throw new UserError(`credentials ${this.path}: ${why}`)
+    }
+    let doc: unknown
+    try {
+      doc = JSON.parse(raw.toString('utf8'))
+    } catch {
+      throw new UserError(`credentials ${this.path}: not JSON`, 2, 'remove it and run remote login again')
+    }
+    const managers = (doc as { managers?: unknown } | null)?.managers
+    const out: StoreFile = { version: 1, managers: {} }
+    if (managers !== null && typeof managers === 'object') {
+      for (const [url, s] of Object.entries(managers as Record<string, unknown>)) {
+        if (isSession(s)) out.managers[url] = s
+      }
+    }
+    return out
+  }
+
+  /** The managers with a session, in the order they were first logged in to. */
+  managers(): string[] {
+    return Object.keys(this.read().managers)
+  }
+
+  get(url: string): Session | null {
+    return this.read().managers[url] ?? null
+  }
+
+  put(url: string, session: Session): void {
+    const doc = this.read()
+    doc.managers[url] = session
+    this.write(doc)
+  }
+
+  /** Whether there was a session to forget. */
+  delete(url: string): boolean {
+    const doc = this.read()
+    if (!(url in doc.managers)) return false
+    delete doc.managers[url]
+    this.write(doc)
+    return true
+  }
+
+  private write(doc: StoreFile): void {
+    const dir = join(this.path, '..')
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
+      // Our own dir: nobody else lists it, whatever made it before.
+      if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700)
+      // An existing file keeps its mode through the write: make it ours first.
+      const cur = lstatSync(this.path, { throwIfNoEntry: false })
+      if (cur?.isFile() && (cur.mode & 0o077) !== 0) chmodSync(this.path, 0o600)
+    } catch (e) {
+      throw new UserError(`credentials ${this.path}: ${reasonText(e)}`)
+    }
+    writeFileAtomic(this.path, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 })
+  }
+}

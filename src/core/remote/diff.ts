@@ -1,0 +1,180 @@
+/**
+ * Local packs against what the manager reports (remote-contract §6.2): subprocess packs by key
+ * (description, class, category, scope), marketplace packs by pack id (manifest sha256, version,
+ * display name, skill names). What the API does not expose is listed, never guessed.
+ */
+
+/** The `result_preview` of a subprocess pack in /v1/skills (manager v0.13.4): how they are told apart. */
+export const SUBPROCESS_PREVIEW = '{...} (subprocess skill output)'
+
+export interface RemoteSkill {
+  key: string
+  name: string
+  description: string
+  class: string
+  scope?: string
+  category?: string
+  params:
+    | { name: string; type: string; required?: boolean; default?: unknown; desc?: string; enum?: unknown[] }[]
+    | null
+  result_preview?: string
+  source?: string
+  inventory_only?: boolean
+}
+
+export interface InstalledPack {
+  ID: number
+  PackID: string
+  DisplayName: string
+  Version: string
+  Source: string
+  ManifestSHA256: string
+  SignatureState: string
+  CapabilitiesJSON: string
+  BindingsJSON: string
+  InstalledAt: string
+}
+
+export interface LocalSkill {
+  key: string
+  description: string
+  class: string
+  category: string
+  /** The manifest it came from. */
+  path: string
+}
+
+export interface LocalPack {
+  id: string
+  displayName: string
+  version: string
+  manifestSha256: string
+  skills: string[]
+  path: string
+}
+
+export interface Change {
+  field: string
+  here: unknown
+  there: unknown
+}
+
+export interface DiffEntry {
+  kind: 'subprocess' | 'marketplace'
+  id: string
+  state: 'missing-there' | 'missing-here' | 'changed' | 'same' | 'other-kind-there'
+  changes: Change[]
+  path?: string
+}
+
+export interface DiffResult {
+  entries: DiffEntry[]
+  drift: boolean
+  not_compared: string[]
+}
+
+export const NOT_COMPARED_SUBPROCESS =
+  'subprocess packs: schema, entry, env_allow, timeout_seconds and file contents (the API exposes none of them, nor any version or hash)'
+export const NOT_COMPARED_MARKETPLACE =
+  'marketplace packs: SKILL.md, script and binary contents (the manager exposes only the sha256 of the manifest, or of "bare-skills:<id>")'
+export const NOT_COMPARED_SKILLMD = 'SKILL.md skills in /v1/skills: they cannot be traced to a pack'
+
+function skillsOf(p: InstalledPack): string[] | null {
+  try {
+    const caps = JSON.parse(p.CapabilitiesJSON) as { skills?: { name?: unknown }[] | null }
+    return (caps.skills ?? []).map((s) => String(s.name)).sort()
+  } catch {
+    return null
+  }
+}
+
+export function diffManager(
+  local: { skills: LocalSkill[]; packs: LocalPack[] },
+  remote: { skills: RemoteSkill[]; installed: InstalledPack[] },
+): DiffResult {
+  const entries: DiffEntry[] = []
+  const sub = new Map(
+    remote.skills.filter((s) => s.result_preview === SUBPROCESS_PREVIEW).map((s) => [s.key, s]),
+  )
+  const anyKey = new Map(remote.skills.map((s) => [s.key, s]))
+  for (const l of local.skills) {
+    const r = sub.get(l.key)
+    if (r === undefined) {
+      const other = anyKey.get(l.key)
+      entries.push({
+        kind: 'subprocess',
+        id: l.key,
+        state: other ? 'other-kind-there' : 'missing-there',
+        changes: other
+          ? [
+              {
+                field: 'kind',
+                here: 'subprocess',
+                there: other.source ? 'SKILL.md' : 'builtin or bridged tool',
+              },
+            ]
+          : [],
+        path: l.path,
+      })
+      continue
+    }
+    const changes: Change[] = []
+    const cmp = (field: string, here: unknown, there: unknown) => {
+      if (here !== there) changes.push({ field, here, there })
+    }
+    cmp('description', l.description, r.description)
+    cmp('class', l.class, r.class)
+    cmp('category', l.category, r.category ?? '')
+    cmp('scope', 'manager', r.scope ?? '')
+    entries.push({
+      kind: 'subprocess',
+      id: l.key,
+      state: changes.length ? 'changed' : 'same',
+      changes,
+      path: l.path,
+    })
+  }
+  if (local.skills.length > 0) {
+    const mine = new Set(local.skills.map((s) => s.key))
+    for (const key of sub.keys()) {
+      if (!mine.has(key)) entries.push({ kind: 'subprocess', id: key, state: 'missing-here', changes: [] })
+    }
+  }
+  const installed = new Map(remote.installed.map((p) => [p.PackID, p]))
+  for (const l of local.packs) {
+    const r = installed.get(l.id)
+    if (r === undefined) {
+      entries.push({ kind: 'marketplace', id: l.id, state: 'missing-there', changes: [], path: l.path })
+      continue
+    }
+    const changes: Change[] = []
+    if (l.manifestSha256 !== r.ManifestSHA256)
+      changes.push({ field: 'manifest_sha256', here: l.manifestSha256, there: r.ManifestSHA256 })
+    if (l.version !== r.Version) changes.push({ field: 'version', here: l.version, there: r.Version })
+    if (l.displayName !== r.DisplayName)
+      changes.push({ field: 'display_name', here: l.displayName, there: r.DisplayName })
+    const there = skillsOf(r)
+    const here = [...l.skills].sort()
+    if (there !== null && here.join('\n') !== there.join('\n')) changes.push({ field: 'skills', here, there })
+    entries.push({
+      kind: 'marketplace',
+      id: l.id,
+      state: changes.length ? 'changed' : 'same',
+      changes,
+      path: l.path,
+    })
+  }
+  if (local.packs.length > 0) {
+    const mine = new Set(local.packs.map((p) => p.id))
+    for (const p of remote.installed) {
+      if (!mine.has(p.PackID))
+        entries.push({ kind: 'marketplace', id: p.PackID, state: 'missing-here', changes: [] })
+    }
+  }
+  const not_compared = [
+    ...(local.skills.length > 0 ? [NOT_COMPARED_SUBPROCESS] : []),
+    ...(local.packs.length > 0 ? [NOT_COMPARED_MARKETPLACE] : []),
+    NOT_COMPARED_SKILLMD,
+  ]
+  return { entries, drift: entries.some((e) => e.state !== 'same'), not_compared }
+}

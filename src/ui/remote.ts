@@ -1,0 +1,208 @@
+import type { Session } from '../core/remote/credentials.js'
+import type { DiffResult, InstalledPack, RemoteSkill } from '../core/remote/diff.js'
+import { terminalLineText } from './terminal.js'
+
+/**
+ * What `remote` shows a person: tables and summaries. Text from the manager (names,
+ * descriptions, errors) is escaped on a terminal (terminalLineText), never obeyed.
+ */
+
+export function line(text: string, out: NodeJS.WriteStream): string {
+  return terminalLineText(text, out.isTTY === true)
+}
+
+function when(unix: number): string {
+  return unix > 0 ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : 'unknown'
+}
+
+export function loggedIn(base: string, s: Session, version: string, path: string): string {
+  return `Logged in to ${base} (ongrid ${version}) as ${s.email}, role ${s.role}.
+Access token until ${when(s.access_expires_at)}, refreshed with the refresh token until ${when(s.refresh_expires_at)}.
+Tokens kept in ${path} (0600).
+`
+}
+
+export function whoami(
+  base: string,
+  self: { id: number; email: string; role: string },
+  version: string,
+  s: Session,
+): string {
+  return `manager   ${base} (ongrid ${version})
+user      ${self.email} (id ${self.id})
+role      ${self.role}
+access    until ${when(s.access_expires_at)}
+session   until ${when(s.refresh_expires_at)} (then remote login again)
+`
+}
+
+/** A skill in --json: the manager's fields, with its kind said (what /v1/skills mixes). */
+export function skillDoc(s: RemoteSkill) {
+  return { ...s, kind: kindOf(s) }
+}
+
+function kindOf(s: RemoteSkill): string {
+  if (s.params === null) return 'skill-md'
+  if (s.result_preview === '{...} (subprocess skill output)') return 'subprocess'
+  if (s.inventory_only === true) return 'bridged-tool'
+  return 'builtin'
+}
+
+function table(rows: string[][], out: NodeJS.WriteStream): string {
+  const cells = rows.map((r) => r.map((c) => line(c, out)))
+  const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => [...(r[i] ?? '')].length)))
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
+    .concat('\n')
+}
+
+export function skillTable(items: RemoteSkill[], out: NodeJS.WriteStream): string {
+  if (items.length === 0) return 'No skills.\n'
+  const first = (d: string) => {
+    const l = d.split('\n')[0]
+    return [...l].length > 60 ? `${[...l].slice(0, 59).join('')}…` : l
+  }
+  return table(
+    [
+      ['KEY', 'KIND', 'CLASS', 'SCOPE', 'CATEGORY', 'DESCRIPTION'],
+      ...items.map((s) => [s.key, kindOf(s), s.class, s.scope ?? '', s.category ?? '', first(s.description)]),
+    ],
+    out,
+  )
+}
+
+export function skillDetail(s: RemoteSkill, out: NodeJS.WriteStream): string {
+  const rows = [
+    `key          ${s.key}`,
+    `name         ${s.name}`,
+    `kind         ${kindOf(s)}`,
+    `class        ${s.class}`,
+    `scope        ${s.scope ?? ''}`,
+    `category     ${s.category ?? ''}`,
+    ...(s.result_preview ? [`result       ${s.result_preview}`] : []),
+    `description  ${s.description}`,
+  ].map((l) => line(l, out))
+  const params = (s.params ?? []).map((p) =>
+    line(
+      `  ${p.name} (${p.type}${p.required ? ', required' : ''}${p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : ''})${p.desc ? `: ${p.desc}` : ''}`,
+      out,
+    ),
+  )
+  return `${rows.join('\n')}\nparams${params.length ? `\n${params.join('\n')}` : '       none declared'}\n`
+}
+
+export function gateLine(s: RemoteSkill, role: string, refusal: string | null, edge?: number): string {
+  const where =
+    s.scope === 'host' ? (edge === undefined ? 'on an edge' : `on edge ${edge}`) : 'in the manager'
+  return `${s.key}: ${s.class}, runs ${where}; role ${role} ${refusal === null ? 'may run it' : 'is refused'}\n`
+}
+
+function parsed(text: string): unknown {
+  if (text === '') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** An installed pack in --json: snake_case, its JSON strings parsed once more. */
+export function packDoc(p: InstalledPack) {
+  const raw = p as unknown as Record<string, unknown>
+  return {
+    id: p.ID,
+    pack_id: p.PackID,
+    display_name: p.DisplayName,
+    version: p.Version,
+    source: p.Source,
+    install_path: raw.InstallPath ?? null,
+    manifest_sha256: p.ManifestSHA256,
+    signature_state: p.SignatureState,
+    capabilities: parsed(p.CapabilitiesJSON),
+    bindings: parsed(p.BindingsJSON),
+    installed_by: raw.InstalledBy ?? null,
+    installed_at: p.InstalledAt,
+  }
+}
+
+export function packTable(items: InstalledPack[], out: NodeJS.WriteStream): string {
+  if (items.length === 0) return 'No packs installed.\n'
+  return table(
+    [
+      ['PACK', 'VERSION', 'SOURCE', 'SIGNATURE', 'INSTALLED', 'SHA256'],
+      ...items.map((p) => [
+        p.PackID,
+        p.Version,
+        p.Source,
+        p.SignatureState,
+        p.InstalledAt,
+        p.ManifestSHA256.slice(0, 12),
+      ]),
+    ],
+    out,
+  )
+}
+
+export function registries(
+  items: { name: string; url: string; allowed: boolean }[],
+  devMode: boolean,
+  out: NodeJS.WriteStream,
+): string {
+  const list = items.map((i) =>
+    line(`${i.name}${i.url ? ` ${i.url}` : ''}${i.allowed ? '' : ' (not allowed)'}`, out),
+  )
+  return `${list.join('\n')}\n${
+    devMode
+      ? 'The manager runs in dev mode: any install source is allowed and no signature is required.\n'
+      : 'Dev mode is off: only ongrid-official and local installs, signatures as the manager requires.\n'
+  }`
+}
+
+export function pushed(
+  doc: {
+    pack: InstalledPack
+    capabilities: unknown
+    warnings: { path: string; reason: string; code: string }[] | null
+  },
+  out: NodeJS.WriteStream,
+): string {
+  const p = doc.pack
+  const caps = doc.capabilities as { skills?: { name: string; scope?: string }[] | null } | null
+  const skills = (caps?.skills ?? []).map((s) => `${s.name}${s.scope ? ` (${s.scope})` : ''}`)
+  const lines = [
+    `Installed ${p.PackID} ${p.Version} (id ${p.ID}), signature ${p.SignatureState}, manifest sha256 ${p.ManifestSHA256}`,
+    `skills: ${skills.length ? skills.join(', ') : 'none'}`,
+    ...(doc.warnings ?? []).map((w) => `warning ${w.code}: ${w.reason}`),
+  ]
+  return `${lines.map((l) => line(l, out)).join('\n')}\n`
+}
+
+const STATE_TEXT: Record<string, string> = {
+  'missing-there': 'missing there',
+  'missing-here': 'missing here',
+  changed: 'changed',
+  same: 'same',
+  'other-kind-there': 'another kind there',
+}
+
+export function diffText(d: DiffResult, base: string, out: NodeJS.WriteStream): string {
+  const lines: string[] = []
+  for (const e of d.entries) {
+    if (e.state === 'same') continue
+    lines.push(`${STATE_TEXT[e.state]}  ${e.kind} ${e.id}${e.path ? `  (${e.path})` : ''}`)
+    for (const c of e.changes)
+      lines.push(`    ${c.field}: here ${JSON.stringify(c.here)}, there ${JSON.stringify(c.there)}`)
+  }
+  const same = d.entries.filter((e) => e.state === 'same').length
+  lines.push(
+    d.drift ? `drift against ${base}; ${same} the same` : `no drift against ${base} (${same} compared)`,
+  )
+  for (const n of d.not_compared) lines.push(`not compared: ${n}`)
+  return `${lines.map((l) => line(l, out)).join('\n')}\n`
+}
