@@ -1,4 +1,30 @@
+import { toText } from '../../core/go/gostring.js'
+import type { Finding, Fix } from '../../core/lint/types.js'
 import { counts, displayPath, type LintOutput, rootsShown } from './model.js'
+
+/**
+ * A fix as JSON: `edits` of the file's bytes (`range`: byte offsets [start, end) of the file as
+ * read; `text`: what replaces them), `file` when it changes another file than the finding's (the
+ * entry), `mode` (octal text) when it sets the file's permission bits.
+ */
+function fixJson(fix: Fix, cwd: string) {
+  return {
+    ...(fix.file === undefined ? {} : { file: displayPath(fix.file, cwd) }),
+    edits: fix.edits.map((e) => ({ range: [e.range[0], e.range[1]], text: toText(e.text) })),
+    ...(fix.mode === undefined ? {} : { mode: fix.mode.toString(8).padStart(4, '0') }),
+  }
+}
+
+/** What a finding carries about fixes: `fixable`, then its `fix` and `suggestions` when it has them. */
+function fixesJson(x: Finding, cwd: string) {
+  return {
+    fixable: x.fix !== undefined,
+    ...(x.fix ? { fix: fixJson(x.fix, cwd) } : {}),
+    ...(x.suggestions
+      ? { suggestions: x.suggestions.map((s) => ({ message: s.message, fix: fixJson(s.fix, cwd) })) }
+      : {}),
+  }
+}
 
 /** The `--format json` document (also `--json`). */
 export function jsonDocument(o: LintOutput) {
@@ -17,6 +43,7 @@ export function jsonDocument(o: LintOutput) {
         offset: x.offset,
         message: x.message,
         ...(x.hint ? { hint: x.hint } : {}),
+        ...fixesJson(x, o.cwd),
       })),
     })),
     summary: {
