@@ -112,7 +112,10 @@ test('--json failures of every command: one document, ok false, the message and 
 })
 
 test('an unknown command given --json: one document, command null, the hint in error', async () => {
-  for (const argv of [['lnt', '--json'], ['marketplace', 'chek', '--json']]) {
+  for (const argv of [
+    ['lnt', '--json'],
+    ['marketplace', 'chek', '--json'],
+  ]) {
     const r = await runCli(argv, { cwd: R, stdin: 'ignore' })
     assert.equal(r.code, 2, r.stderr)
     const doc = JSON.parse(r.stdout)
