@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { fromText } from '../../../src/core/go/gostring.js'
 import type { FileReport } from '../../../src/core/lint/engine.js'
+import { fixDiffsOf } from '../../../src/core/lint/example-fix.js'
 import { RULES } from '../../../src/core/lint/registry.js'
 import type { Finding, RuleMeta, TargetKind } from '../../../src/core/lint/types.js'
 import { packageVersion } from '../../../src/core/package-root.js'
@@ -476,8 +477,8 @@ describe('--list-rules and docs/rules.md', () => {
     )
   })
 
-  test('docs/rules.md is what the registry generates', () => {
-    expectGolden('docs/rules.md', rulesDoc(RULES))
+  test('docs/rules.md is what the registry generates', async () => {
+    expectGolden('docs/rules.md', rulesDoc(RULES, await fixDiffsOf(RULES)))
   })
 })
 
