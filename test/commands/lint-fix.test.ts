@@ -161,7 +161,9 @@ describe('lint --fix, --fix-dry-run, --fix-type', () => {
       const r = runCliSync(['lint', 'skills', ...args], { cwd: dir })
       assert.equal(r.code, 2, args.join(' '))
       assert.equal(r.stderr.split('\n')[0], line)
-      assert.equal(r.stdout, '')
+      // With --format json a failure is also one JSON document on stdout.
+      if ((args as readonly string[]).includes('json')) assert.equal(JSON.parse(r.stdout).ok, false)
+      else assert.equal(r.stdout, '')
     }
     assert.equal(read(`${dir}/skills/a/skill.json`), MANIFEST)
   })
