@@ -1,5 +1,6 @@
 import { toText } from '../../core/go/gostring.js'
-import type { Finding, Fix } from '../../core/lint/types.js'
+import type { Finding, Fix, RuleMeta } from '../../core/lint/types.js'
+import { envelope } from '../envelope.js'
 import { counts, displayPath, type LintOutput, rootsShown } from './model.js'
 
 /**
@@ -26,34 +27,59 @@ function fixesJson(x: Finding, cwd: string) {
   }
 }
 
-/** The `--format json` document (also `--json`). */
-export function jsonDocument(o: LintOutput) {
-  return {
-    version: 1,
-    command: o.command,
-    files: o.files.map((f) => ({
-      path: displayPath(f.file, o.cwd),
-      kind: f.kind,
-      name: f.name,
-      findings: f.findings.map((x) => ({
-        ruleId: x.ruleId,
-        severity: x.severity,
-        line: x.line,
-        column: x.column,
-        offset: x.offset,
-        message: x.message,
-        ...(x.hint ? { hint: x.hint } : {}),
-        ...fixesJson(x, o.cwd),
-      })),
+/** The files and their findings as the json documents give them (lint, validate, marketplace). */
+export function filesJson(o: LintOutput) {
+  return o.files.map((f) => ({
+    path: displayPath(f.file, o.cwd),
+    kind: f.kind,
+    name: f.name,
+    findings: f.findings.map((x) => ({
+      rule_id: x.ruleId,
+      severity: x.severity,
+      line: x.line,
+      column: x.column,
+      offset: x.offset,
+      message: x.message,
+      ...(x.hint ? { hint: x.hint } : {}),
+      ...fixesJson(x, o.cwd),
     })),
-    summary: {
-      ...counts(o),
-      ...(o.leftOut ? { left_out: Object.fromEntries(o.leftOut) } : {}),
-      ...(o.roots ? { roots: rootsShown(o) } : {}),
+  }))
+}
+
+/**
+ * The `--format json` document (also `--json`) of lint and validate: the envelope
+ * (schemas/output/lint.schema.json, validate.schema.json), the files, the summary.
+ */
+export function jsonDocument(o: LintOutput) {
+  return envelope(
+    o.command,
+    o.exitCode ?? 0,
+    {
+      files: filesJson(o),
+      summary: {
+        ...counts(o),
+        ...(o.leftOut ? { left_out: Object.fromEntries(o.leftOut) } : {}),
+        ...(o.roots ? { roots: rootsShown(o) } : {}),
+      },
     },
-  }
+    o.failure ?? null,
+  )
 }
 
 export function json(o: LintOutput): string {
   return `${JSON.stringify(jsonDocument(o), null, 2)}\n`
+}
+
+/** `lint --list-rules --json`: every rule's id, default severity, category, target kind, docs line, fixes. */
+export function rulesJson(rules: readonly RuleMeta[]): string {
+  const list = rules.map((r) => ({
+    rule_id: r.id,
+    severity: r.severity,
+    category: r.category,
+    kind: r.kind,
+    docs: r.docs,
+    fixable: r.fixable ?? null,
+    has_suggestions: r.hasSuggestions === true,
+  }))
+  return `${JSON.stringify(envelope('lint', 0, { rules: list }), null, 2)}\n`
 }

@@ -26,6 +26,10 @@ export interface LintOutput {
   leftOut?: ReadonlyMap<string, number>
   /** validate and lint: the allow-list roots used. */
   roots?: readonly RootUsed[]
+  /** The exit code the command ends with (the json document's `exit_code`; 0 when not given). */
+  exitCode?: number
+  /** Why that code is not 0 (the json document's `error.message`). */
+  failure?: string
 }
 
 /** The roots as the summaries give them: absolute text, and whether each was assumed. */

@@ -243,17 +243,29 @@ describe('--format json', () => {
   test('the document: relative paths, findings (hint only when there is one), the summary', () => {
     const text = json(OUT)
     const doc = {
-      version: 1,
+      ok: true,
+      exit_code: 0,
       command: 'lint',
+      schema_version: 1,
+      error: null,
       files: [
         {
           path: 'a b/skill.json',
           kind: 'manifest',
           name: null,
           findings: [
-            { ...ERROR, ruleId: 'manager/parse', fixable: false },
             {
-              ruleId: WARN.ruleId,
+              rule_id: 'manager/parse',
+              severity: 'error',
+              line: 2,
+              column: 3,
+              offset: 5,
+              message: ERROR.message,
+              hint: 'fix it',
+              fixable: false,
+            },
+            {
+              rule_id: WARN.ruleId,
               severity: 'warn',
               line: 10,
               column: 12,
@@ -262,7 +274,7 @@ describe('--format json', () => {
               fixable: false,
             },
             {
-              ruleId: INFO.ruleId,
+              rule_id: INFO.ruleId,
               severity: 'info',
               line: 1,
               column: 1,
@@ -278,8 +290,14 @@ describe('--format json', () => {
       summary: { files: 2, manifests: 1, errors: 1, warnings: 1, infos: 1, ignored: 2 },
     }
     assert.equal(text, `${JSON.stringify(doc, null, 2)}\n`)
+    // With its exit code and why: the same envelope, ok false.
+    const failed = JSON.parse(json({ ...OUT, exitCode: 1, failure: '1 finding at severity error or above' }))
+    assert.deepEqual(
+      [failed.ok, failed.exit_code, failed.error],
+      [false, 1, { message: '1 finding at severity error or above', kind: 'findings' }],
+    )
     assert.deepEqual(Object.keys(JSON.parse(text).files[0].findings[0]), [
-      'ruleId',
+      'rule_id',
       'severity',
       'line',
       'column',
