@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 
 const { RULES } = await import('../dist/core/lint/registry.js')
 const { rulesDoc } = await import('../dist/ui/lint/rules-doc.js')
+const { fixDiffsOf } = await import('../dist/core/lint/example-fix.js')
 const docTarget = new URL('../docs/rules.md', import.meta.url)
 const schemaTarget = new URL('../schemas/ongrid-skill.schema.json', import.meta.url)
 
@@ -26,7 +27,7 @@ function configSchema(current) {
 }
 
 const outputs = [
-  { url: docTarget, name: 'docs/rules.md', text: rulesDoc(RULES) },
+  { url: docTarget, name: 'docs/rules.md', text: rulesDoc(RULES, await fixDiffsOf(RULES)) },
   { url: schemaTarget, name: 'schemas/ongrid-skill.schema.json', text: configSchema(read(schemaTarget)) },
 ]
 if (process.argv.includes('--check')) {

@@ -23,6 +23,8 @@ Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml (o
 
 --show-tool prints, instead of findings, the function definition the manager's LLM bridge would send for each pack (name, description with its "Returns:" suffix, and the parameters after the bridge's transformation): pretty, or with --json one compact line per pack, byte for byte as the manager marshals it. Packs the LLM would not get are listed on stderr, with why (exit 1).
 
+--fix applies the fixes rules are certain of (a BOM, key case, an explicit class "safe", the entry's execute bit, a #! line ending in CR, env_allow white space, timeout_seconds as a digit string, SKILL.md names the manager normalises, a case file's key one slip from a known one): minimal edits of each file's bytes, written atomically (owner, mode and hard links kept); a file changed during the run is left alone, said on stderr. It repeats until no fix is left, then reports the findings left (their exit code) and re-runs validate on the fixed files. --fix-dry-run prints the same fixes (one pass) as a unified diff and writes nothing. --fix-type picks the rule categories to fix. Fixes that would change what the manager does (renaming a near-miss key) are suggestions: in --format json, never applied.
+
 --format github and sarif give paths relative to the repository root (GITHUB_WORKSPACE, else the git top level, else the current dir). With --json every outcome, failures included, is one JSON document on stdout.
 
 Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, with --show-tool), 2 usage or tool error.`
@@ -36,6 +38,14 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     {
       description: 'Turn a rule off for this run',
       command: '<%= config.bin %> <%= command.id %> skills --rule practice/class-unset=off',
+    },
+    {
+      description: 'Fix what is certain, then see what is left',
+      command: '<%= config.bin %> <%= command.id %> skills --fix',
+    },
+    {
+      description: 'Review the fixes as a diff first (nothing written)',
+      command: '<%= config.bin %> <%= command.id %> skills --fix-dry-run --fix-type best-practice',
     },
     {
       description: 'Every rule with its id and default severity',
@@ -74,6 +84,16 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     'list-rules': Flags.boolean({ description: 'list every rule (id, default severity, category) and exit' }),
     'show-tool': Flags.boolean({
       description: 'print the function definition the LLM would receive, instead of findings',
+    }),
+    fix: Flags.boolean({ description: 'apply the certain fixes to the files, then report what is left' }),
+    'fix-dry-run': Flags.boolean({
+      description: 'print the certain fixes as a unified diff (git apply takes it); write nothing',
+    }),
+    'fix-type': Flags.string({
+      description:
+        'fix only rules of these categories: manager, best-practice, tests (repeatable, or comma-separated)',
+      multiple: true,
+      multipleNonGreedy: true,
     }),
   }
 

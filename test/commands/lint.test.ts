@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { fixDiffsOf } from '../../src/core/lint/example-fix.js'
 import { RULES } from '../../src/core/lint/registry.js'
 import { rulesDoc } from '../../src/ui/lint/rules-doc.js'
 import { cli, fixModes, golden, PACKS, REPO } from '../core/lint/cli.js'
@@ -223,7 +224,7 @@ describe('ongrid-skill lint', () => {
     assert.doesNotMatch(cli(['lint', FIX], { NO_COLOR: '1', FORCE_COLOR: '1' }).stdout, /\x1b\[/)
   })
 
-  test('docs/rules.md is what the registry generates', () => {
-    expectGolden('docs/rules.md', rulesDoc(RULES))
+  test('docs/rules.md is what the registry generates (with the diffs of the fixable examples)', async () => {
+    expectGolden('docs/rules.md', rulesDoc(RULES, await fixDiffsOf(RULES)))
   })
 })

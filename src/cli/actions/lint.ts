@@ -135,19 +135,84 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   const failSeverity: Severity = flags['fail-severity']
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
   const overrides = parseRuleFlags(flags.rule ?? [], new Set(RULES_BY_ID.keys()))
-  const result = await check({
+  const fixing = flags.fix === true || flags['fix-dry-run'] === true
+  if (fixing || flags['fix-type'] !== undefined) checkFixFlags(flags, format)
+  const startedMs = Date.now()
+  const run = () =>
+    check({
+      paths: argv,
+      pathBytes: argv.map(argBytes),
+      root: flags.root,
+      rules: RULES,
+      set: 'all',
+      overrides,
+      useConfig: flags['no-config'] !== true,
+      configPath: flags.config,
+      defaultIgnore: flags['no-default-ignore'] !== true,
+    })
+  const result = await run()
+  if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
+  if (!fixing)
+    return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })
+  const { parseFixTypes, runFixes } = await import('./lint-fix.js')
+  const dryRun = flags['fix-dry-run'] === true
+  const fixed = await runFixes(result, run, { types: parseFixTypes(flags['fix-type']), dryRun, startedMs })
+  if (dryRun) {
+    // The diff is the output; the exit code is that of the findings the diff would leave.
+    const left = fixed.result.files
+      .filter((f) => !f.ignored)
+      .flatMap((f) => f.findings)
+      .filter((x) => !fixed.fixedInDiff.has(x))
+    const tooMany = maxWarnings !== null && left.filter((x) => x.severity === 'warn').length > maxWarnings
+    return left.some((x) => fails(x, failSeverity)) || tooMany ? EXIT.findings : EXIT.ok
+  }
+  const code = await report('lint', fixed.result, format, {
+    quiet: flags.quiet === true,
+    failSeverity,
+    maxWarnings,
+  })
+  if (fixed.filesFixed === 0) return code
+  // The manager's verdict on what was written: validate's rules, whatever lint's settings.
+  const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
+  const verdict = await check({
     paths: argv,
     pathBytes: argv.map(argBytes),
     root: flags.root,
-    rules: RULES,
-    set: 'all',
-    overrides,
+    rules: MANAGER_RULES,
+    set: 'manager',
     useConfig: flags['no-config'] !== true,
     configPath: flags.config,
     defaultIgnore: flags['no-default-ignore'] !== true,
   })
-  if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
-  return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })
+  const errors = verdict.files
+    .filter((f) => !f.ignored)
+    .flatMap((f) => f.findings.filter((x) => x.severity === 'error'))
+  process.stderr.write(
+    errors.length === 0
+      ? 'validate after the fixes: no errors\n'
+      : `validate after the fixes: ${errors.length} error${errors.length === 1 ? '' : 's'} (run validate to see them)\n`,
+  )
+  return errors.length > 0 ? EXIT.findings : code
+}
+
+/** --fix, --fix-dry-run and --fix-type: with each other and the other flags. */
+function checkFixFlags(flags: InputOf<typeof Lint>['flags'], format: Format): void {
+  if (flags.fix === true && flags['fix-dry-run'] === true)
+    throw new UserError(
+      '--fix and --fix-dry-run: give one',
+      undefined,
+      '--fix-dry-run shows what --fix would write',
+    )
+  if (flags.fix !== true && flags['fix-dry-run'] !== true)
+    throw new UserError('--fix-type: give --fix or --fix-dry-run with it')
+  if (flags['show-tool'] === true)
+    throw new UserError('--show-tool shows tools: it fixes nothing (drop --fix)')
+  if (flags['fix-dry-run'] === true && format !== 'stylish')
+    throw new UserError(
+      `--fix-dry-run prints a diff, not --format ${format}`,
+      undefined,
+      '--format json without --fix-dry-run gives each finding its edits',
+    )
 }
 
 /**

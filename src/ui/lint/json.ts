@@ -1,6 +1,31 @@
-import type { RuleMeta } from '../../core/lint/types.js'
+import { toText } from '../../core/go/gostring.js'
+import type { Finding, Fix, RuleMeta } from '../../core/lint/types.js'
 import { envelope } from '../envelope.js'
 import { counts, displayPath, type LintOutput, rootsShown } from './model.js'
+
+/**
+ * A fix as JSON: `edits` of the file's bytes (`range`: byte offsets [start, end) of the file as
+ * read; `text`: what replaces them), `file` when it changes another file than the finding's (the
+ * entry), `mode` (octal text) when it sets the file's permission bits.
+ */
+function fixJson(fix: Fix, cwd: string) {
+  return {
+    ...(fix.file === undefined ? {} : { file: displayPath(fix.file, cwd) }),
+    edits: fix.edits.map((e) => ({ range: [e.range[0], e.range[1]], text: toText(e.text) })),
+    ...(fix.mode === undefined ? {} : { mode: fix.mode.toString(8).padStart(4, '0') }),
+  }
+}
+
+/** What a finding carries about fixes: `fixable`, then its `fix` and `suggestions` when it has them. */
+function fixesJson(x: Finding, cwd: string) {
+  return {
+    fixable: x.fix !== undefined,
+    ...(x.fix ? { fix: fixJson(x.fix, cwd) } : {}),
+    ...(x.suggestions
+      ? { suggestions: x.suggestions.map((s) => ({ message: s.message, fix: fixJson(s.fix, cwd) })) }
+      : {}),
+  }
+}
 
 /** The files and their findings as the json documents give them (lint, validate, marketplace). */
 export function filesJson(o: LintOutput) {
@@ -16,6 +41,7 @@ export function filesJson(o: LintOutput) {
       offset: x.offset,
       message: x.message,
       ...(x.hint ? { hint: x.hint } : {}),
+      ...fixesJson(x, o.cwd),
     })),
   }))
 }
@@ -44,7 +70,7 @@ export function json(o: LintOutput): string {
   return `${JSON.stringify(jsonDocument(o), null, 2)}\n`
 }
 
-/** `lint --list-rules --json`: every rule's id, default severity, category, target kind, docs line. */
+/** `lint --list-rules --json`: every rule's id, default severity, category, target kind, docs line, fixes. */
 export function rulesJson(rules: readonly RuleMeta[]): string {
   const list = rules.map((r) => ({
     rule_id: r.id,
@@ -52,6 +78,8 @@ export function rulesJson(rules: readonly RuleMeta[]): string {
     category: r.category,
     kind: r.kind,
     docs: r.docs,
+    fixable: r.fixable ?? null,
+    has_suggestions: r.hasSuggestions === true,
   }))
   return `${JSON.stringify(envelope('lint', 0, { rules: list }), null, 2)}\n`
 }

@@ -1,4 +1,6 @@
 import { pathToFileURL } from 'node:url'
+import { toText } from '../../core/go/gostring.js'
+import type { Finding } from '../../core/lint/types.js'
 import { displayPath, type LintOutput } from './model.js'
 import { RULES_DOC_URL, ruleAnchor } from './rule-link.js'
 
@@ -17,21 +19,48 @@ function uriOf(path: string): string {
  */
 export function sarif(o: LintOutput, version: string): string {
   const index = new Map(o.rules.map((r, i) => [r.id, i]))
-  const results = o.files.flatMap((f) =>
-    f.findings.map((x) => ({
-      ruleId: x.ruleId,
-      ruleIndex: index.get(x.ruleId) ?? -1,
-      level: LEVEL[x.severity],
-      message: { text: x.hint ? `${x.message}\n${x.hint}` : x.message },
-      locations: [
-        {
-          physicalLocation: {
-            artifactLocation: { uri: uriOf(displayPath(f.file, o.repo)), uriBaseId: '%SRCROOT%' },
-            region: { startLine: x.line, startColumn: x.column },
+  const location = (file: string) => ({ uri: uriOf(displayPath(file, o.repo)), uriBaseId: '%SRCROOT%' })
+  /**
+   * SARIF fixes (§3.55): the text edits as replacements of byte regions; a mode fix has no SARIF
+   * form and is left out. The fix first, then the suggestions.
+   */
+  const fixes = (x: Finding, file: string) =>
+    [
+      ...(x.fix ? [{ description: `Fix: ${x.message}`, fix: x.fix }] : []),
+      ...(x.suggestions ?? []).map((s) => ({ description: s.message, fix: s.fix })),
+    ]
+      .filter((s) => s.fix.edits.length > 0)
+      .map((s) => ({
+        description: { text: s.description },
+        artifactChanges: [
+          {
+            artifactLocation: location(s.fix.file ?? file),
+            replacements: s.fix.edits.map((e) => ({
+              deletedRegion: { byteOffset: e.range[0], byteLength: e.range[1] - e.range[0] },
+              insertedContent: { text: toText(e.text) },
+            })),
           },
-        },
-      ],
-    })),
+        ],
+      }))
+  const results = o.files.flatMap((f) =>
+    f.findings.map((x) => {
+      const fx = fixes(x, f.file)
+      return {
+        ruleId: x.ruleId,
+        ruleIndex: index.get(x.ruleId) ?? -1,
+        level: LEVEL[x.severity],
+        message: { text: x.hint ? `${x.message}\n${x.hint}` : x.message },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: location(f.file),
+              region: { startLine: x.line, startColumn: x.column },
+            },
+          },
+        ],
+        ...(fx.length > 0 ? { fixes: fx } : {}),
+      }
+    }),
   )
   const doc = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import type { FileReport } from '../../../src/core/lint/engine.js'
+import { fixDiffsOf } from '../../../src/core/lint/example-fix.js'
 import { RULES } from '../../../src/core/lint/registry.js'
 import type { Finding, RuleMeta, TargetKind } from '../../../src/core/lint/types.js'
 import { packageVersion } from '../../../src/core/package-root.js'
@@ -260,6 +262,7 @@ describe('--format json', () => {
               offset: 5,
               message: ERROR.message,
               hint: 'fix it',
+              fixable: false,
             },
             {
               rule_id: WARN.ruleId,
@@ -268,8 +271,17 @@ describe('--format json', () => {
               column: 12,
               offset: 90,
               message: WARN.message,
+              fixable: false,
             },
-            { rule_id: INFO.ruleId, severity: 'info', line: 1, column: 1, offset: null, message: 'note' },
+            {
+              rule_id: INFO.ruleId,
+              severity: 'info',
+              line: 1,
+              column: 1,
+              offset: null,
+              message: 'note',
+              fixable: false,
+            },
           ],
         },
         { path: 'dir', kind: 'dir', name: null, findings: [] },
@@ -292,7 +304,69 @@ describe('--format json', () => {
       'offset',
       'message',
       'hint',
+      'fixable',
     ])
+  })
+
+  test('a fix: its edits (byte ranges, text), the file and mode of a mode fix; suggestions', () => {
+    const withFix: LintOutput = {
+      ...OUT,
+      files: [
+        file('/w/a b/skill.json', 'manifest', [
+          { ...WARN, fix: { edits: [{ range: [3, 3], text: fromText(',"class":"é"') }] } },
+          { ...WARN, fix: { file: '/w/a b/run.sh', edits: [], mode: 0o755 } },
+          {
+            ...WARN,
+            suggestions: [{ message: 'rename it', fix: { edits: [{ range: [1, 4], text: '"x"' }] } }],
+          },
+        ]),
+      ],
+    }
+    const doc = JSON.parse(json(withFix))
+    assert.deepEqual(
+      doc.files[0].findings.map((x: Record<string, unknown>) => [x.fixable, x.fix, x.suggestions]),
+      [
+        [true, { edits: [{ range: [3, 3], text: ',"class":"é"' }] }, undefined],
+        [true, { file: 'a b/run.sh', edits: [], mode: '0755' }, undefined],
+        [false, undefined, [{ message: 'rename it', fix: { edits: [{ range: [1, 4], text: '"x"' }] } }]],
+      ],
+    )
+    const results = JSON.parse(sarif(withFix, '1.2.3')).runs[0].results
+    assert.deepEqual(
+      results.map((r: { fixes?: unknown }) => r.fixes),
+      [
+        [
+          {
+            description: { text: `Fix: ${WARN.message}` },
+            artifactChanges: [
+              {
+                artifactLocation: { uri: 'a%20b/skill.json', uriBaseId: '%SRCROOT%' },
+                replacements: [
+                  {
+                    deletedRegion: { byteOffset: 3, byteLength: 0 },
+                    insertedContent: { text: ',"class":"é"' },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+        undefined,
+        [
+          {
+            description: { text: 'rename it' },
+            artifactChanges: [
+              {
+                artifactLocation: { uri: 'a%20b/skill.json', uriBaseId: '%SRCROOT%' },
+                replacements: [
+                  { deletedRegion: { byteOffset: 1, byteLength: 3 }, insertedContent: { text: '"x"' } },
+                ],
+              },
+            ],
+          },
+        ],
+      ],
+    )
   })
 })
 
@@ -421,8 +495,8 @@ describe('--list-rules and docs/rules.md', () => {
     )
   })
 
-  test('docs/rules.md is what the registry generates', () => {
-    expectGolden('docs/rules.md', rulesDoc(RULES))
+  test('docs/rules.md is what the registry generates', async () => {
+    expectGolden('docs/rules.md', rulesDoc(RULES, await fixDiffsOf(RULES)))
   })
 })
 

@@ -1,0 +1,100 @@
+/**
+ * `lint --fix` and `--fix-dry-run`: the fixes the findings carry, applied pass after pass (the
+ * files checked again after each) or shown as one pass's diff. Loaded only for those flags.
+ */
+import { fromText, toBuffer } from '../../core/go/gostring.js'
+import type { CheckResult } from '../../core/lint/engine.js'
+import { planFixes } from '../../core/lint/fix.js'
+import { ChangeGuard, type FileFixed, type FileLeft, fixFile } from '../../core/lint/fix-files.js'
+import type { Category, Finding } from '../../core/lint/types.js'
+import { fileDiff } from '../../core/lint/unified-diff.js'
+import { didYouMean, meanHint } from '../../core/suggest.js'
+import { displayPath, plural } from '../../ui/lint/model.js'
+import { terminalLineText } from '../../ui/terminal.js'
+import { UserError } from '../errors.js'
+
+const CATEGORIES: readonly Category[] = ['manager', 'best-practice', 'tests']
+
+/** At most this many passes (each fix removes its finding; a chain of fixes is short). */
+const MAX_PASSES = 10
+
+/** --fix-type values (repeatable, or comma-separated) as a set; all categories when none. */
+export function parseFixTypes(values: readonly string[] | undefined): ReadonlySet<Category> {
+  if (!values || values.length === 0) return new Set(CATEGORIES)
+  const out = new Set<Category>()
+  for (const v of values.flatMap((x) => x.split(','))) {
+    const t = v.trim()
+    if (!(CATEGORIES as readonly string[]).includes(t))
+      throw new UserError(
+        `--fix-type ${v}: expected ${CATEGORIES.join(', ')}`,
+        undefined,
+        meanHint(didYouMean(t, CATEGORIES)),
+      )
+    out.add(t as Category)
+  }
+  return out
+}
+
+export interface FixRun {
+  /** The last check: the findings left (after --fix), or the first one (dry run). */
+  result: CheckResult
+  /** For a dry run: the findings whose fix the diff holds (they count as gone). */
+  fixedInDiff: ReadonlySet<Finding>
+  /** How many files the fixes changed (or would change). */
+  filesFixed: number
+}
+
+/**
+ * Runs the fixes over a check's result: `recheck` checks the same PATHs again. `startedMs`: when
+ * the run began (a file modified after it is left alone). Writes the diff (dry run) on stdout and
+ * what was done on stderr.
+ */
+export async function runFixes(
+  first: CheckResult,
+  recheck: () => Promise<CheckResult>,
+  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number },
+): Promise<FixRun> {
+  const guard = new ChangeGuard(opts.startedMs)
+  const cwd = process.cwd()
+  const tty = process.stderr.isTTY === true
+  const say = (file: string, text: string) =>
+    process.stderr.write(`${terminalLineText(displayPath(file, cwd), tty)}: ${text}\n`)
+  let result = first
+  const fixedFiles = new Set<string>()
+  const fixedInDiff = new Set<Finding>()
+  let fixedCount = 0
+  const leftAlone = new Set<string>()
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const category = new Map(result.rules.map((r) => [r.id, r.category]))
+    const findings = result.files.filter((f) => !f.ignored).flatMap((f) => f.findings)
+    const plans = planFixes(findings, (x) => opts.types.has(category.get(x.ruleId) as Category))
+    for (const f of leftAlone) plans.delete(f)
+    if (plans.size === 0) break
+    const outcomes: (FileFixed | FileLeft)[] = [...plans.values()].map((p) => fixFile(p, guard, opts.dryRun))
+    let changed = 0
+    for (const o of outcomes) {
+      if (o.kind === 'left') {
+        leftAlone.add(o.file)
+        say(o.file, o.reason)
+        continue
+      }
+      if (o.fixed.length === 0) continue
+      changed++
+      fixedFiles.add(o.file)
+      fixedCount += o.fixed.length
+      if (opts.dryRun) {
+        for (const x of o.fixed) fixedInDiff.add(x)
+        // The diff is a byte string: the file's bytes, and the path's UTF-8 bytes.
+        process.stdout.write(
+          toBuffer(fileDiff(fromText(displayPath(o.file, cwd)), o.before, o.edits, o.mode)),
+        )
+      }
+    }
+    if (opts.dryRun || changed === 0) break
+    result = await recheck()
+  }
+  process.stderr.write(
+    `${opts.dryRun ? 'would fix' : 'fixed'} ${plural(fixedCount, 'problem')} in ${plural(fixedFiles.size, 'file')}\n`,
+  )
+  return { result, fixedInDiff, filesFixed: fixedFiles.size }
+}
