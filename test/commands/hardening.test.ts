@@ -24,8 +24,6 @@ import { waitFor } from '../helpers/until.js'
 // without bound, and `run` never waits on its audit store and stops its entry on every stop signal. Each CLI call is bounded: a hang is a
 // failure (`hung: true`), not a stuck test run.
 
-const SQLITE = fileURLToPath(new URL('../../../node_modules/better-sqlite3/lib/index.js', import.meta.url))
-
 interface CliOptions {
   input?: string
   /** Killed (SIGKILL) after this long: the call hung. */
@@ -152,7 +150,7 @@ describe('run: the audit store is never on the critical path', () => {
       process.execPath,
       [
         '-e',
-        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+        `const { DatabaseSync: D } = require('node:sqlite'); const d = new D(${JSON.stringify(store)});
          d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
          process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
       ],
@@ -186,7 +184,7 @@ describe('run: the audit store is never on the critical path', () => {
       process.execPath,
       [
         '-e',
-        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+        `const { DatabaseSync: D } = require('node:sqlite'); const d = new D(${JSON.stringify(store)});
          d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
          process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
       ],
