@@ -65,6 +65,15 @@ describe('the npm package', () => {
     }
   })
 
+  test('npm publish --dry-run is clean: no warning but that no one is logged in', () => {
+    const p = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: REPO, encoding: 'utf8' })
+    assert.equal(p.status, 0, p.stderr)
+    const warnings = p.stderr
+      .split('\n')
+      .filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l))
+    assert.deepEqual(warnings, [])
+  })
+
   test('says where it runs', () => {
     // node:sqlite without a flag (ARCHITECTURE.md, "Node lines").
     assert.equal(pkg.engines.node, '>=22.13')
