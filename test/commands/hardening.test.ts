@@ -149,6 +149,7 @@ describe('run: the audit store is never on the critical path', () => {
     const holder = spawn(
       process.execPath,
       [
+        '--no-warnings=ExperimentalWarning',
         '-e',
         `const { DatabaseSync: D } = require('node:sqlite'); const d = new D(${JSON.stringify(store)});
          d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
@@ -183,6 +184,7 @@ describe('run: the audit store is never on the critical path', () => {
     const holder = spawn(
       process.execPath,
       [
+        '--no-warnings=ExperimentalWarning',
         '-e',
         `const { DatabaseSync: D } = require('node:sqlite'); const d = new D(${JSON.stringify(store)});
          d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
