@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { existsSync, renameSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { createServer, type Server, type Socket } from 'node:net'
 import { constants } from 'node:os'
 import { join } from 'node:path'

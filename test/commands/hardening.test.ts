@@ -13,7 +13,6 @@ import {
 import { constants, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
 import { type CliResult, runCli, runOnTty, startCli } from '../helpers/cli.js'
 import { STOP_SIGNALS } from '../helpers/signals.js'

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { SH } from '../fixtures/run/helpers.js'
 import { type CliResult, runCli, runOnTty } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
