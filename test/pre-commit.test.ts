@@ -51,12 +51,13 @@ const git = (...args: string[]) => {
   assert.equal(r.status, 0, r.stderr)
   return r.stdout
 }
-const tryRepo = (hook: string) =>
-  spawnSync('pre-commit', ['try-repo', REPO, hook], {
+/** All the hooks, their output shown whether they pass or fail (--verbose). */
+const tryRepo = () =>
+  spawnSync('pre-commit', ['try-repo', REPO, '--verbose'], {
     cwd: WORK,
     env,
     encoding: 'utf8',
-    timeout: 15 * 60_000,
+    timeout: 20 * 60_000,
   })
 
 const GOOD = manifest({
@@ -93,7 +94,7 @@ describe('.pre-commit-hooks.yaml', () => {
  * refuses, and a case added to a good pack. An old bad pack, committed before, is not touched.
  */
 describe('pre-commit try-repo: a bad pack staged is refused with the manager’s text', { skip }, () => {
-  let r: ReturnType<typeof spawnSync<string>>
+  let r: { status: number | null; stdout: string; stderr: string }
   before(() => {
     makeTree(WORK, {
       'skills/good/skill.json': GOOD,
