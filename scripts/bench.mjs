@@ -58,6 +58,7 @@ const MB = 1e6
  *               | { metric: 'rss', max: bytes }                    (largest peak over the runs)
  *               | { metric: 'rss', ratioTo: figure, max: ratio }   (largest peak / that figure's)
  *               | { metric: 'heap', ratioTo: figure, max: ratio }] (largest live heap / that figure's)
+ *               | { metric: 'size', max: bytes }                  (prepare's `size()`: bytes on disk)
  *   runs       measure this figure in only the first N rounds, no warm-up (figures taking minutes)
  */
 const FIGURES = [
@@ -101,6 +102,64 @@ const FIGURES = [
       { metric: 'wall', max: 1.2 },
       { metric: 'rss', max: 200 * MB },
     ],
+  },
+
+  // ---- The package and the single executable (issue: install in one line).
+  {
+    name: 'install',
+    title:
+      'npm install -g ./ongrid-skill-<v>.tgz into an empty prefix (npm cache warm); size: du of the installed package',
+    runs: 1,
+    prepare: () => {
+      const dir = join(BENCH_DIR, 'install')
+      resetDir(dir)
+      const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+        cwd: REPO,
+        encoding: 'utf8',
+      })
+      if (packed.status !== 0) throw new Error(`npm pack: ${packed.stderr.trim().split('\n').pop()}`)
+      const tgz = join(dir, JSON.parse(packed.stdout)[0].filename)
+      const prefix = join(dir, 'prefix')
+      const sh = (s) => `'${s.replaceAll("'", "'\\''")}'`
+      return {
+        argv: [
+          'sh',
+          '-c',
+          `rm -rf ${sh(prefix)} && npm install -g --prefix ${sh(prefix)} --prefer-offline --no-audit --no-fund ${sh(tgz)}`,
+        ],
+        size: () => duBytes(join(prefix, 'lib', 'node_modules', 'ongrid-skill')),
+      }
+    },
+    budgets: [
+      { metric: 'wall', max: 30 },
+      { metric: 'size', max: 40 * MB },
+    ],
+  },
+  {
+    name: 'sea-version',
+    title:
+      'ongrid-skill-linux-x64 --version (npm run build:sea; cold start, against `version`); size: the file',
+    prepare: () => {
+      const sea = join(BENCH_DIR, 'ongrid-skill-linux-x64')
+      const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-sea.mjs'), sea], {
+        encoding: 'utf8',
+      })
+      if (r.status !== 0) throw new Error(`build:sea: ${r.stderr.trim().split('\n').pop()}`)
+      return {
+        argv: [sea, '--version'],
+        size: () => statSync(sea).size,
+        check: (out) =>
+          /^ongrid-skill\/\S+ /.test(readFileSync(out, 'utf8')) ? null : 'no version line on stdout',
+      }
+    },
+  },
+  {
+    name: 'sea-validate-1',
+    title: 'ongrid-skill-linux-x64 validate <one pack> (against validate-1)',
+    prepare: () => ({
+      argv: [join(BENCH_DIR, 'ongrid-skill-linux-x64'), 'validate', join(REPO, 'examples/skills/disk_usage')],
+      check: (out) => (/no problems/.test(readFileSync(out, 'utf8')) ? null : 'not clean'),
+    }),
   },
 
   // ---- Figures for commands still to come: declared with their budgets, skipped until the
@@ -726,6 +785,7 @@ function main() {
     fig.cpu = fig.rss ? stats(fig.runs.map((r) => r.cpuMs)) : null
     const heaps = fig.runs.map((r) => r.heapBytes)
     fig.heap = fig.def.heap && fig.status === 'ok' && heaps.every((h) => h !== null) ? stats(heaps) : null
+    fig.sizeBytes = fig.status === 'ok' && fig.plan?.size ? fig.plan.size() : null
   }
   const floor = byName.get('floor')
   const floorMs = floor?.wall?.median ?? null
@@ -752,7 +812,14 @@ function main() {
         row.shown = `${b.ratioTo ?? b.minus}: ${other?.reason ?? 'not measured'}`
         continue
       }
-      if (b.metric === 'heap') {
+      if (b.metric === 'size') {
+        if (fig.sizeBytes === null) {
+          row.shown = 'not measured'
+          continue
+        }
+        row.measured = fig.sizeBytes
+        row.shown = fmtMB(fig.sizeBytes)
+      } else if (b.metric === 'heap') {
         if (!fig.heap || !other?.heap) {
           row.shown = 'not measured: no live heap from the probe on one of the figures'
           continue
@@ -824,6 +891,7 @@ function main() {
         peakRssBytes: f.rss && { ...f.rss, samples: f.runs.map((r) => r.rssBytes) },
         liveHeapBytes: f.heap && { ...f.heap, samples: f.runs.map((r) => r.heapBytes) },
         cpuMs: f.cpu && { ...f.cpu, samples: f.runs.map((r) => Number(r.cpuMs.toFixed(3))) },
+        sizeBytes: f.sizeBytes,
       })),
       budgets: budgets.map(({ figure, text, status, measured, shown }) => ({
         figure,
@@ -864,6 +932,8 @@ function main() {
       const cells = r.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
       w(cells.join('  ').trimEnd())
     }
+    for (const f of figures)
+      if (f.sizeBytes !== null && f.sizeBytes !== undefined) w(`size: ${f.def.name} ${fmtMB(f.sizeBytes)}`)
     w('')
     for (const b of budgets) w(`${b.status}  ${b.figure}: ${b.text} — ${b.shown}`)
     w('')
@@ -877,7 +947,14 @@ function main() {
   process.exitCode = failed && opts.fail ? 1 : 0
 }
 
+/** Bytes under `dir`, as `du -sb` counts them. */
+function duBytes(dir) {
+  const r = spawnSync('du', ['-sb', dir], { encoding: 'utf8' })
+  return r.status === 0 ? Number(r.stdout.split('\t')[0]) : null
+}
+
 function budgetText(b) {
+  if (b.metric === 'size') return `size ≤ ${b.max / MB} MB`
   if (b.metric === 'heap') return `live heap at exit ≤ ${b.max} × ${b.ratioTo}’s`
   if (b.metric === 'rss' && b.ratioTo) return `peak RSS ≤ ${b.max} × ${b.ratioTo}’s`
   if (b.metric === 'rss') return `peak RSS ≤ ${b.max / MB} MB`

@@ -8,8 +8,7 @@
 //
 //   dist/bundle/fast.js     a function expression
 //                             (exports, require, module, __filename, __dirname, __ongrid_import, __ongrid_meta_url) => void
-//                           that leaves tryFast on exports. npm packages (but better-sqlite3's JavaScript,
-//                           see BUNDLED_PACKAGES) stay outside it, reached through
+//                           that leaves tryFast on exports. npm packages stay outside it, reached through
 //                           `require` and `__ongrid_import` (the launcher's own import(); a relative
 //                           specifier is relative to the bundle), and so do the few modules of LEFT_OUT.
 //   dist/bundle/fast.cache  V8's code cache for that script, made by this Node.
@@ -48,23 +47,6 @@ const leaveOut = {
   },
 }
 
-/**
- * npm packages stay outside the bundle, but for better-sqlite3's JavaScript (the addon is loaded by
- * path): every `run` opens the audit store, and its modules cost more loaded one by one (~11 ms
- * here) than from the bundle. `bindings`, which it requires only without an addon path, stays out.
- */
-const BUNDLED_PACKAGES = new Set(['better-sqlite3'])
-const bundlePackages = {
-  name: 'bundle-packages',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      BUNDLED_PACKAGES.has(args.path)
-        ? { path: createRequire(join(args.resolveDir, 'index.js')).resolve(args.path) }
-        : undefined,
-    )
-  },
-}
-
 const result = await build({
   entryPoints: [join(ROOT, 'dist', 'cli', 'fast.js')],
   bundle: true,
@@ -75,7 +57,7 @@ const result = await build({
   define: { 'import.meta.url': '__ongrid_meta_url' },
   banner: { js: `(function (${PARAMS}) {` },
   footer: { js: '})' },
-  plugins: [bundlePackages, leaveOut],
+  plugins: [leaveOut],
   write: false,
   logLevel: 'warning',
 })

@@ -34,7 +34,12 @@ describe('the npm package', () => {
       assert.ok(files.includes(f), f)
     }
     assert.ok(!files.includes('bin/dev.js'))
-    assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('src/') || f.startsWith('build/')))
+    assert.ok(
+      !files.some(
+        (f) => /^(test|src|build|\.bench|\.ci|scripts|node_modules)\//.test(f) || f.endsWith('.test.js'),
+      ),
+      files.filter((f) => /^(test|src|build|\.bench|\.ci|scripts|node_modules)\//.test(f)).join(' '),
+    )
     // Every docs/, examples/skills and schemas/ path the README names is in the package
     // (examples/args.json there is a generated pack's own file).
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
@@ -55,14 +60,23 @@ describe('the npm package', () => {
     const scripted = Object.entries(lock.packages as Record<string, { hasInstallScript?: boolean }>)
       .filter(([path, p]) => path !== '' && p.hasInstallScript === true)
       .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
-    assert.ok(scripted.includes('better-sqlite3'), scripted.join(' '))
     for (const name of scripted) {
       assert.equal(typeof pkg.allowScripts?.[name], 'boolean', `${name} is not in allowScripts`)
     }
   })
 
+  test('npm publish --dry-run is clean: no warning but that no one is logged in', () => {
+    const p = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: REPO, encoding: 'utf8' })
+    assert.equal(p.status, 0, p.stderr)
+    const warnings = p.stderr
+      .split('\n')
+      .filter((l) => /^npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l))
+    assert.deepEqual(warnings, [])
+  })
+
   test('says where it runs', () => {
-    assert.match(pkg.engines.node, /^>=20/)
+    // node:sqlite without a flag (ARCHITECTURE.md, "Node lines").
+    assert.equal(pkg.engines.node, '>=22.13')
     assert.deepEqual(pkg.os, ['linux'])
     assert.equal(pkg.license, 'MIT')
   })

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { existsSync, renameSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { createServer, type Server, type Socket } from 'node:net'
 import { constants } from 'node:os'
 import { join } from 'node:path'
@@ -240,16 +239,16 @@ describe('a stop signal that lands during synchronous work is never lost', () =>
     // end), then returns; a signal that lands in it is still pending when the command ends.
     db = join(R, 'many.db')
     const { SKILL_EXECUTIONS_DDL } = await import('../../src/core/audit/local-store.js')
-    const Database = createRequire(import.meta.url)('better-sqlite3')
+    const { Database } = await import('../../src/core/audit/sqlite.js')
     const d = new Database(db)
     d.exec(SKILL_EXECUTIONS_DDL)
     const st = d.prepare(
       `INSERT INTO skill_executions (skill_key, edge_id, caller_id, caller_role, class, params_json, result_json, error, started_at, finished_at, created_at)
        VALUES (?, 0, 0, 'local', 'read', '{}', '{}', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:01+00:00', '2026-01-01 00:00:01+00:00')`,
     )
-    d.transaction(() => {
-      for (let i = 0; i < 400_000; i++) st.run(`skill_${i}`)
-    })()
+    d.exec('BEGIN')
+    for (let i = 0; i < 400_000; i++) st.run(`skill_${i}`)
+    d.exec('COMMIT')
     d.close()
   })
 

@@ -13,7 +13,6 @@ import {
 import { constants, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
 import { type CliResult, runCli, runOnTty, startCli } from '../helpers/cli.js'
 import { STOP_SIGNALS } from '../helpers/signals.js'
@@ -23,8 +22,6 @@ import { waitFor } from '../helpers/until.js'
 // Hostile or unlucky input, stores and signals: the CLI never hangs, never crashes or reads
 // without bound, and `run` never waits on its audit store and stops its entry on every stop signal. Each CLI call is bounded: a hang is a
 // failure (`hung: true`), not a stuck test run.
-
-const SQLITE = fileURLToPath(new URL('../../../node_modules/better-sqlite3/lib/index.js', import.meta.url))
 
 interface CliOptions {
   input?: string
@@ -151,8 +148,9 @@ describe('run: the audit store is never on the critical path', () => {
     const holder = spawn(
       process.execPath,
       [
+        '--no-warnings=ExperimentalWarning',
         '-e',
-        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+        `const { DatabaseSync: D } = require('node:sqlite'); const d = new D(${JSON.stringify(store)});
          d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
          process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
       ],
@@ -185,8 +183,9 @@ describe('run: the audit store is never on the critical path', () => {
     const holder = spawn(
       process.execPath,
       [
+        '--no-warnings=ExperimentalWarning',
         '-e',
-        `const D = require(${JSON.stringify(SQLITE)}); const d = new D(${JSON.stringify(store)});
+        `const { DatabaseSync: D } = require('node:sqlite'); const d = new D(${JSON.stringify(store)});
          d.exec('CREATE TABLE t(x)'); d.exec('BEGIN EXCLUSIVE'); d.exec('INSERT INTO t VALUES (1)');
          process.stdout.write('locked\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`,
       ],

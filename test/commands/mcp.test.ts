@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import Database from 'better-sqlite3'
+import { Database } from '../../src/core/audit/sqlite.js'
 import { aliveInGroup, aliveWithMarker, killAll, marker, SH, settle } from '../fixtures/run/helpers.js'
 import { BIN, type CliResult, cliEnv, runCli, startCli } from '../helpers/cli.js'
 import { STOP_SIGNALS } from '../helpers/signals.js'
@@ -242,7 +242,8 @@ describe('mcp over stdio, driven by the SDK client', { timeout: 120_000 }, () =>
         .prepare(
           "SELECT skill_key, caller_role, class, params_json, result_json, error FROM skill_executions WHERE skill_key IN ('zeta_echo', 'fails') ORDER BY id",
         )
-        .all() as Record<string, string>[]
+        .all()
+        .map((r) => ({ ...r })) as Record<string, string>[]
       assert.deepEqual(rows[0], {
         skill_key: 'zeta_echo',
         caller_role: 'mcp',

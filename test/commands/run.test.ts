@@ -3,7 +3,7 @@ import { type ChildProcess, spawnSync } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import Database from 'better-sqlite3'
+import { Database } from '../../src/core/audit/sqlite.js'
 import { aliveWithMarker, killAll, marker, NODE, SH, settle } from '../fixtures/run/helpers.js'
 import { type CliResult, runCli, runCliSync } from '../helpers/cli.js'
 import { makeTree, type Node, tempRoot } from '../helpers/tree.js'
@@ -709,7 +709,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     )
     const d = new Database(path, { readonly: true })
     try {
-      assert.equal(d.pragma('journal_mode', { simple: true }), 'wal')
+      assert.equal(d.pragma('journal_mode'), 'wal')
     } finally {
       d.close()
     }

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 import { SH } from '../fixtures/run/helpers.js'
 import { type CliResult, runCli, runOnTty } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
@@ -10,8 +8,6 @@ import { makeTree, tempRoot } from '../helpers/tree.js'
 // What reaches a terminal: values from packs, archives, case files and rows, shown escaped as %q
 // would (a newline inside a line included, so no value prints a line of its own); piped output
 // stays byte-exact.
-
-const SQLITE = fileURLToPath(new URL('../../../node_modules/better-sqlite3/lib/index.js', import.meta.url))
 
 let R = ''
 let cleanup = () => {}
@@ -97,7 +93,7 @@ describe('a newline in a value never starts a line on a terminal', () => {
       'run.sh': { exec: `${SH}cat >/dev/null\necho '{"ok":true}'\n` },
     })
     assert.equal((await piped(['run', dir, '--audit-db', store])).code, 0)
-    const Database = createRequire(import.meta.url)(SQLITE)
+    const { Database } = await import('../../src/core/audit/sqlite.js')
     const db = new Database(store)
     db.prepare('UPDATE skill_executions SET skill_key = ?').run(`k\x1b[2J\n2026-01-01 00:00:00.000  forged`)
     db.close()

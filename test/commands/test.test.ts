@@ -220,7 +220,7 @@ describe('test --audit', () => {
     assert.equal((await cli(['good', '--audit-db', db])).code, 0)
     assert.ok(!existsSync(db), 'no store without --audit')
     assert.equal((await cli(['good', '--audit', '--audit-db', db])).code, 0)
-    const { default: Database } = await import('better-sqlite3')
+    const { Database } = await import('../../src/core/audit/sqlite.js')
     const d = new Database(db, { readonly: true })
     try {
       const rows = d
@@ -228,6 +228,7 @@ describe('test --audit', () => {
           'SELECT skill_key, caller_role, params_json, result_json, error FROM skill_executions ORDER BY id',
         )
         .all()
+        .map((r) => ({ ...r }))
       assert.deepEqual(rows, [
         {
           skill_key: 'good',

@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3'
 import type Run from '../../commands/run.js'
 import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
@@ -9,6 +8,7 @@ import {
   retryBusy,
   type StoreWait,
 } from '../../core/audit/local-store.js'
+import type { Database } from '../../core/audit/sqlite.js'
 import type { SubprocessSkill } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'

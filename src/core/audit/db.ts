@@ -1,12 +1,13 @@
 /**
  * A read-only connection to where the audit rows are, behind one small interface. The drivers
- * (better-sqlite3, mysql2) are imported here, lazily, only for the source in use.
+ * (node:sqlite, mysql2) are imported here, lazily, only for the source in use.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs'
 import type { Dialect } from './ddl.js'
 import type { MysqlTarget, Source } from './dsn.js'
 import { AuditError, mysqlFailure, sqliteFailure } from './errors.js'
 import { openSqliteFile, StoreError } from './local-store.js'
+import type { Database, Statement } from './sqlite.js'
 import type { Zone } from './zone.js'
 
 /** A row as the driver returns it: integers as bigint (SQLite) or decimal strings (MySQL BIGINT). */
@@ -49,16 +50,16 @@ export async function openSqlite(path: string, local: boolean): Promise<Db> {
   if (statSync(path).isDirectory()) throw new AuditError(`${path} is a directory, not a SQLite file`)
   // SQLite's open(2) of a FIFO (or a terminal) blocks the main thread, and with it every signal.
   if (!isRegularFile(path)) throw new AuditError(`${path} is not a regular file, not a SQLite file`)
-  let db: import('better-sqlite3').Database
+  let db: Database
   try {
     // timeout: SQLite's own busy wait, kept short so the event loop (Ctrl-C) stays responsive;
     // longer waits are the async retries in all().
-    db = await openSqliteFile(path, { readonly: true, fileMustExist: true, timeout: 50 })
+    db = await openSqliteFile(path, { readonly: true, timeout: 50 })
   } catch (e) {
     if (e instanceof StoreError) throw new AuditError(e.message)
     throw sqliteFailure(e, path, 'skill_executions')
   }
-  const statements = new Map<string, import('better-sqlite3').Statement>()
+  const statements = new Map<string, Statement>()
   let closed = false
   return {
     dialect: 'sqlite',

@@ -101,7 +101,7 @@ export function mysqlFailure(e: unknown, t: MysqlTarget, table: string): AuditEr
   return new AuditError(`${where}: ${text}`)
 }
 
-/** A better-sqlite3 error, said in one line about the file at `path`. */
+/** A node:sqlite error (its code named by ./sqlite.ts), said in one line about the file at `path`. */
 export function sqliteFailure(e: unknown, path: string, table: string): AuditError {
   if (e instanceof AuditError) return e
   const err = (e ?? {}) as DriverError

@@ -1,12 +1,10 @@
-import { closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type BetterSqlite3 from 'better-sqlite3'
-import type { Database } from 'better-sqlite3'
 import { toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { nowNs } from '../go/time/format.js'
+import type { Database, OpenOptions } from './sqlite.js'
 import { localOffsetMinutes, sqliteTime } from './time.js'
 
 /** The manager's `skill_executions` table, as its ORM creates it on SQLite. */
@@ -49,48 +47,17 @@ export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * better-sqlite3, loaded on first use, with the path of its addon when it sits where the package
- * builds it, which spares the `bindings` package's search of a dozen places.
+ * A SQLite file opened through node:sqlite (`./sqlite.js`, loaded on first use). A Node without
+ * it is said in one line (StoreError), never as a missing module.
  */
-async function loadSqlite(): Promise<{
-  Sqlite: typeof BetterSqlite3
-  nativeBinding: string | undefined
-}> {
-  const { Database: Sqlite } = await import('./sqlite.js')
-  const entry = createRequire(import.meta.url).resolve('better-sqlite3')
-  const addon = join(dirname(entry), '..', 'build', 'Release', 'better_sqlite3.node')
-  return { Sqlite, nativeBinding: existsSync(addon) ? addon : undefined }
-}
-
-type SqliteOptions = NonNullable<ConstructorParameters<typeof BetterSqlite3>[1]>
-
-/**
- * A SQLite file opened by better-sqlite3 (loaded on first use). An addon that cannot be loaded
- * (not built, or built for another Node) is said as such, never in the `bindings` package's
- * words ("Could not locate the bindings file. Tried: …") or the loader's multi-line ABI text.
- */
-export async function openSqliteFile(path: string, options: SqliteOptions): Promise<Database> {
-  const { Sqlite, nativeBinding } = await loadSqlite()
+export async function openSqliteFile(path: string, options: OpenOptions): Promise<Database> {
+  const { Database: Sqlite, SqliteUnavailable } = await import('./sqlite.js')
   try {
-    return new Sqlite(path, { ...options, nativeBinding })
+    return new Sqlite(path, options)
   } catch (e) {
-    const problem = addonProblem(e)
-    if (problem !== undefined) throw new StoreError(problem)
+    if (e instanceof SqliteUnavailable) throw new StoreError(e.message)
     throw e
   }
-}
-
-/** The one line for an addon that does not load, or undefined for any other error. */
-export function addonProblem(e: unknown): string | undefined {
-  const err = (e ?? {}) as { code?: unknown; message?: unknown }
-  const message = typeof err.message === 'string' ? err.message : ''
-  if (err.code !== 'ERR_DLOPEN_FAILED' && !message.startsWith('Could not locate the bindings file')) {
-    return undefined
-  }
-  return (
-    `better-sqlite3's native addon cannot be loaded by Node ${process.version} (ABI ${process.versions.modules}):` +
-    ' reinstall ongrid-skill, or run `npm rebuild better-sqlite3` where it is installed'
-  )
 }
 
 /** How a store is waited for: never on the main thread, never past `deadline()`. */
@@ -106,7 +73,7 @@ export const BUSY_TIMEOUT_MS = 5000
 
 /**
  * Opens (creating if needed) a local audit store in WAL mode, so that parallel runs append
- * without losing rows. better-sqlite3 is loaded only here.
+ * without losing rows. SQLite is loaded only here.
  *
  * The store holds params, results and stderr tails: the dirs it creates are 0700 and the file
  * 0600 (SQLite gives its -wal and -shm files the file's mode). Opening never blocks the event
@@ -120,7 +87,7 @@ export async function openLocalStore(path: string, wait: StoreWait = {}): Promis
   const db = await openSqliteFile(path, { timeout: 0 })
   try {
     await retryBusy(() => {
-      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL')
+      if (db.pragma('journal_mode') !== 'wal') db.pragma('journal_mode = WAL')
       db.exec(SKILL_EXECUTIONS_DDL)
     }, wait)
   } catch (e) {

@@ -91,7 +91,7 @@ describe('the local store', () => {
     const path = join(R, 'a/b/audit.db')
     const db = await openLocalStore(path)
     try {
-      assert.equal(db.pragma('journal_mode', { simple: true }), 'wal')
+      assert.equal(db.pragma('journal_mode'), 'wal')
       const cols = db.prepare('PRAGMA table_info(skill_executions)').all() as {
         name: string
         type: string
@@ -195,7 +195,7 @@ describe('the local store', () => {
         )
         .all()
       assert.deepEqual(
-        counts,
+        counts.map((r) => ({ ...r })),
         Array.from({ length: 8 }, (_, w) => ({ skill_key: `w${w}`, n: 25 })),
       )
     } finally {

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { createMysqlDb, mysqlSkip } from './fixtures/audit/db.js'
+import { REPO, runCliSync } from './helpers/cli.js'
+import { smokeCases } from './helpers/smoke.js'
+import { tempRoot } from './helpers/tree.js'
+
+/**
+ * The single executable (`npm run build:sea`, scripts/build-sea.mjs), built here into a temp dir
+ * (or the one ONGRID_SEA_BIN names), then every command from it with a PATH where no `node` can
+ * be found: the commands of /usr/bin and /bin but node, nodejs, npm and npx.
+ */
+const T = tempRoot('ongrid-sea-')
+after(T.cleanup)
+const SEA = process.env.ONGRID_SEA_BIN ?? join(T.root, 'ongrid-skill-linux-x64')
+const NO_NODE = join(T.root, 'path')
+let built = { status: 0 as number | null, stderr: '' }
+
+const mysql = { url: '', drop: async () => {} }
+before(async () => {
+  if (mysqlSkip() === false) Object.assign(mysql, await createMysqlDb())
+})
+after(() => mysql.drop())
+
+before(() => {
+  if (process.env.ONGRID_SEA_BIN === undefined) {
+    const r = spawnSync(process.execPath, [join(REPO, 'scripts/build-sea.mjs'), SEA], { encoding: 'utf8' })
+    built = { status: r.status, stderr: r.stderr }
+  }
+  mkdirSync(NO_NODE)
+  for (const dir of ['/usr/local/bin', '/usr/bin', '/bin']) {
+    if (!existsSync(dir)) continue
+    for (const name of readdirSync(dir)) {
+      if (['node', 'nodejs', 'npm', 'npx', 'corepack'].includes(name) || existsSync(join(NO_NODE, name)))
+        continue
+      symlinkSync(join(dir, name), join(NO_NODE, name))
+    }
+  }
+})
+
+describe('the single executable, on a PATH without node', () => {
+  test('is built, and node is not on that PATH', () => {
+    assert.equal(built.status, 0, built.stderr)
+    const which = spawnSync('sh', ['-c', 'command -v node'], { env: { PATH: NO_NODE }, encoding: 'utf8' })
+    assert.notEqual(which.status, 0, which.stdout)
+  })
+
+  for (const c of smokeCases(
+    REPO,
+    join(T.root, 'work'),
+    mysqlSkip() === false ? () => mysql.url : undefined,
+  )) {
+    test(c.name, (t) => {
+      if (built.status !== 0) return t.skip('not built (see the test above)')
+      c.run((args, o = {}) =>
+        runCliSync(args, {
+          ...o,
+          program: true,
+          bin: SEA,
+          env: { ...o.env, PATH: NO_NODE, ONGRID_SKILL_SEA_DIR: join(T.root, 'unpacked') },
+        }),
+      )
+    })
+  }
+})
