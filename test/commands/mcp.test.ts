@@ -908,12 +908,18 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
         [join(R, 'skills'), '--class', 'safe,risky'],
         /^ongrid-skill: --class: unknown class "risky" \(expected safe, mutating, dangerous\)\n$/,
       ],
-      [[join(R, 'skills'), '--jobs', '0'], /^ongrid-skill: --jobs: 0: expected a positive integer\n$/],
-      [[join(R, 'skills'), '--http', 'x'], /^ongrid-skill: --http: x: expected a port number\n$/],
+      [
+        [join(R, 'skills'), '--jobs', '0'],
+        /^ongrid-skill: --jobs 0: expected a whole number from 1 to 1024\n$/,
+      ],
+      [
+        [join(R, 'skills'), '--http', 'x'],
+        /^ongrid-skill: --http x: expected a whole number from 0 to 65535\n$/,
+      ],
       [[join(R, 'skills'), '--session-idle', '1s'], /^ongrid-skill: --session-idle: only with --http\n$/],
       [
         [join(R, 'skills'), '--http', '0', '--max-sessions', '0'],
-        /^ongrid-skill: --max-sessions: 0: expected a positive integer\n$/,
+        /^ongrid-skill: --max-sessions 0: expected a whole number, 1 or more\n$/,
       ],
       [
         [join(R, 'skills'), '--http', '0', '--session-idle', '0s'],

@@ -5,6 +5,7 @@ import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { parseNumberFlag } from '../number-flag.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `audit tail`. */
@@ -21,11 +22,7 @@ const POLL_MS = 250
 
 /** audit tail: the last rows of the audit table, then new ones as they are committed. */
 export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Promise<number> {
-  // A string flag, as oclif's integer flag would take it: digits only (not 1e2, 0x10, 5.0 or '').
-  const lines = flags.lines === undefined ? undefined : Number(flags.lines)
-  if (flags.lines !== undefined && !/^\d+$/.test(flags.lines)) {
-    throw new UserError(`-n ${flags.lines}: expected a whole number of rows (0 or more)`)
-  }
+  const lines = flags.lines === undefined ? undefined : parseNumberFlag('lines', flags.lines, { min: 0 }, 'n')
   // A --db that names no usable source is a usage error (SourceError).
   const source: Source = resolveSource(flags.db)
   if (flags.llm && flags['caller-role'] !== undefined) {

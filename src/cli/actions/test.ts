@@ -14,6 +14,7 @@ import { liveTerminal, terminalLineText } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { MAX_JOBS, parseNumberFlag } from '../number-flag.js'
 import { onStopSignals } from '../signals.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
@@ -49,9 +50,7 @@ export interface TestOptions {
 /** Flags to options, each bad value a one-line usage error. */
 export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions {
   const format: TestFormat = flags.json === true ? 'json' : flags.format
-  const j = Number(flags.jobs)
-  if (!Number.isInteger(j) || j < 1 || j > 1024)
-    throw new UserError(`--jobs: expected a whole number from 1 to 1024, not ${flags.jobs}`)
+  const j = parseNumberFlag('jobs', flags.jobs, MAX_JOBS, 'j')
   let filter: RegExp | null = null
   const f = flags.filter
   if (f !== undefined) {
