@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import type Test from '../../commands/test.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { leftOutText, type RootUsed } from '../../core/lint/targets.js'
@@ -47,10 +48,15 @@ export interface TestOptions {
   defaultIgnore: boolean
 }
 
+/** `-j` when not given: as many cases at once as this process may use CPUs (within MAX_JOBS). */
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(availableParallelism(), MAX_JOBS.max ?? 1))
+}
+
 /** Flags to options, each bad value a one-line usage error. */
 export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions {
   const format: TestFormat = flags.json === true ? 'json' : flags.format
-  const j = parseNumberFlag('jobs', flags.jobs, MAX_JOBS, 'j')
+  const j = flags.jobs === undefined ? defaultJobs() : parseNumberFlag('jobs', flags.jobs, MAX_JOBS, 'j')
   let filter: RegExp | null = null
   const f = flags.filter
   if (f !== undefined) {
