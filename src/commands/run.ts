@@ -22,7 +22,8 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     },
     {
       description: 'Args from stdin (read only when asked)',
-      command: 'echo \'{"path":"/tmp"}\' | <%= config.bin %> <%= command.id %> examples/skills/disk_usage --args-file -',
+      command:
+        'echo \'{"path":"/tmp"}\' | <%= config.bin %> <%= command.id %> examples/skills/disk_usage --args-file -',
     },
     {
       description: 'Typed args from the schema (n is an integer, tags an array)',
