@@ -143,6 +143,9 @@ class AuditSink {
   }
 }
 
+/** JSON-RPC 2.0's Invalid params: the MCP spec's answer to a call of an unknown tool. */
+const INVALID_PARAMS = -32602
+
 /** `mcp [DIR...]`: serve the packs the manager would register, as its LLM bridge offers them. */
 export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<number> {
   const dirArgs = argv.map(fromText)
@@ -307,9 +310,10 @@ class McpHost {
 
   private async call(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) {
     const tool = this.state.byName.get(name)
-    if (tool === undefined) {
-      return { content: [{ type: 'text' as const, text: toText(unknownToolError(name)) }], isError: true }
-    }
+    // A JSON-RPC error (Invalid params), as the MCP spec has it for an unknown tool, with the
+    // manager's text; the SDK answers with an error's numeric `code`.
+    if (tool === undefined)
+      throw Object.assign(new Error(toText(unknownToolError(name))), { code: INVALID_PARAMS })
     const params = bridgeParams(args)
     // Cancelled by the client, or the server going away: either kills the process group.
     const abort = new AbortController()
