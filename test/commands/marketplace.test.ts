@@ -104,7 +104,9 @@ describe('ongrid-skill marketplace', () => {
     assert.throws(() => statSync(`${pub}.pub`), 'nothing written')
     const dir = pack(PACK, 'words')
     const out = join(R, 'words.tgz')
-    assert.equal(cli(['marketplace', 'pack', dir, '--output', out]).code, 0)
+    const packed = cli(['marketplace', 'pack', dir, '--output', out])
+    assert.equal(packed.code, 0, packed.stderr)
+    assert.match(packed.stdout, /: 3 files under demo\//, 'a plural, not file(s)')
     const again = cli(['marketplace', 'pack', dir, '--output', out])
     assert.equal(again.code, 2)
     assert.equal(
@@ -115,7 +117,9 @@ describe('ongrid-skill marketplace', () => {
 
   test('a failed verify says what to do next', () => {
     const dir = pack(PACK, 'next')
-    assert.equal(cli(['marketplace', 'sign', dir, '--key', join(R, 'k.pem')]).code, 0)
+    const signed = cli(['marketplace', 'sign', dir, '--key', join(R, 'k.pem')])
+    assert.equal(signed.code, 0)
+    assert.match(signed.stdout, /: 2 files signed, /, 'a plural, not file(s)')
     writeFileSync(join(dir, 'skills/hello/SKILL.md'), SKILL.replace('Hi', 'Bye'))
     const r = cli(['marketplace', 'verify', dir])
     assert.equal(r.code, 1)

@@ -599,7 +599,7 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   } else {
     // On a terminal, names from the pack are shown escaped (%q), a newline included: one per line.
     const l = (s: string) => terminalLineText(s, process.stdout.isTTY === true)
-    let out = `wrote ${l(sigPath)}: ${covered.length} file(s) signed, sha256 ${v.hash}\n`
+    let out = `wrote ${l(sigPath)}: ${covered.length} file${covered.length === 1 ? '' : 's'} signed, sha256 ${v.hash}\n`
     if (uncovered.length > 0) {
       out += `not covered by the signature (the manager signs only *.md and *.json; these can change without breaking it):\n`
       for (const u of uncovered) out += `  ${l(u)}\n`
@@ -850,7 +850,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
     // On a terminal, names from the pack are shown escaped (%q), a newline included.
     const l = (s: string) => terminalLineText(s, process.stdout.isTTY === true)
     process.stdout.write(
-      `wrote ${l(out)}: ${result.files} file(s) under ${l(id)}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.map(l).join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
+      `wrote ${l(out)}: ${result.files} file${result.files === 1 ? '' : 's'} under ${l(id)}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.map(l).join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
     )
   }
   return EXIT.ok
