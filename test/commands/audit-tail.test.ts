@@ -250,6 +250,16 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(all.stdout.trimEnd().split('\n').length, 12)
   })
 
+  test('no rows: said on stderr, with the filters that matched none', () => {
+    const none = cli(['--db', `sqlite:${file}`, '--skill', 'nosuch'])
+    assert.equal(none.code, 0)
+    assert.equal(none.stdout, '')
+    assert.equal(none.stderr, 'ongrid-skill: no rows matched --skill nosuch\n')
+    const json = cli(['--db', `sqlite:${file}`, '--skill', 'nosuch', '--json'])
+    assert.deepEqual([json.stdout, json.stderr], ['', ''], '--json: no rows is no lines')
+    assert.equal(cli(['--db', `sqlite:${file}`, '-n', '1']).stderr, '')
+  })
+
   test('human lines: the error’s first line; colour only when allowed', () => {
     const r = cli(['--db', `sqlite:${file}`, '-n', '3'], { TZ: 'UTC' })
     assert.deepEqual(r.stdout.split('\n'), [
@@ -273,6 +283,14 @@ describe('ongrid-skill audit tail', () => {
     })
     assert.equal(r.code, 0, r.stderr)
     assert.equal(JSON.parse(r.stdout).id, 12)
+    // Settings not given: which defaults were read instead.
+    const fell = cli(['--db', 'manager', '-n', '1'], { ONGRID_DB_DIALECT: 'sqlite', ONGRID_DB_PATH: '' })
+    assert.match(
+      fell.stderr,
+      /^ongrid-skill: --db manager: ONGRID_DB_PATH is not set; reading the manager's default: ONGRID_DB_PATH=\/.*\/data\/ongrid\.db\n/,
+    )
+    const given = cli(['--db', 'manager', '-n', '1'], { ONGRID_DB_DIALECT: 'sqlite', ONGRID_DB_PATH: file })
+    assert.doesNotMatch(given.stderr, /not set/)
     const bad = cli(['--db', 'manager'], { ONGRID_DB_DIALECT: 'postgres' })
     assert.equal(bad.code, 2)
     assert.equal(

@@ -1,5 +1,5 @@
 import type AuditTail from '../../commands/audit/tail.js'
-import { resolveSource, type Source } from '../../core/audit/dsn.js'
+import { managerDefaultsNote, resolveSource, type Source } from '../../core/audit/dsn.js'
 import type { AuditRow } from '../../core/audit/row.js'
 import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
@@ -85,6 +85,13 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
   }
   process.stdout.on('error', onStdoutError)
 
+  const note = (line: string) =>
+    process.stderr.write(`ongrid-skill: ${terminalLineText(line, process.stderr.isTTY === true)}\n`)
+  if (flags.db === 'manager') {
+    const fell = managerDefaultsNote(process.env)
+    if (fell !== null) note(fell)
+  }
+  let rows = 0
   let pending: string[] = []
   const { tail } = await import('../../core/audit/tail.js')
   // A database failure (AuditError, a UserError) ends it with TAIL_EXIT.error.
@@ -99,6 +106,7 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
       gapWaitMs: Number(gap.value / 1_000_000n),
       signal: controller.signal,
       row: (r) => {
+        rows++
         pending.push(format(r))
       },
       flush: () => {
@@ -106,11 +114,21 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
         process.stdout.write(pending.join(''))
         pending = []
       },
-      notice: (line) =>
-        process.stderr.write(`ongrid-skill: ${terminalLineText(line, process.stderr.isTTY === true)}\n`),
+      notice: note,
     })
   } finally {
     offSignals()
+  }
+  // Nothing printed: say so (on stderr, stdout stays the rows), and which filters were set.
+  if (rows === 0 && flags.follow !== true && exitCode === TAIL_EXIT.ok) {
+    const set = [
+      flags.skill !== undefined ? `--skill ${flags.skill}` : '',
+      flags.status !== undefined ? `--status ${flags.status}` : '',
+      flags['caller-role'] !== undefined ? `--caller-role ${flags['caller-role']}` : '',
+      flags.edge !== undefined ? `--edge ${flags.edge}` : '',
+      flags.since !== undefined ? `--since ${flags.since}` : '',
+    ].filter((s) => s !== '')
+    if (!json) note(set.length > 0 ? `no rows matched ${set.join(' ')}` : 'no rows yet')
   }
   return exitCode
 }
