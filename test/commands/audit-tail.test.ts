@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
 import { renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -17,7 +17,7 @@ import {
   mysqlSkip,
   storeTime,
 } from '../fixtures/audit/db.js'
-import { runCliSync, startCli } from '../helpers/cli.js'
+import { runCliSync, runOnTty, startCli } from '../helpers/cli.js'
 import { tempRoot } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
 
@@ -28,6 +28,11 @@ const SEC = 1_000_000_000n
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
   const r = runCliSync(['audit', 'tail', ...args], { env, timeoutMs: 30_000 })
   return { code: r.code, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** Whether a program is on PATH (the terminal tests need util-linux's script). */
+function spawnSyncOk(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`]).status === 0
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -248,6 +253,19 @@ describe('ongrid-skill audit tail', () => {
     // --since without -n: every row since then.
     const all = cli(['--db', `sqlite:${file}`, '--since', '2026-05-01T12:00:00Z'])
     assert.equal(all.stdout.trimEnd().split('\n').length, 12)
+  })
+
+  test('on a terminal: a header row, and each time with its zone', async (t) => {
+    if (spawnSyncOk('script') === false) return t.skip('no script(1)')
+    const r = await runOnTty(['audit', 'tail', '--db', `sqlite:${file}`, '-n', '1'], process.cwd(), {
+      TZ: 'Europe/Paris',
+    })
+    assert.equal(r.code, 0, r.stdout)
+    assert.deepEqual(r.stdout.split('\n'), [
+      'TIME                            SKILL                   CLASS      CALLER              DURATION  STATUS  ERROR',
+      '2026-05-01 14:00:12.000 +02:00  restart_nginx           mutating   viewer#1               1.50s  timeout subprocess skill restart_nginx: timed out after 30s',
+      '',
+    ])
   })
 
   test('no rows: said on stderr, with the filters that matched none', () => {

@@ -51,7 +51,7 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
   }
 
   const json = flags.json === true
-  const { painterFor, humanLine, jsonLine } = await import('../../ui/audit.js')
+  const { painterFor, headerLine, humanLine, jsonLine } = await import('../../ui/audit.js')
   const painter = json ? undefined : await painterFor(process.stdout)
   // On a terminal, what rows hold is shown, never obeyed: control characters escaped (%q), and
   // a newline in a field too (a row is one line: a skill_key cannot print a row of its own).
@@ -67,7 +67,9 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
           error: r.error === null ? null : terminalLineText(r.error.split(/\r?\n/)[0], true),
         }
       : r
-  const format = json ? jsonLine : (r: AuditRow) => humanLine(shown(r), painter)
+  // On a terminal, a header row and each time's zone; piped, the rows only (scripts cut columns).
+  const format = json ? jsonLine : (r: AuditRow) => humanLine(shown(r), painter, tty)
+  let header = !json && tty ? headerLine(painter, true) : ''
 
   const controller = new AbortController()
   let exitCode: number = TAIL_EXIT.ok
@@ -111,7 +113,8 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
       },
       flush: () => {
         if (pending.length === 0 || stdoutClosed) return
-        process.stdout.write(pending.join(''))
+        process.stdout.write(header + pending.join(''))
+        header = ''
         pending = []
       },
       notice: note,
