@@ -21,6 +21,11 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
       command: '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --args \'{"path":"/tmp"}\'',
     },
     {
+      description: 'Args from stdin (read only when asked)',
+      command:
+        'echo \'{"path":"/tmp"}\' | <%= config.bin %> <%= command.id %> examples/skills/disk_usage --args-file -',
+    },
+    {
       description: 'Typed args from the schema (n is an integer, tags an array)',
       command: '<%= config.bin %> <%= command.id %> ./my_skill --arg n=3 --arg \'tags=["a"]\'',
     },

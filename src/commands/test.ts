@@ -52,8 +52,7 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
     })(),
     jobs: Flags.string({
       char: 'j',
-      description: 'cases run at once, across packs (output stays in order)',
-      default: '1',
+      description: 'cases run at once, across packs (output stays in order; default: the CPUs available)',
     }),
     filter: Flags.string({ description: 'run only the cases whose name matches this regular expression' }),
     bail: Flags.boolean({ description: 'start no case after the first failure' }),

@@ -120,8 +120,11 @@ export async function painterFor(
  * Time is started_at in the local zone; caller is role#id (user#id for LLM tool calls, whose
  * rows carry the session's user); the error's first line ends the line.
  */
-export function humanLine(r: AuditRow, p: Painter = PLAIN): string {
-  const time = r.startedNs === null ? '-'.padEnd(23) : localTime(r.startedNs)
+export function humanLine(r: AuditRow, p: Painter = PLAIN, zone = false): string {
+  const time =
+    r.startedNs === null
+      ? '-'.padEnd(zone ? 30 : 23)
+      : localTime(r.startedNs) + (zone ? ` ${zoneOf(r.startedNs)}` : '')
   let caller = r.llm
     ? r.callerId === null
       ? '-'
@@ -140,6 +143,26 @@ export function humanLine(r: AuditRow, p: Painter = PLAIN): string {
   let line = cols.join('  ')
   if (err !== '') line += ` ${p.error(r.status, err)}`
   return `${line.trimEnd()}\n`
+}
+
+/** The header a terminal gets above the rows (humanLine's columns; `zone`: the time's is shown). */
+export function headerLine(p: Painter = PLAIN, zone = false): string {
+  const cols = [
+    'TIME'.padEnd(zone ? 30 : 23),
+    'SKILL'.padEnd(22),
+    'CLASS'.padEnd(9),
+    'CALLER'.padEnd(18),
+    'DURATION'.padStart(8),
+    'STATUS  ERROR',
+  ]
+  return `${p.time(cols.join('  '))}\n`
+}
+
+/** The local zone's offset at that time, `+02:00` (`Z` would hide that it is local). */
+export function zoneOf(ns: bigint): string {
+  const off = -new Date(Number(ns / 1_000_000n)).getTimezoneOffset()
+  const a = Math.abs(off)
+  return `${off < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`
 }
 
 function firstLine(s: string): string {

@@ -2,21 +2,22 @@ import type { SubprocessSkill } from '../core/build.js'
 import { toText } from '../core/go/gostring.js'
 import type { LoaderEvent, LoaderEventKind } from '../core/loader.js'
 
-const SKIP_LABELS: [LoaderEventKind, string][] = [
-  ['parse-error', 'parse error'],
-  ['build-error', 'build error'],
-  ['duplicate', 'duplicate name'],
-  ['walk-error', 'walk error'],
-  ['skip-non-absolute', 'non-absolute dir'],
-  ['dir-not-present', 'missing dir'],
-  ['stat-error', 'unreadable dir'],
-  ['not-a-directory', 'not a directory'],
+/** Each kind's label, one and more than one (`1 parse error`, `2 parse errors`). */
+const SKIP_LABELS: [LoaderEventKind, string, string][] = [
+  ['parse-error', 'parse error', 'parse errors'],
+  ['build-error', 'build error', 'build errors'],
+  ['duplicate', 'duplicate name', 'duplicate names'],
+  ['walk-error', 'walk error', 'walk errors'],
+  ['skip-non-absolute', 'non-absolute dir', 'non-absolute dirs'],
+  ['dir-not-present', 'missing dir', 'missing dirs'],
+  ['stat-error', 'unreadable dir', 'unreadable dirs'],
+  ['not-a-directory', 'not a directory', 'not directories'],
 ]
 
 /** The one-line human summary load-dirs prints on stderr. */
 export function loadSummary(registered: number, counts: Map<LoaderEventKind, number>): string {
   const parts = SKIP_LABELS.filter(([k]) => (counts.get(k) ?? 0) > 0).map(
-    ([k, label]) => `${counts.get(k)} ${label}`,
+    ([k, one, more]) => `${counts.get(k)} ${counts.get(k) === 1 ? one : more}`,
   )
   const skipped = SKIP_LABELS.reduce((n, [k]) => n + (counts.get(k) ?? 0), 0)
   const s = `${registered} registered, ${skipped} skipped`

@@ -48,7 +48,7 @@ function cases(): [string[], number, RegExp][] {
     [['load-dirs', P, '--builtins'], 2, /^--builtins needs a value$/],
     // test: a missing PATH, a bad flag value, no cases
     [['test', MISSING], 2, /^PATH does not exist: /],
-    [['test', P, '-j', '0'], 2, /^--jobs: expected a whole number from 1 to 1024, not 0$/],
+    [['test', P, '-j', '0'], 2, /^-j 0: expected a whole number from 1 to 1024$/],
     [['test', P], 2, /^no test cases found under /],
     // init: a bad name, a bad flag value
     [['init', 'Bad Name', '-y'], 2, /^name "Bad Name" must be lower_snake/],

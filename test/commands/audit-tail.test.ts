@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
 import { renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -17,7 +17,7 @@ import {
   mysqlSkip,
   storeTime,
 } from '../fixtures/audit/db.js'
-import { runCliSync, startCli } from '../helpers/cli.js'
+import { runCliSync, runOnTty, startCli } from '../helpers/cli.js'
 import { tempRoot } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
 
@@ -43,6 +43,11 @@ function rowsOf(stdout: string): Record<string, unknown>[] {
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
   const r = runCliSync(['audit', 'tail', ...args], { env, timeoutMs: 30_000 })
   return { code: r.code, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** Whether a program is on PATH (the terminal tests need util-linux's script). */
+function spawnSyncOk(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`]).status === 0
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -261,6 +266,29 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(all.stdout.trimEnd().split('\n').length, 12)
   })
 
+  test('on a terminal: a header row, and each time with its zone', async (t) => {
+    if (spawnSyncOk('script') === false) return t.skip('no script(1)')
+    const r = await runOnTty(['audit', 'tail', '--db', `sqlite:${file}`, '-n', '1'], process.cwd(), {
+      TZ: 'Europe/Paris',
+    })
+    assert.equal(r.code, 0, r.stdout)
+    assert.deepEqual(r.stdout.split('\n'), [
+      'TIME                            SKILL                   CLASS      CALLER              DURATION  STATUS  ERROR',
+      '2026-05-01 14:00:12.000 +02:00  restart_nginx           mutating   viewer#1               1.50s  timeout subprocess skill restart_nginx: timed out after 30s',
+      '',
+    ])
+  })
+
+  test('no rows: said on stderr, with the filters that matched none', () => {
+    const none = cli(['--db', `sqlite:${file}`, '--skill', 'nosuch'])
+    assert.equal(none.code, 0)
+    assert.equal(none.stdout, '')
+    assert.equal(none.stderr, 'ongrid-skill: no rows matched --skill nosuch\n')
+    const json = cli(['--db', `sqlite:${file}`, '--skill', 'nosuch', '--json'])
+    assert.deepEqual([json.stdout, json.stderr], ['', ''], '--json: no rows is no lines')
+    assert.equal(cli(['--db', `sqlite:${file}`, '-n', '1']).stderr, '')
+  })
+
   test('human lines: the error’s first line; colour only when allowed', () => {
     const r = cli(['--db', `sqlite:${file}`, '-n', '3'], { TZ: 'UTC' })
     assert.deepEqual(r.stdout.split('\n'), [
@@ -284,6 +312,14 @@ describe('ongrid-skill audit tail', () => {
     })
     assert.equal(r.code, 0, r.stderr)
     assert.equal(rowsOf(r.stdout)[0]?.id, 12)
+    // Settings not given: which defaults were read instead.
+    const fell = cli(['--db', 'manager', '-n', '1'], { ONGRID_DB_DIALECT: 'sqlite', ONGRID_DB_PATH: '' })
+    assert.match(
+      fell.stderr,
+      /^ongrid-skill: --db manager: ONGRID_DB_PATH is not set; reading the manager's default: ONGRID_DB_PATH=\/.*\/data\/ongrid\.db\n/,
+    )
+    const given = cli(['--db', 'manager', '-n', '1'], { ONGRID_DB_DIALECT: 'sqlite', ONGRID_DB_PATH: file })
+    assert.doesNotMatch(given.stderr, /not set/)
     const bad = cli(['--db', 'manager'], { ONGRID_DB_DIALECT: 'postgres' })
     assert.equal(bad.code, 2)
     assert.equal(

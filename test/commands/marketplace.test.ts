@@ -81,6 +81,56 @@ describe('ongrid-skill marketplace', () => {
     assert.match(r.stderr, /signature\.json does not verify \(ecdsa signature does not verify\)/)
   })
 
+  test('output files: -o/--output (keygen’s --out kept); a refusal names the flag typed and --force; no private key under a .pub name', () => {
+    const key = join(R, 'words.pem')
+    assert.equal(cli(['marketplace', 'keygen', '-o', key]).code, 0)
+    assert.ok(statSync(join(R, 'words.pub')).isFile())
+    for (const flag of ['-o', '--output', '--out']) {
+      const r = cli(['marketplace', 'keygen', flag, key])
+      assert.equal(r.code, 2)
+      assert.equal(
+        r.stderr,
+        `ongrid-skill: ${key} exists; not overwriting it (remove it or choose another ${flag})\n`,
+      )
+    }
+    const pub = join(R, 'team.pub')
+    const r = cli(['marketplace', 'keygen', '-o', pub])
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr,
+      `ongrid-skill: -o ${pub}: names the private key, not the public one; give the .pem name (the .pub is written beside it)\nhint: -o ${join(R, 'team.pem')} writes the private key there and the public key to ${pub}\n`,
+    )
+    assert.throws(() => statSync(pub), 'nothing written')
+    assert.throws(() => statSync(`${pub}.pub`), 'nothing written')
+    const dir = pack(PACK, 'words')
+    const out = join(R, 'words.tgz')
+    const packed = cli(['marketplace', 'pack', dir, '--output', out])
+    assert.equal(packed.code, 0, packed.stderr)
+    assert.match(packed.stdout, /: 3 files under demo\//, 'a plural, not file(s)')
+    const again = cli(['marketplace', 'pack', dir, '--output', out])
+    assert.equal(again.code, 2)
+    assert.equal(
+      again.stderr,
+      `ongrid-skill: ${out} exists; not overwriting it (remove it, choose another --output, or pass --force)\n`,
+    )
+  })
+
+  test('a failed verify says what to do next', () => {
+    const dir = pack(PACK, 'next')
+    const signed = cli(['marketplace', 'sign', dir, '--key', join(R, 'k.pem')])
+    assert.equal(signed.code, 0)
+    assert.match(signed.stdout, /: 2 files signed, /, 'a plural, not file(s)')
+    writeFileSync(join(dir, 'skills/hello/SKILL.md'), SKILL.replace('Hi', 'Bye'))
+    const r = cli(['marketplace', 'verify', dir])
+    assert.equal(r.code, 1)
+    assert.match(
+      r.stdout,
+      /error {2}ecdsa signature does not verify {2}marketplace\/signature-failed\n {14}hint: a signed file \(\*\.md, \*\.json\) changed after signing, or the signature is not this key’s: re-sign with `ongrid-skill marketplace sign PATH --key KEY\.pem`\n/,
+    )
+    const pinned = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'other.pub')])
+    assert.match(pinned.stdout, /hint: signed with another key than the pinned one/)
+  })
+
   test('verify: a symlinked signature.json is followed; bad base64 and PEM with Go’s texts; unsigned', () => {
     const signed = pack(PACK)
     assert.equal(cli(['marketplace', 'sign', signed, '--key', join(R, 'k.pem')]).code, 0)

@@ -201,11 +201,13 @@ describe('mcp over stdio, driven by the SDK client', { timeout: 120_000 }, () =>
     assert.equal(text(r), 'subprocess skill fails: exit 3 (stderr: boom)')
   })
 
-  test('a tool that is not served: the registry’s not-found text', async () => {
+  test('a tool that is not served: JSON-RPC error -32602 (Invalid params) with the registry’s not-found text', async () => {
     for (const name of ['nope', 'mutates', 'web_search']) {
-      const r = await s.client.callTool({ name, arguments: {} })
-      assert.equal(r.isError, true)
-      assert.equal(text(r), `not found: tool "${name}"`)
+      await assert.rejects(
+        s.client.callTool({ name, arguments: {} }),
+        (e: Error & { code?: number }) =>
+          e.code === -32602 && e.message.includes(`not found: tool "${name}"`),
+      )
     }
   })
 
@@ -468,6 +470,11 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
         const r = await c.callTool({ name: 'zeta_echo', arguments: { a: 'h' } })
         assert.equal(text(r), '{"a":"h"}')
       }
+      // An unknown tool: JSON-RPC Invalid params over HTTP too.
+      await assert.rejects(
+        clients[0].callTool({ name: 'nope', arguments: {} }),
+        (e: Error & { code?: number }) => e.code === -32602 && e.message.includes('not found: tool "nope"'),
+      )
       // Listening on loopback only: the kernel's socket table has 127.0.0.1 for this port, no other.
       const port = Number(url.port).toString(16).toUpperCase().padStart(4, '0')
       const listening = ['/proc/net/tcp', '/proc/net/tcp6']
@@ -611,6 +618,11 @@ describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, (
         const a = await httpRequest(url, { headers: { host }, body: INITIALIZE })
         assert.equal(a.status, 403, host)
       }
+      // A body that is not JSON: 400 with JSON-RPC's Parse error.
+      const garbled = await httpRequest(url, { body: '{not json' })
+      assert.equal(garbled.status, 400, garbled.text)
+      assert.equal(JSON.parse(garbled.text).error.code, -32700)
+
       // Bodies over 10 MiB: 413 with a JSON-RPC error, by Content-Length before any byte is read,
       // or once the bytes read pass the bound; the server serves on.
       // Before any session: they take a while, and a session idle for 2 s ends.
@@ -911,12 +923,18 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
         [join(R, 'skills'), '--class', 'safe,risky'],
         /^ongrid-skill: --class: unknown class "risky" \(expected safe, mutating, dangerous\)\n$/,
       ],
-      [[join(R, 'skills'), '--jobs', '0'], /^ongrid-skill: --jobs: 0: expected a positive integer\n$/],
-      [[join(R, 'skills'), '--http', 'x'], /^ongrid-skill: --http: x: expected a port number\n$/],
+      [
+        [join(R, 'skills'), '--jobs', '0'],
+        /^ongrid-skill: --jobs 0: expected a whole number from 1 to 1024\n$/,
+      ],
+      [
+        [join(R, 'skills'), '--http', 'x'],
+        /^ongrid-skill: --http x: expected a whole number from 0 to 65535\n$/,
+      ],
       [[join(R, 'skills'), '--session-idle', '1s'], /^ongrid-skill: --session-idle: only with --http\n$/],
       [
         [join(R, 'skills'), '--http', '0', '--max-sessions', '0'],
-        /^ongrid-skill: --max-sessions: 0: expected a positive integer\n$/,
+        /^ongrid-skill: --max-sessions 0: expected a whole number, 1 or more\n$/,
       ],
       [
         [join(R, 'skills'), '--http', '0', '--session-idle', '0s'],

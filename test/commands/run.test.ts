@@ -14,6 +14,8 @@ interface CliOptions {
   cwd?: string
   /** Called with the child and each stderr chunk (to signal it mid-run). */
   onStderr?: (child: ChildProcess, text: string) => void
+  /** Through `/bin/sh -c SH` (a pipeline, a redirection). */
+  sh?: string
 }
 
 /** Runs `ongrid-skill run …`; stdout and stderr as byte strings (latin1). */
@@ -23,6 +25,7 @@ function cli(args: string[], o: CliOptions = {}): Promise<CliResult> {
     cwd: o.cwd ?? R,
     input: o.input,
     onStderr: o.onStderr,
+    sh: o.sh,
     encoding: 'latin1',
   })
 }
@@ -454,6 +457,31 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     ])
     assert.equal(lines.at(-1), '(the manager does not check args; --no-validate sends them as they are)')
     assert.equal(existsSync(path), false)
+  })
+  test('args piped but not asked for: the schema error says stdin was not read, and how to read it', async () => {
+    const file = join(R, 'piped-args.json')
+    writeFileSync(file, '{"path":"/tmp"}\n')
+    const HINT =
+      'hint: stdin was not read: run takes args from --args, --arg or --args-file; add --args-file - to read them from stdin'
+    const [piped, redirected, empty, devnull, asked] = await Promise.all([
+      cli([`${P}/cat`, '--no-audit'], { sh: `printf '{"path":"/tmp"}' | "$0" "$@"` }),
+      cli([`${P}/cat`, '--no-audit'], { sh: `"$0" "$@" < ${file}` }),
+      cli([`${P}/cat`, '--no-audit'], { sh: `: | "$0" "$@"` }),
+      cli([`${P}/cat`, '--no-audit'], { sh: `"$0" "$@" < /dev/null` }),
+      cli([`${P}/cat`, '--no-audit', '--args-file', '-'], { sh: `printf '{"path":"/tmp"}' | "$0" "$@"` }),
+    ])
+    for (const r of [piped, redirected]) {
+      assert.equal(r.code, 4, r.stderr)
+      assert.deepEqual(r.stderr.trimEnd().split('\n').slice(-2), [
+        '(the manager does not check args; --no-validate sends them as they are)',
+        HINT,
+      ])
+    }
+    for (const r of [empty, devnull]) {
+      assert.equal(r.code, 4, r.stderr)
+      assert.doesNotMatch(r.stderr, /hint:/)
+    }
+    assert.equal(asked.code, 0, asked.stderr)
   })
   test('--json: every failure is one document with the exit code, stderr keeps its line', async () => {
     const cases: [string[], number, RegExp][] = [

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type CliResult, runCli, runCliSync, startCli } from '../helpers/cli.js'
@@ -144,7 +145,7 @@ describe('test: flags', () => {
     const f = await cli(['good', 'bad', '--filter', '^(reports|passes)', '--format', 'tap'])
     assert.equal(f.code, 0)
     assert.match(f.stdout, /^TAP version 13\nok 1 - good › reports usage\nok 2 - bad › passes\n1\.\.2\n/)
-    const b = await cli(['bad', 'good', '--bail', '--format', 'tap'])
+    const b = await cli(['bad', 'good', '--bail', '-j', '1', '--format', 'tap'])
     assert.equal(b.code, 1)
     assert.match(b.stdout, /^TAP version 13\nok 1 - bad › passes\nnot ok 2 - bad › wrong used\n/)
     assert.match(b.stdout, /1\.\.2\n# pass 1\n# fail 1\n# not run 3\n$/)
@@ -170,6 +171,46 @@ describe('test: flags', () => {
       r.stdout.split('\n').filter((l) => l.startsWith('ok')),
       cases.map((c, i) => `ok ${i + 1} - par › ${c.name}`),
     )
+  })
+
+  test('no -j: as many cases at once as the CPUs available (two cases that wait for each other pass)', async (t) => {
+    if (availableParallelism() < 2) return t.skip('one CPU available: -j defaults to 1')
+    // Each case's entry marks its start and waits (at most 10 s) for the other's mark: with one
+    // case at a time the first never sees the second and fails.
+    const MEET = `#!/bin/sh\ncat >/dev/null\ntouch "$MEET/$ME"\ni=0\nwhile [ ! -e "$MEET/$OTHER" ]; do\n  i=$((i+1)); [ $i -gt 200 ] && exit 1; sleep 0.05\ndone\necho '{}'\n`
+    const dir = join(R, 'meet-marks')
+    const c = (me: string, other: string) => ({
+      name: me,
+      env: { MEET: dir, ME: me, OTHER: other },
+      expect: { ok: true },
+    })
+    makeTree(R, {
+      'meet/skill.json': JSON.stringify({
+        name: 'meet',
+        description: 'd',
+        entry: 'run.sh',
+        env_allow: ['MEET', 'ME', 'OTHER'],
+      }),
+      'meet/run.sh': { exec: MEET },
+      'meet/tests/cases.json': JSON.stringify([c('a', 'b'), c('b', 'a')]),
+      'meet-marks/.keep': '',
+    })
+    const r = await cli(['meet', '--format', 'tap'])
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /# pass 2\n# fail 0\n/)
+  })
+
+  test('-q: each failure once, with its case file and line', async () => {
+    // Written out over lines: the failing case starts on line 8.
+    makeTree(R, pack('lined', [], { 'lined/tests/cases.json': JSON.stringify(BAD.slice(0, 2), null, 2) }))
+    const r = await cli(['lined', '-q'])
+    assert.equal(r.code, 1, r.stdout + r.stderr)
+    assert.equal(r.stdout.split('wrong used').length - 1, 1, r.stdout)
+    assert.match(r.stdout, /^ {2}✗ lined › wrong used {2}tests\/cases\.json:8\n {4}● /)
+    assert.doesNotMatch(r.stdout, /passes/)
+    assert.match(r.stdout, /\n\n1 passed, 1 failed\n/)
+    const full = await cli(['lined'])
+    assert.match(full.stdout, /\n {2}✗ lined › wrong used {2}tests\/cases\.json:8\n/)
   })
 
   test('--update writes snapshots; then they pass', async () => {
@@ -461,7 +502,11 @@ describe('test: interrupted', () => {
         { name: 'never starts', expect: { ok: true } },
       ]),
     })
-    const child = startCli(['test', 'int', '--format', 'tap'], { cwd: R, env: { CI: '1' }, stdin: 'ignore' })
+    const child = startCli(['test', 'int', '-j', '1', '--format', 'tap'], {
+      cwd: R,
+      env: { CI: '1' },
+      stdin: 'ignore',
+    })
     let stdout = ''
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString('utf8')

@@ -1,10 +1,11 @@
 import type AuditTail from '../../commands/audit/tail.js'
-import { resolveSource, type Source } from '../../core/audit/dsn.js'
+import { managerDefaultsNote, resolveSource, type Source } from '../../core/audit/dsn.js'
 import type { AuditRow } from '../../core/audit/row.js'
 import type { Filter } from '../../core/audit/tables.js'
 import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { parseNumberFlag } from '../number-flag.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `audit tail`. */
@@ -21,11 +22,7 @@ const POLL_MS = 250
 
 /** audit tail: the last rows of the audit table, then new ones as they are committed. */
 export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Promise<number> {
-  // A string flag, as oclif's integer flag would take it: digits only (not 1e2, 0x10, 5.0 or '').
-  const lines = flags.lines === undefined ? undefined : Number(flags.lines)
-  if (flags.lines !== undefined && !/^\d+$/.test(flags.lines)) {
-    throw new UserError(`-n ${flags.lines}: expected a whole number of rows (0 or more)`)
-  }
+  const lines = flags.lines === undefined ? undefined : parseNumberFlag('lines', flags.lines, { min: 0 }, 'n')
   // A --db that names no usable source is a usage error (SourceError).
   const source: Source = resolveSource(flags.db)
   if (flags.llm && flags['caller-role'] !== undefined) {
@@ -54,7 +51,7 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
   }
 
   const json = flags.json === true
-  const { painterFor, humanLine, jsonLine } = await import('../../ui/audit.js')
+  const { painterFor, headerLine, humanLine, jsonLine } = await import('../../ui/audit.js')
   const painter = json ? undefined : await painterFor(process.stdout)
   // On a terminal, what rows hold is shown, never obeyed: control characters escaped (%q), and
   // a newline in a field too (a row is one line: a skill_key cannot print a row of its own).
@@ -70,7 +67,9 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
           error: r.error === null ? null : terminalLineText(r.error.split(/\r?\n/)[0], true),
         }
       : r
-  const format = json ? jsonLine : (r: AuditRow) => humanLine(shown(r), painter)
+  // On a terminal, a header row and each time's zone; piped, the rows only (scripts cut columns).
+  const format = json ? jsonLine : (r: AuditRow) => humanLine(shown(r), painter, tty)
+  let header = !json && tty ? headerLine(painter, true) : ''
 
   const controller = new AbortController()
   let exitCode: number = TAIL_EXIT.ok
@@ -88,8 +87,14 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
   }
   process.stdout.on('error', onStdoutError)
 
-  let pending: string[] = []
+  const note = (line: string) =>
+    process.stderr.write(`ongrid-skill: ${terminalLineText(line, process.stderr.isTTY === true)}\n`)
+  if (flags.db === 'manager') {
+    const fell = managerDefaultsNote(process.env)
+    if (fell !== null) note(fell)
+  }
   let rows = 0
+  let pending: string[] = []
   const { tail } = await import('../../core/audit/tail.js')
   // A database failure (AuditError, a UserError) ends it with TAIL_EXIT.error.
   try {
@@ -108,14 +113,25 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
       },
       flush: () => {
         if (pending.length === 0 || stdoutClosed) return
-        process.stdout.write(pending.join(''))
+        process.stdout.write(header + pending.join(''))
+        header = ''
         pending = []
       },
-      notice: (line) =>
-        process.stderr.write(`ongrid-skill: ${terminalLineText(line, process.stderr.isTTY === true)}\n`),
+      notice: note,
     })
   } finally {
     offSignals()
+  }
+  // Nothing printed: say so (on stderr, stdout stays the rows), and which filters were set.
+  if (rows === 0 && flags.follow !== true && exitCode === TAIL_EXIT.ok) {
+    const set = [
+      flags.skill !== undefined ? `--skill ${flags.skill}` : '',
+      flags.status !== undefined ? `--status ${flags.status}` : '',
+      flags['caller-role'] !== undefined ? `--caller-role ${flags['caller-role']}` : '',
+      flags.edge !== undefined ? `--edge ${flags.edge}` : '',
+      flags.since !== undefined ? `--since ${flags.since}` : '',
+    ].filter((s) => s !== '')
+    if (!json) note(set.length > 0 ? `no rows matched ${set.join(' ')}` : 'no rows yet')
   }
   // --json: the rows are JSON lines; the last line is the document (schemas/output/audit-tail.schema.json).
   if (json && !stdoutClosed) {

@@ -17,6 +17,7 @@ import { LINT_FORMATS, type LintFormat, renderLint } from '../../ui/lint/format.
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { parseNumberFlag } from '../number-flag.js'
 import { argBytes } from '../os-bytes.js'
 
 export const FORMATS = LINT_FORMATS
@@ -116,10 +117,7 @@ function parseRuleFlags(values: readonly string[], known: ReadonlySet<string>): 
 
 function parseMaxWarnings(v: string | undefined): number | null {
   if (v === undefined) return null
-  const n = Number(v)
-  if (!Number.isInteger(n) || n < 0)
-    throw new UserError(`--max-warnings: expected a whole number ≥ 0, not ${v}`)
-  return n
+  return parseNumberFlag('max-warnings', v, { min: 0 })
 }
 
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */

@@ -47,6 +47,7 @@ import {
 } from '../../ui/marketplace/report.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { typedFlag } from '../number-flag.js'
 import { argBytes, envBytes } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 import { type Format, formatOf } from './lint.js'
@@ -429,11 +430,13 @@ async function verifyAction({ args, flags }: InputOf<typeof MarketplaceVerify>):
     const v = verifySignature(t.root, trust.pinnedKey)
     doc.signature = signatureDoc(v, t.root)
     if (v.state === 'failed') {
+      const hint = signatureFailedHint(v.err?.error() ?? '')
       doc.findings.push({
         ruleId: 'marketplace/signature-failed',
         severity: 'error',
         file: t.show(t.root),
         message: `${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
+        ...(hint === undefined ? {} : { hint }),
       })
     } else if (v.state === 'unsigned') {
       doc.findings.push({
@@ -450,9 +453,15 @@ async function verifyAction({ args, flags }: InputOf<typeof MarketplaceVerify>):
   }
 }
 
-export function refuseExisting(path: string): void {
+/**
+ * An output file that exists is not overwritten: the refusal names the flag as typed (`-o`,
+ * `--output`, `--out`) and `--force` where the command has it.
+ */
+export function refuseExisting(path: string, flag: string, force = false): void {
   if (existsSync(path) || isLink(path))
-    throw new UserError(`${path} exists; not overwriting it (remove it or choose another --out)`)
+    throw new UserError(
+      `${path} exists; not overwriting it (remove it${force ? ',' : ' or'} choose another ${flag}${force ? ', or pass --force' : ''})`,
+    )
 }
 
 function isLink(p: string): boolean {
@@ -463,14 +472,38 @@ function isLink(p: string): boolean {
   }
 }
 
-/** `marketplace keygen [--out FILE]`: a P-256 private key (0600) and FILE.pub, never over existing files. */
+/** What to do after a failed verify, by the manager's text (ours: the manager says nothing more). */
+export function signatureFailedHint(err: string): string | undefined {
+  if (err === 'ecdsa signature does not verify')
+    return 'a signed file (*.md, *.json) changed after signing, or the signature is not this key’s: re-sign with `ongrid-skill marketplace sign PATH --key KEY.pem`'
+  if (err === 'pub_key does not match pinned registry key')
+    return 'signed with another key than the pinned one: sign with the pinned key’s private key, or pin this pack’s pub_key'
+  if (
+    /^(parse signature\.json|decode sig|decode pub_key|signature\.json missing|pub_key|parse PKIX)/.test(err)
+  )
+    return 'signature.json is damaged: sign the pack again with `ongrid-skill marketplace sign PATH --key KEY.pem`'
+  return undefined
+}
+
+/** `marketplace keygen [-o FILE]`: a P-256 private key (0600) and FILE.pub, never over existing files. */
 export async function marketplaceKeygenAction({ flags }: InputOf<typeof MarketplaceKeygen>): Promise<number> {
   const { createHash, generateKeyPairSync } = await import('node:crypto')
   const { rmSync, writeFileSync } = await import('node:fs')
-  const out = resolve(flags.out ?? 'ongrid-pack-key.pem')
+  if (flags.output !== undefined && flags.out !== undefined)
+    throw new UserError('--out is the old name of -o/--output: give one of them')
+  const given = flags.output ?? flags.out
+  const flag = typedFlag('output', 'o', undefined, ['out'])
+  // The private key under a public key's name would be handed out as one.
+  if (given !== undefined && /\.pub$/i.test(given))
+    throw new UserError(
+      `${flag} ${given}: names the private key, not the public one; give the .pem name (the .pub is written beside it)`,
+      EXIT.usage,
+      `${flag} ${given.replace(/\.pub$/i, '.pem')} writes the private key there and the public key to ${given}`,
+    )
+  const out = resolve(given ?? 'ongrid-pack-key.pem')
   const pubOut = `${out.replace(/\.pem$/, '')}.pub`
-  refuseExisting(out)
-  refuseExisting(pubOut)
+  refuseExisting(out, flag)
+  refuseExisting(pubOut, flag)
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
   const priv = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
   const pub = publicKey.export({ type: 'spki', format: 'pem' }).toString()
@@ -568,7 +601,7 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   } else {
     // On a terminal, names from the pack are shown escaped (%q), a newline included: one per line.
     const l = (s: string) => terminalLineText(s, process.stdout.isTTY === true)
-    let out = `wrote ${l(sigPath)}: ${covered.length} file(s) signed, sha256 ${v.hash}\n`
+    let out = `wrote ${l(sigPath)}: ${covered.length} file${covered.length === 1 ? '' : 's'} signed, sha256 ${v.hash}\n`
     if (uncovered.length > 0) {
       out += `not covered by the signature (the manager signs only *.md and *.json; these can change without breaking it):\n`
       for (const u of uncovered) out += `  ${l(u)}\n`
@@ -694,7 +727,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   // The upload endpoint goes by the name's suffix: a name without the format's is refused there.
   if (flags.output !== undefined && archiveFormat(base(fromText(resolve(flags.output)))) !== fmt)
     throw new UserError(
-      `-o ${flags.output}: the name must end in ${fmt === 'zip' ? '.zip' : '.tar.gz or .tgz'} (the upload endpoint goes by the suffix)`,
+      `${typedFlag('output', 'o')} ${flags.output}: the name must end in ${fmt === 'zip' ? '.zip' : '.tar.gz or .tgz'} (the upload endpoint goes by the suffix)`,
     )
   let st: fsModule.Stats
   try {
@@ -756,14 +789,14 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   const version = doc.pack?.version ?? ''
   const defaultName = `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${fmt}`
   const out = resolve(flags.output ?? defaultName)
-  if (!flags.force) refuseExisting(out)
+  if (!flags.force) refuseExisting(out, typedFlag('output', 'o'), true)
   if (out.startsWith(`${dir}/`)) throw new UserError(`${out} is inside the pack; write the archive elsewhere`)
   try {
     fsModule.mkdirSync(dirname(out), { recursive: true })
   } catch (e) {
     const err = e as NodeJS.ErrnoException
     const at = typeof err.path === 'string' ? `${err.syscall} ${err.path}: ` : ''
-    throw new UserError(`-o ${out}: cannot make its dir (${at}${reasonText(e)})`)
+    throw new UserError(`${typedFlag('output', 'o')} ${out}: cannot make its dir (${at}${reasonText(e)})`)
   }
   // Staged in an exclusive temp file beside `out`, checked there, then renamed over it.
   const staged = stageFile(out, bytes, { mode: 0o644 })
@@ -820,7 +853,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
     // On a terminal, names from the pack are shown escaped (%q), a newline included.
     const l = (s: string) => terminalLineText(s, process.stdout.isTTY === true)
     process.stdout.write(
-      `wrote ${l(out)}: ${result.files} file(s) under ${l(id)}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.map(l).join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
+      `wrote ${l(out)}: ${result.files} file${result.files === 1 ? '' : 's'} under ${l(id)}/, ${bytes.length} bytes, sha256 ${sha}\n${skipped.length > 0 ? `left out: ${skipped.map(l).join(', ')}\n` : ''}checked: extracted as the upload endpoint does, install accepted, signature ${sig.state}\n`,
     )
   }
   return EXIT.ok

@@ -32,6 +32,7 @@ import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { BoundedStdioTransport } from '../mcp-stdio.js'
+import { MAX_JOBS, PORT, parseNumberFlag } from '../number-flag.js'
 import { onStopSignals } from '../signals.js'
 
 /** Calls running at once, unless --jobs says otherwise. */
@@ -154,6 +155,9 @@ class AuditSink {
   }
 }
 
+/** JSON-RPC 2.0's Invalid params: the MCP spec's answer to a call of an unknown tool. */
+const INVALID_PARAMS = -32602
+
 /** `mcp [DIR...]`: serve the packs the manager would register, as its LLM bridge offers them. */
 export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<number> {
   const dirArgs = argv.map(fromText)
@@ -164,15 +168,8 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
   const auditDb = auditStorePath(flags['audit-db'])
   const classes = parseClasses(flags.class ?? 'safe')
   if (typeof classes === 'string') throw new UserError(classes)
-  const jobs = flags.jobs === undefined ? DEFAULT_JOBS : Number(flags.jobs)
-  if (!Number.isInteger(jobs) || jobs < 1)
-    throw new UserError(`--jobs: ${flags.jobs}: expected a positive integer`)
-  let port: number | null = null
-  if (flags.http !== undefined) {
-    port = Number(flags.http)
-    if (!/^\d+$/.test(flags.http) || port > 65535)
-      throw new UserError(`--http: ${flags.http}: expected a port number`)
-  }
+  const jobs = flags.jobs === undefined ? DEFAULT_JOBS : parseNumberFlag('jobs', flags.jobs, MAX_JOBS)
+  const port = flags.http === undefined ? null : parseNumberFlag('http', flags.http, PORT)
   for (const f of ['session-idle', 'max-sessions'] as const) {
     if (flags[f] !== undefined && port === null) throw new UserError(`--${f}: only with --http`)
   }
@@ -183,9 +180,9 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
     idleMs = Math.max(1, Number(d.ns / 1_000_000n))
   }
   const maxSessions =
-    flags['max-sessions'] === undefined ? DEFAULT_MAX_SESSIONS : Number(flags['max-sessions'])
-  if (!Number.isInteger(maxSessions) || maxSessions < 1)
-    throw new UserError(`--max-sessions: ${flags['max-sessions']}: expected a positive integer`)
+    flags['max-sessions'] === undefined
+      ? DEFAULT_MAX_SESSIONS
+      : parseNumberFlag('max-sessions', flags['max-sessions'], { min: 1 })
 
   const first = loadTools(dirs, classes)
   if (flags.json === true) {
@@ -333,9 +330,10 @@ class McpHost {
 
   private async call(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal) {
     const tool = this.state.byName.get(name)
-    if (tool === undefined) {
-      return { content: [{ type: 'text' as const, text: toText(unknownToolError(name)) }], isError: true }
-    }
+    // A JSON-RPC error (Invalid params), as the MCP spec has it for an unknown tool, with the
+    // manager's text; the SDK answers with an error's numeric `code`.
+    if (tool === undefined)
+      throw Object.assign(new Error(toText(unknownToolError(name))), { code: INVALID_PARAMS })
     const params = bridgeParams(args)
     // Cancelled by the client, or the server going away: either kills the process group.
     const abort = new AbortController()

@@ -1,3 +1,4 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import type Run from '../../commands/run.js'
 import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
@@ -83,8 +84,13 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   if (flags.validate !== false && schema !== undefined && valid(effective)) {
     const issues = await checkArgs(schema, effective, say)
     if (issues !== null) {
+      const unread =
+        flags.args === undefined &&
+        flags['args-file'] === undefined &&
+        (flags.arg ?? []).length === 0 &&
+        stdinHoldsInput()
       process.stderr.write(
-        `${issues.map((l) => `error: ${terminalLineText(l, process.stderr.isTTY === true)}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n`,
+        `${issues.map((l) => `error: ${terminalLineText(l, process.stderr.isTTY === true)}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n${unread ? `hint: ${STDIN_UNREAD}\n` : ''}`,
       )
       if (json) printJson(failureDocument('run', issues.join('; '), RUN_EXIT.badArgs, { issues }))
       return RUN_EXIT.badArgs
@@ -209,6 +215,33 @@ function resolveSkill(
     throw new ExitWith(RUN_EXIT.usage)
   }
   throw new UserError(toText(r.line), RUN_EXIT.usage, r.hint)
+}
+
+/** What a schema error adds when the args were piped but not asked for. */
+export const STDIN_UNREAD =
+  'stdin was not read: run takes args from --args, --arg or --args-file; add --args-file - to read them from stdin'
+
+/**
+ * Whether stdin was given something to read that run left alone: a file with bytes in it, or a pipe
+ * with bytes waiting or a writer still there (peeked without blocking, through a description of its
+ * own). A socket cannot be peeked from Node, a terminal or /dev/null is not input: false.
+ */
+function stdinHoldsInput(): boolean {
+  try {
+    const st = fstatSync(0)
+    if (st.isFile()) return st.size > 0
+    if (!st.isFIFO()) return false
+    const fd = openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK)
+    try {
+      return readSync(fd, Buffer.alloc(1), 0, 1, null) > 0
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'EAGAIN'
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    return false
+  }
 }
 
 /** The most of an --args-file read (`/dev/zero` is not an args file). */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import type Test from '../../commands/test.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { leftOutText, type RootUsed } from '../../core/lint/targets.js'
@@ -14,6 +15,7 @@ import { liveTerminal, terminalLineText } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { MAX_JOBS, parseNumberFlag } from '../number-flag.js'
 import { onStopSignals, stoppedCode } from '../signals.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
@@ -46,12 +48,15 @@ export interface TestOptions {
   defaultIgnore: boolean
 }
 
+/** `-j` when not given: as many cases at once as this process may use CPUs (within MAX_JOBS). */
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(availableParallelism(), MAX_JOBS.max ?? 1))
+}
+
 /** Flags to options, each bad value a one-line usage error. */
 export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions {
   const format: TestFormat = flags.json === true ? 'json' : flags.format
-  const j = Number(flags.jobs)
-  if (!Number.isInteger(j) || j < 1 || j > 1024)
-    throw new UserError(`--jobs: expected a whole number from 1 to 1024, not ${flags.jobs}`)
+  const j = flags.jobs === undefined ? defaultJobs() : parseNumberFlag('jobs', flags.jobs, MAX_JOBS, 'j')
   let filter: RegExp | null = null
   const f = flags.filter
   if (f !== undefined) {

@@ -13,13 +13,22 @@ export default class MarketplaceKeygen extends BaseCommand {
       description: 'Make ongrid-pack-key.pem and ongrid-pack-key.pub',
       command: '<%= config.bin %> <%= command.id %>',
     },
-    { description: 'Choose where', command: '<%= config.bin %> <%= command.id %> --out ~/.keys/team.pem' },
+    {
+      description: 'Choose where (team.pem and team.pub)',
+      command: '<%= config.bin %> <%= command.id %> -o ~/.keys/team.pem',
+    },
   ]
 
   static override enableJsonFlag = true
 
   static override flags = {
-    out: Flags.string({ description: 'private key file (default ongrid-pack-key.pem)' }),
+    output: Flags.string({
+      char: 'o',
+      description:
+        'private key file, FILE.pem (default ongrid-pack-key.pem); the public key goes beside it as FILE.pub',
+    }),
+    // The flag's name before -o/--output, as every command that writes a file names it.
+    out: Flags.string({ hidden: true }),
   }
 
   async run(): Promise<void> {

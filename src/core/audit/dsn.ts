@@ -110,6 +110,22 @@ function resolveDirect(db: string): Source {
   )
 }
 
+/**
+ * What `--db manager` fell back to, when the manager's settings are unset or empty (one line:
+ * which variables, and the defaults read instead), or null when they are all given.
+ */
+export function managerDefaultsNote(env: NodeJS.ProcessEnv): string | null {
+  const unset = (k: string) => env[k] === undefined || env[k] === ''
+  const dialect = unset(DB_DIALECT_ENV) ? 'mysql' : (env[DB_DIALECT_ENV] as string)
+  const fell: [string, string][] = []
+  if (unset(DB_DIALECT_ENV)) fell.push([DB_DIALECT_ENV, 'mysql'])
+  if (dialect === 'mysql' && unset(DB_DSN_ENV)) fell.push([DB_DSN_ENV, redact(DEFAULT_DSN)])
+  if (dialect === 'sqlite' && unset(DB_PATH_ENV)) fell.push([DB_PATH_ENV, resolve(DEFAULT_DB_PATH)])
+  if (fell.length === 0) return null
+  const names = fell.map(([k]) => k)
+  return `--db manager: ${names.join(' and ')} ${names.length === 1 ? 'is' : 'are'} not set; reading the manager's default${fell.length === 1 ? '' : 's'}: ${fell.map(([k, v]) => `${k}=${v}`).join(', ')}`
+}
+
 /** What the manager itself opens (`internal/pkg/dbx`): an empty variable means its default. */
 export function managerSource(env: NodeJS.ProcessEnv): Source {
   const get = (k: string, def: string) => (env[k] === undefined || env[k] === '' ? def : (env[k] as string))

@@ -72,7 +72,7 @@ export async function checkEachBounded(
     return values.map((value): ArgsVerdict => {
       if (!compiled.ok) return { kind: 'uncompiled', error: compiled.error }
       if (compiled.schema.validate(value)) return { kind: 'valid' }
-      return { kind: 'invalid', issues: issues(compiled.schema.validate.errors) }
+      return { kind: 'invalid', issues: issues(compiled.schema.validate.errors, schema, value) }
     })
   }
   const { Worker } = await import('node:worker_threads')

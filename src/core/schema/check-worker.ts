@@ -15,6 +15,6 @@ else {
   post({ kind: 'compiled' })
   for (const value of values) {
     if (compiled.schema.validate(value)) post({ kind: 'valid' })
-    else post({ kind: 'invalid', issues: issues(compiled.schema.validate.errors) })
+    else post({ kind: 'invalid', issues: issues(compiled.schema.validate.errors, schema, value) })
   }
 }

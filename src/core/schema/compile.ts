@@ -1,4 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { didYouMean } from '../suggest.js'
 import { SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from './keywords.js'
 import { simpleSubschemaValid } from './simple.js'
 
@@ -99,21 +100,113 @@ export async function compileSchema(
   }
 }
 
-/** ajv's errors as pointer + message lines. */
-export function issues(errors: ErrorObject[] | null | undefined): SchemaIssue[] {
-  return (errors ?? []).map((e) => {
+/**
+ * ajv's errors as pointer + message lines, those on one location folded into one (foldErrors).
+ * Given the schema and the value checked, a key or a string that is a slip of a known one says
+ * which (`did you mean "port"?`): a property not allowed, a required one missing beside a key
+ * near its name, a value off an enum.
+ */
+export function issues(
+  errors: ErrorObject[] | null | undefined,
+  schema?: unknown,
+  value?: unknown,
+): SchemaIssue[] {
+  const lines = (errors ?? []).map((e) => {
     let pointer = e.instancePath || ''
     let message = e.message ?? 'is invalid'
-    if (e.keyword === 'required')
-      pointer = `${pointer}/${(e.params as { missingProperty: string }).missingProperty}`
-    if (e.keyword === 'additionalProperties') {
-      pointer = `${pointer}/${(e.params as { additionalProperty: string }).additionalProperty}`
-      message = 'is not allowed (additionalProperties: false)'
+    let near: string | undefined
+    if (e.keyword === 'required') {
+      const missing = (e.params as { missingProperty: string }).missingProperty
+      pointer = `${pointer}/${missing}`
+      const data = atPointer(value, e.instancePath)
+      const props = Object.keys(objectAt(atPointer(schema, parentPath(e.schemaPath)), 'properties') ?? {})
+      const keys = data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : []
+      // A key given that is no property, a slip of the one missing: `prt` for `port`.
+      const slip = keys.find((k) => !props.includes(k) && didYouMean(k, [missing]) === missing)
+      if (slip !== undefined) message += ` (args has "${slip}": did you mean "${missing}"?)`
     }
-    if (e.keyword === 'enum')
-      message = `${message}: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`
-    return { pointer: pointer || '/', message }
+    if (e.keyword === 'additionalProperties') {
+      const extra = (e.params as { additionalProperty: string }).additionalProperty
+      pointer = `${pointer}/${extra}`
+      message = 'is not allowed (additionalProperties: false)'
+      const props = objectAt(atPointer(schema, parentPath(e.schemaPath)), 'properties')
+      near = props === undefined ? undefined : didYouMean(extra, Object.keys(props))
+    }
+    if (e.keyword === 'enum') {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues
+      message = `${message}: ${JSON.stringify(allowed)}`
+      near = enumNear(atPointer(value, e.instancePath), allowed)
+    }
+    return {
+      error: e,
+      pointer: pointer || '/',
+      message: near === undefined ? message : `${message}; did you mean "${near}"?`,
+    }
   })
+  return foldErrors(lines)
+}
+
+/**
+ * ajv's errors on one location as one: the summary of an anyOf/oneOf goes when its branches
+ * said why, and a branch refused on `type` goes when another branch of the value's own type
+ * said more (a `"type": "strin"` is off the enum of type names, not "must be array"), and is
+ * not said at all when a branch's errors lie deeper; what is left is joined with `; `.
+ */
+function foldErrors<T extends { error: ErrorObject; pointer: string; message: string }>(
+  lines: T[],
+): { pointer: string; message: string }[] {
+  const byPointer = new Map<string, T[]>()
+  for (const l of lines) byPointer.set(l.pointer, [...(byPointer.get(l.pointer) ?? []), l])
+  const pointers = [...byPointer.keys()]
+  // An anyOf whose branch went deeper (`"type": ["string", "nul"]`: the list's item 1) is said there.
+  const deeper = (p: string) => pointers.some((q) => q.startsWith(`${p}/`))
+  return [...byPointer].flatMap(([pointer, group]) => {
+    if (group.some((l) => l.error.keyword === 'anyOf' || l.error.keyword === 'oneOf') && deeper(pointer))
+      return []
+    let kept = group
+    const branches = kept.filter((l) => l.error.keyword !== 'anyOf' && l.error.keyword !== 'oneOf')
+    if (branches.length > 0) kept = branches
+    const specific = kept.filter((l) => l.error.keyword !== 'type')
+    if (specific.length > 0 && specific.length < kept.length && group.length > kept.length) kept = specific
+    return [{ pointer, message: [...new Set(kept.map((l) => l.message))].join('; ') }]
+  })
+}
+
+/** A string off an enum of strings, near one of them. */
+function enumNear(v: unknown, allowed: unknown[]): string | undefined {
+  if (typeof v !== 'string') return undefined
+  return didYouMean(
+    v,
+    allowed.filter((a): a is string => typeof a === 'string'),
+  )
+}
+
+/** The schema path of the subschema a keyword sits in (`#/properties/a/required` → `/properties/a`). */
+function parentPath(schemaPath: string): string {
+  const p = schemaPath.replace(/^#/, '')
+  return p.slice(0, Math.max(0, p.lastIndexOf('/')))
+}
+
+function objectAt(v: unknown, key: string): Record<string, unknown> | undefined {
+  if (v === null || typeof v !== 'object' || !Object.hasOwn(v, key)) return undefined
+  const o = (v as Record<string, unknown>)[key]
+  return o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : undefined
+}
+
+/** The value at a JSON pointer (ajv's: `/a/0`, `~1` and `~0` escaped), or undefined. */
+function atPointer(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root
+  let v = root
+  for (const raw of pointer.split('/').slice(1)) {
+    let token = raw
+    try {
+      token = decodeURIComponent(raw)
+    } catch {}
+    token = token.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, token)) return undefined
+    v = (v as Record<string, unknown>)[token]
+  }
+  return v
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,10 +385,24 @@ async function ajvCheckOnce(schema: Record<string, unknown>, draft: Draft): Prom
       ? ajv.validate(META_IDS[draft], copy)
       : ajv.validateSchema(copy)
   if (!metaValid) {
-    check.invalid = ((ajv.errors ?? []) as ErrorObject[]).map((e) => ({
-      pointer: e.instancePath,
-      message: messageOf([{ ...e, instancePath: '' }]),
-    }))
+    // One problem per location of the schema (foldErrors); a type name with a slip says which.
+    check.invalid = foldErrors(
+      ((ajv.errors ?? []) as ErrorObject[]).map((e) => {
+        const near =
+          e.keyword === 'enum'
+            ? enumNear(
+                atPointer(schema, e.instancePath),
+                (e.params as { allowedValues: unknown[] }).allowedValues,
+              )
+            : undefined
+        const message = messageOf([{ ...e, instancePath: '' }])
+        return {
+          error: e,
+          pointer: e.instancePath,
+          message: near === undefined ? message : `${message}; did you mean "${near}"?`,
+        }
+      }),
+    )
     return check
   }
   let key = `ongrid-skill:schema-${nextKey++}`

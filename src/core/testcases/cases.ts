@@ -43,6 +43,8 @@ export interface TestCase {
   /** The case file (absolute) and the case's index in it (null: the file holds one case). */
   file: string
   index: number | null
+  /** The line of the file the case starts on (1-based): where a failure points. */
+  line: number
   /** JSON text sent on stdin; null when the case gives no args (the executor sends `{}`). */
   args: string | null
   /** The parsed args, when given (for the schema check of lint). */
@@ -162,10 +164,11 @@ export function parseCaseFile(file: string, text: string): CaseFile {
   }
   const out: CaseFile = { file, cases: [], problems: [], json, text }
   const list = Array.isArray(json) ? json : [json]
+  const lines = caseLines(text, Array.isArray(json))
   list.forEach((raw, i) => {
     const index = Array.isArray(json) ? i : null
     const c = checkCase(file, raw, index === null ? '' : `/${i}`, index, out.problems)
-    if (c) out.cases.push(c)
+    if (c) out.cases.push({ ...c, line: lines[i] ?? 1 })
   })
   const seen = new Map<string, number>()
   out.cases.forEach((c) => {
@@ -183,13 +186,53 @@ export function parseCaseFile(file: string, text: string): CaseFile {
   return out
 }
 
+/**
+ * The line each case starts on, in the text of a case file JSON.parse accepted: the value's own
+ * line for a file of one case, each top-level element's for an array.
+ */
+export function caseLines(text: string, array: boolean): number[] {
+  const starts: number[] = []
+  let line = 1
+  let depth = 0
+  let inString = false
+  let awaiting = !array
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (inString) {
+      if (ch === '\\') i++
+      else if (ch === '"') inString = false
+      continue
+    }
+    if (ch === '\n') {
+      line++
+      continue
+    }
+    if (ch === ' ' || ch === '\t' || ch === '\r') continue
+    if (ch === ']' || ch === '}') {
+      depth--
+      awaiting = false
+      continue
+    }
+    if (awaiting && depth === (array ? 1 : 0)) {
+      starts.push(line)
+      awaiting = false
+    }
+    if (ch === '"') inString = true
+    else if (ch === '[' || ch === '{') {
+      depth++
+      if (array && depth === 1 && starts.length === 0) awaiting = true
+    } else if (ch === ',' && array && depth === 1) awaiting = true
+  }
+  return starts
+}
+
 function checkCase(
   file: string,
   raw: unknown,
   at: string,
   index: number | null,
   problems: CaseProblem[],
-): TestCase | null {
+): Omit<TestCase, 'line'> | null {
   const before = problems.length
   const bad = (pointer: string, message: string, kind: CaseProblem['kind'] = 'shape') =>
     problems.push({ kind, file, pointer: at + pointer, message })

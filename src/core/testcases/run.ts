@@ -207,7 +207,7 @@ async function check(c: TestCase, out: CaseOutcome, update: boolean): Promise<vo
         if (!s.ok) fail('result_schema', `result_schema does not compile: ${s.error}`)
         else if (!s.schema.validate(out.result)) {
           const { issues } = await import('../schema/compile.js')
-          const lines = issues(s.schema.validate.errors).map(
+          const lines = issues(s.schema.validate.errors, e.resultSchema, out.result).map(
             (i) => `result${i.pointer === '/' ? '' : i.pointer}: ${i.message}`,
           )
           fail('result_schema', `result does not satisfy result_schema: ${lines.join('; ')}`)

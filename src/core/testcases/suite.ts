@@ -29,6 +29,8 @@ export interface Item {
   name: string
   /** The case file, relative to the pack dir ('' for a rejected pack). */
   file: string
+  /** The line of the case in its file (null: not a case, a broken file or a rejected pack). */
+  line: number | null
   case: TestCase | null
   /** Failures known before anything runs (a bad case file, a rejected pack). */
   problems: Failure[]
@@ -106,6 +108,7 @@ export function plan(packs: PackPlan[], filter: { test(name: string): boolean } 
         pack,
         name: '(pack)',
         file: '',
+        line: null,
         case: null,
         problems: [{ kind: 'load', message: pack.rejected }],
       })
@@ -117,6 +120,7 @@ export function plan(packs: PackPlan[], filter: { test(name: string): boolean } 
           pack,
           name: relative(pack.dir, f.file),
           file: relative(pack.dir, f.file),
+          line: null,
           case: null,
           problems: f.problems.map((p) => ({
             kind: 'case',
@@ -125,7 +129,14 @@ export function plan(packs: PackPlan[], filter: { test(name: string): boolean } 
         })
       for (const c of f.cases)
         if (filter === null || filter.test(c.name))
-          items.push({ pack, name: c.name, file: relative(pack.dir, f.file), case: c, problems: [] })
+          items.push({
+            pack,
+            name: c.name,
+            file: relative(pack.dir, f.file),
+            line: c.line,
+            case: c,
+            problems: [],
+          })
     }
   }
   return items

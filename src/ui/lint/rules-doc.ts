@@ -164,7 +164,7 @@ In \`--format json\` each finding says \`fixable\` and carries \`fix: {edits: [{
 
 \`--format stylish\` (default; colour on a terminal or with \`FORCE_COLOR\`, never with
 \`NO_COLOR\`), \`json\` (also \`--json\`), \`sarif\` (2.1.0, paths relative
-to the working dir), \`github\` (workflow commands: \`::error file=…,line=…,col=…,title=RULE::message\`)
+to the repository root: \`GITHUB_WORKSPACE\`, else the git top level, else the working dir), \`github\` (workflow commands: \`::error file=…,line=…,col=…,title=RULE::message\`)
 and \`junit\`. \`--quiet\` shows only findings at or above the fail severity.
 
 Exit 0: nothing at or above the fail severity (\`validate\`: error; \`lint\`: \`--fail-severity\`,

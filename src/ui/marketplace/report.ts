@@ -176,7 +176,7 @@ export function summary(doc: CheckDocument, rel: (p: string) => string, terminal
     if (s.uncovered.length > 0)
       line(
         'not signed',
-        `${s.uncovered.length} file(s): ${s.uncovered.slice(0, 5).join(', ')}${s.uncovered.length > 5 ? ', …' : ''}`,
+        `${s.uncovered.length} file${s.uncovered.length === 1 ? '' : 's'}: ${s.uncovered.slice(0, 5).join(', ')}${s.uncovered.length > 5 ? ', …' : ''}`,
       )
   }
   if (doc.install) {

@@ -71,9 +71,14 @@ function failureLines(f: Failure, paint: Paint, indent: string): string[] {
   return out
 }
 
+/** Where a case is: its file (relative to its pack dir) and line, `tests/a.json:3`. */
+export function caseWhere(item: Item): string {
+  return item.line === null ? item.file : `${item.file}:${item.line}`
+}
+
 /**
  * The default: a header per pack, a line per case, failures with their diffs, the counts.
- * Quiet, the cases that pass are not shown (nor the header of a pack with no failing case).
+ * Quiet, only the failures, each once as it comes (as the Failures section shows it), then the counts.
  */
 export class SpecReporter implements Reporter {
   private pack: string | null = null
@@ -86,7 +91,13 @@ export class SpecReporter implements Reporter {
   ) {}
 
   result(r: ItemResult): void {
-    if (this.quiet && r.passed) return
+    if (this.quiet) {
+      if (!r.passed) {
+        this.write(`${this.pack === null ? '' : '\n'}${this.failureBlock(r)}`)
+        this.pack = packLabel(r, this.cwd)
+      }
+      return
+    }
     const label = packLabel(r, this.cwd)
     if (label !== this.pack) {
       this.write(`${this.pack === null ? '' : '\n'}${this.paint.path(label)}\n`)
@@ -103,19 +114,24 @@ export class SpecReporter implements Reporter {
     this.write(text)
   }
 
+  /** A failed case as Failures shows it: pack › name, file:line, each failure with its diff, stderr's tail. */
+  private failureBlock(r: ItemResult): string {
+    const where = r.item.file ? this.paint.dim(`  ${caseWhere(r.item)}`) : ''
+    let text = `  ${this.paint.error('✗')} ${r.item.pack.name} › ${r.item.name}${where}\n`
+    for (const f of r.failures) text += `${failureLines(f, this.paint, '    ').join('\n')}\n`
+    const stderr = r.outcome?.stderr.trimEnd()
+    if (stderr) {
+      const tail = stderr.split('\n').slice(-5)
+      text += `    ${this.paint.dim('stderr:')}\n${tail.map((l) => `      ${this.paint.dim(l)}`).join('\n')}\n`
+    }
+    return text
+  }
+
   end(s: RunSummary): void {
     let text = ''
     if (this.failed.length > 0) {
       text += `\n${this.paint.error('Failures')} ${this.paint.dim('(- expected, + actual)')}\n`
-      for (const r of this.failed) {
-        text += `\n  ${this.paint.error('✗')} ${r.item.pack.name} › ${r.item.name}${r.item.file ? this.paint.dim(`  ${r.item.file}`) : ''}\n`
-        for (const f of r.failures) text += `${failureLines(f, this.paint, '    ').join('\n')}\n`
-        const stderr = r.outcome?.stderr.trimEnd()
-        if (stderr) {
-          const tail = stderr.split('\n').slice(-5)
-          text += `    ${this.paint.dim('stderr:')}\n${tail.map((l) => `      ${this.paint.dim(l)}`).join('\n')}\n`
-        }
-      }
+      for (const r of this.failed) text += `\n${this.failureBlock(r)}`
     }
     // Quiet with nothing above it, the counts are the first line.
     if (!this.quiet || this.pack !== null) text += '\n'

@@ -14,7 +14,9 @@ test('audit tail -n: a whole number in digits, else one error line', async () =>
         flags: { lines: n, db: 'sqlite:/nonexistent/x.db', 'gap-wait': '10s' },
       }),
       (e: Error) =>
-        e instanceof UserError && e.message === `-n ${n}: expected a whole number of rows (0 or more)`,
+        e instanceof UserError &&
+        e.message ===
+          `--lines ${/^[\x21-\x7e]+$/.test(n) ? n : JSON.stringify(n)}: expected a whole number, 0 or more`,
       JSON.stringify(n),
     )
   }

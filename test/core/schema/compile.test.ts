@@ -7,6 +7,7 @@ import {
   ajvCheck,
   compileSchema,
   draftOf,
+  issues,
   jsonDepth,
   selectDraft,
 } from '../../../src/core/schema/compile.js'
@@ -229,5 +230,42 @@ describe('ajvCheck (strict mode)', () => {
     )
     assert.ok(c.ok)
     if (c.ok) assert.equal(c.schema.validate({ a: 'x' }), false)
+  })
+})
+
+describe('issues: ajv’s errors on args, folded, with did-you-mean', () => {
+  const check = async (schema: Record<string, unknown>, value: unknown) => {
+    const c = await compileSchema(schema, { strict: false })
+    assert.ok(c.ok)
+    assert.equal(c.schema.validate(value), false)
+    return issues(c.schema.validate.errors, schema, value)
+  }
+  test('a key not allowed that is a slip of a property; a required one missing beside it', async () => {
+    const schema = { type: 'object', properties: { port: { type: 'integer' } }, required: ['port'] }
+    assert.deepEqual(await check({ ...schema, additionalProperties: false }, { prt: 22 }), [
+      {
+        pointer: '/port',
+        message: 'must have required property \'port\' (args has "prt": did you mean "port"?)',
+      },
+      { pointer: '/prt', message: 'is not allowed (additionalProperties: false); did you mean "port"?' },
+    ])
+    assert.deepEqual(await check(schema, { zzz: 22 }), [
+      { pointer: '/port', message: "must have required property 'port'" },
+    ])
+  })
+  test('a value off an enum of strings, nested', async () => {
+    const schema = { type: 'object', properties: { mode: { enum: ['fast', 'slow'] } } }
+    assert.deepEqual(await check(schema, { mode: 'fsat' }), [
+      {
+        pointer: '/mode',
+        message: 'must be equal to one of the allowed values: ["fast","slow"]; did you mean "fast"?',
+      },
+    ])
+  })
+  test('one location, one line: an anyOf whose branch of the value’s type said why', async () => {
+    const schema = { anyOf: [{ type: 'integer' }, { type: 'string', maxLength: 2 }] }
+    assert.deepEqual(await check(schema, 'abc'), [
+      { pointer: '/', message: 'must NOT have more than 2 characters' },
+    ])
   })
 })

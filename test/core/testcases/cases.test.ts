@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { caseFiles, loadCaseFile, parseCaseFile } from '../../../src/core/testcases/cases.js'
+import { caseFiles, caseLines, loadCaseFile, parseCaseFile } from '../../../src/core/testcases/cases.js'
 import { makeTree, tempRoot } from '../../helpers/tree.js'
 
 let R = ''
@@ -32,6 +32,25 @@ describe('case files', () => {
         ['b', 1],
       ],
     )
+  })
+
+  test('each case knows the line it starts on', () => {
+    const text =
+      '[\n  {"name": "a,[{", "expect": {"ok": true}},\n\n  {"name": "b\\"]", "expect": {"ok": true}}, {"name": "c", "expect": {"ok": true}}\n]\n'
+    assert.deepEqual(
+      parseCaseFile('/p/tests/t.json', text).cases.map((c) => [c.name, c.line]),
+      [
+        ['a,[{', 2],
+        ['b"]', 4],
+        ['c', 4],
+      ],
+    )
+    assert.deepEqual(
+      parseCaseFile('/p/tests/t.json', '\n\n {"name": "one", "expect": {"ok": true}}').cases[0].line,
+      3,
+    )
+    assert.deepEqual(caseLines('[]', true), [])
+    assert.deepEqual(caseLines('[1,\n2,\n\n3]', true), [1, 2, 4])
   })
 
   test('no args: null, so the executor sends {}', () => {

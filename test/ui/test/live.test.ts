@@ -20,7 +20,14 @@ describe('the live view', () => {
   test('cases in flight tick with stderr; finished ones and the summary stay', async () => {
     const out = terminal()
     const pack = { name: 'disk', dir: process.cwd() } as PackPlan
-    const item = (name: string): Item => ({ pack, name, file: 'tests/a.json', case: null, problems: [] })
+    const item = (name: string): Item => ({
+      pack,
+      name,
+      file: 'tests/a.json',
+      line: null,
+      case: null,
+      problems: [],
+    })
     const a = item('first')
     const b = item('second')
     const view = await createLiveView(2, out as unknown as NodeJS.WriteStream)
@@ -61,7 +68,7 @@ describe('the live view', () => {
   async function frames(env: NodeJS.ProcessEnv): Promise<string> {
     const out = terminal()
     const pack = { name: 'disk', dir: process.cwd() } as PackPlan
-    const a: Item = { pack, name: 'first', file: 'tests/a.json', case: null, problems: [] }
+    const a: Item = { pack, name: 'first', file: 'tests/a.json', line: null, case: null, problems: [] }
     const b: Item = { ...a, name: 'second' }
     const view = await createLiveView(2, out as unknown as NodeJS.WriteStream, env)
     view.start(a, 0)

@@ -3,6 +3,9 @@ import { ECHO } from '../../../helpers/tree.js'
 import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
+const TYPE_LIST = pack({ schema: { type: 'object', properties: { a: { type: ['string', 'nul'] } } } })
+const TYPE_NUMBER = pack({ schema: { type: 'object', properties: { b: { type: 5 } } } })
+
 ruleTester(rule, {
   valid: [{ name: 'a clean pack', files: CLEAN_PACK }],
   invalid: [
@@ -14,21 +17,41 @@ ruleTester(rule, {
       findings: [
         {
           message:
-            'schema/properties/a/type: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]',
+            'schema/properties/a/type: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]; did you mean "string"?',
           line: 1,
           column: 202,
           file: 'skills/a/skill.json',
         },
+      ],
+    },
+    {
+      name: 'a type list with a slip: one finding, at the item',
+      files: {
+        'skills/a/skill.json': TYPE_LIST,
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [
         {
-          message: 'schema/properties/a/type: must be array',
+          message:
+            'schema/properties/a/type/1: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]; did you mean "null"?',
           line: 1,
-          column: 202,
+          column: TYPE_LIST.indexOf('"nul"') + 1,
           file: 'skills/a/skill.json',
         },
+      ],
+    },
+    {
+      name: 'a type that is no string: one finding, no suggestion',
+      files: {
+        'skills/a/skill.json': TYPE_NUMBER,
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [
         {
-          message: 'schema/properties/a/type: must match a schema in anyOf',
+          message:
+            'schema/properties/b/type: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]',
           line: 1,
-          column: 202,
+          column: TYPE_NUMBER.indexOf('"type":5') + 1,
           file: 'skills/a/skill.json',
         },
       ],
@@ -138,9 +161,7 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
         ...[
-          'schema/properties/after/type: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]',
-          'schema/properties/after/type: must be array',
-          'schema/properties/after/type: must match a schema in anyOf',
+          'schema/properties/after/type: must be equal to one of the allowed values: ["array","boolean","integer","null","number","object","string"]; did you mean "string"?',
         ].map((message) => ({
           message,
           line: 1,
