@@ -9,7 +9,7 @@ import {
   quietFlag,
   rootFlag,
 } from '../cli/check-flags.js'
-import { SEVERITIES } from '../cli/flag-sources.js'
+import { BASELINE_NAME, SEVERITIES } from '../cli/flag-sources.js'
 
 export default class Lint extends BaseCommand {
   static override summary = 'Validate skill packs and check them against best practices'
@@ -71,6 +71,16 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     }),
     ...configFlags(''),
     'no-default-ignore': noDefaultIgnoreFlag,
+    baseline: Flags.string({
+      description: `findings recorded in this file are reported as baselined and do not fail the run (default: ${BASELINE_NAME} in the current dir or above, up to the repository root)`,
+    }),
+    'update-baseline': Flags.boolean({
+      description:
+        'write the current findings to the baseline (created at the repository root if there is none)',
+    }),
+    'prune-baseline': Flags.boolean({
+      description: 'drop the baseline entries no finding matches any more',
+    }),
     'list-rules': Flags.boolean({ description: 'list every rule (id, default severity, category) and exit' }),
     'show-tool': Flags.boolean({
       description: 'print the function definition the LLM would receive, instead of findings',

@@ -18,6 +18,7 @@ import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/mod
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes } from '../os-bytes.js'
+import type { BaselineUsed } from './lint-baseline.js'
 
 export const FORMATS = LINT_FORMATS
 export type Format = LintFormat
@@ -32,10 +33,17 @@ async function report(
   command: 'validate' | 'lint',
   result: CheckResult,
   format: Format,
-  opts: { quiet: boolean; failSeverity: Severity; maxWarnings: number | null },
+  opts: {
+    quiet: boolean
+    failSeverity: Severity
+    maxWarnings: number | null
+    baseline?: BaselineUsed | null
+  },
 ): Promise<number> {
   const shown = result.files.filter((f) => !f.ignored)
-  const all = shown.flatMap((f) => f.findings)
+  const accepted = opts.baseline?.outcome.baselined
+  // Findings the baseline accepts neither fail the run nor count as warnings.
+  const all = shown.flatMap((f) => f.findings).filter((x) => accepted?.has(x) !== true)
   const failed = all.some((x) => fails(x, opts.failSeverity))
   const warnings = all.filter((x) => x.severity === 'warn').length
   const tooManyWarnings = opts.maxWarnings !== null && warnings > opts.maxWarnings
@@ -52,6 +60,15 @@ async function report(
     terminal: process.stdout.isTTY === true,
     leftOut: result.leftOut,
     roots: result.roots,
+    ...(opts.baseline
+      ? {
+          baseline: {
+            path: opts.baseline.shown,
+            findings: opts.baseline.outcome.baselined,
+            fixed: opts.baseline.outcome.fixed,
+          },
+        }
+      : {}),
   }
   const text = await renderLint(format, output)
   process.stdout.write(text)
@@ -128,6 +145,14 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   const failSeverity: Severity = flags['fail-severity']
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
   const overrides = parseRuleFlags(flags.rule ?? [], new Set(RULES_BY_ID.keys()))
+  const update = flags['update-baseline'] === true
+  const prune = flags['prune-baseline'] === true
+  if (update && prune)
+    throw new UserError('--update-baseline and --prune-baseline: give one (an update also prunes)')
+  if ((update || prune) && flags['show-tool'] === true)
+    throw new UserError(
+      `--${update ? 'update' : 'prune'}-baseline: not with --show-tool (it reports no findings)`,
+    )
   const result = await check({
     paths: argv,
     pathBytes: argv.map(argBytes),
@@ -140,7 +165,9 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
     defaultIgnore: flags['no-default-ignore'] !== true,
   })
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
-  return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })
+  const { lintBaseline } = await import('./lint-baseline.js')
+  const baseline = lintBaseline({ baseline: flags.baseline, update, prune }, argv, result)
+  return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings, baseline })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { counts, displayPath, type LintOutput, rootsShown } from './model.js'
+import { counts, displayPath, isBaselined, type LintOutput, rootsShown } from './model.js'
 
 /** The `--format json` document (also `--json`). */
 export function jsonDocument(o: LintOutput) {
@@ -17,6 +17,7 @@ export function jsonDocument(o: LintOutput) {
         offset: x.offset,
         message: x.message,
         ...(x.hint ? { hint: x.hint } : {}),
+        ...(o.baseline ? { baselined: isBaselined(o, x) } : {}),
       })),
     })),
     summary: {
@@ -24,6 +25,20 @@ export function jsonDocument(o: LintOutput) {
       ...(o.leftOut ? { left_out: Object.fromEntries(o.leftOut) } : {}),
       ...(o.roots ? { roots: rootsShown(o) } : {}),
     },
+    ...(o.baseline
+      ? {
+          baseline: {
+            path: o.baseline.path,
+            fixed: o.baseline.fixed.map((e) => ({
+              path: displayPath(e.path, o.cwd),
+              rule_id: e.rule,
+              at: e.at,
+              message: e.message,
+              count: e.count,
+            })),
+          },
+        }
+      : {}),
   }
 }
 
