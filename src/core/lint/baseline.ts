@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { UserError } from '../errors.js'
 import { fromBuffer, toText } from '../go/gostring.js'
-import { jsonSyntaxText } from '../json-syntax.js'
 import { reasonText } from '../go/os/errors.js'
+import { jsonSyntaxText } from '../json-syntax.js'
 import { type JNode, parseTree } from '../json-tree.js'
 import { NotRegularError, readFileBounded, sizeText, TooLargeError } from '../read-bounded.js'
 import type { FileReport } from './engine.js'
@@ -258,13 +258,19 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
   }
   const baselined = new Set<Finding>()
   const current: BaselineFiles = new Map()
+  // Files the manager refuses: the rules that would say more may not have run (a file that
+  // does not parse), so their entries are neither fixed nor pruned.
+  const refused = new Set<string>()
   for (const report of run.reports) {
     if (report.ignored || report.findings.length === 0) continue
     const file = baselineKey(base.path, report.file)
     const left = remaining.get(file)
     const fps = fingerprints(report)
     report.findings.forEach((f, i) => {
-      if (run.never.has(f.ruleId)) return
+      if (run.never.has(f.ruleId)) {
+        refused.add(file)
+        return
+      }
       const fp = fps[i]
       addEntry(current, file, f.ruleId, fp, 1)
       const k = keyOf(f.ruleId, fp)
@@ -279,9 +285,11 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
   const updated: BaselineFiles = new Map()
   const pruned: BaselineFiles = new Map()
   for (const [file, rules] of base.files) {
-    const judged = inScope(resolve(dir, file), run.scope)
+    const judged = inScope(resolve(dir, file), run.scope) && !refused.has(file)
     const left = remaining.get(file)
     for (const [rule, entries] of rules) {
+      // An entry for a manager rule (written by hand) never matches: dropped when rewritten.
+      if (run.never.has(rule)) continue
       for (const e of entries) {
         if (!judged) {
           addEntry(updated, file, rule, e, e.count)
@@ -299,8 +307,20 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
     }
   }
   for (const [file, rules] of current)
-    for (const [rule, entries] of rules) for (const e of entries) addEntry(updated, file, rule, e, e.count)
+    for (const [rule, entries] of rules)
+      for (const e of entries) {
+        // A refused file's entries are kept as they were: only findings beyond them are added.
+        const kept = refused.has(file) ? (countOf(base.files, file, rule, e) ?? 0) : 0
+        if (e.count > kept) addEntry(updated, file, rule, e, e.count - kept)
+      }
   return { baselined, fixed, updated, pruned }
+}
+
+function countOf(files: BaselineFiles, file: string, rule: string, fp: Fingerprint): number | undefined {
+  let n: number | undefined
+  for (const e of files.get(file)?.get(rule) ?? [])
+    if (e.at === fp.at && e.message === fp.message) n = (n ?? 0) + e.count
+  return n
 }
 
 function addEntry(files: BaselineFiles, file: string, rule: string, fp: Fingerprint, count: number): void {

@@ -180,6 +180,35 @@ describe('applyBaseline', () => {
     )
   })
 
+  test('a file the manager refuses keeps its entries: neither fixed nor pruned; update only adds', () => {
+    // manager/parse: the other rules did not run; their entries are not fixed for that.
+    const b = base({ 'skills/a/skill.json': { 'r/x': [['', 'm', 2]], 'r/z': [['', 'z', 1]] } })
+    const out = applyBaseline({
+      baseline: b,
+      reports: [
+        report(a, [
+          ['manager/parse', 'bad'],
+          ['r/x', 'm'],
+          ['r/x', 'm'],
+          ['r/x', 'm'],
+          ['r/y', 'y'],
+        ]),
+      ],
+      scope,
+      never,
+    })
+    assert.deepEqual(out.fixed, [])
+    assert.equal(baselineText(out.pruned), baselineText(b.files))
+    assert.equal(
+      baselineText(out.updated),
+      baselineText(
+        files({
+          'skills/a/skill.json': { 'r/x': [['', 'm', 3]], 'r/y': [['', 'y', 1]], 'r/z': [['', 'z', 1]] },
+        }),
+      ),
+    )
+  })
+
   test('ignored files are neither matched nor recorded', () => {
     const out = applyBaseline({
       baseline: base({}),
