@@ -64,7 +64,7 @@ async function main() {
       await oclif.run(argv, ROOT)
       await oclif.flush()
     } catch (e) {
-      process.exitCode = fast.reportFailure(e)
+      process.exitCode = fast.reportFailure(e, argv)
     }
   }
 }

@@ -1,4 +1,5 @@
 import { Command, Errors } from '@oclif/core'
+import { commandName } from '../ui/envelope.js'
 import { type Action, type ActionInput, EXIT, printJson, reportError } from './errors.js'
 import { fromParseError } from './parse-errors.js'
 import { stoppedCode } from './signals.js'
@@ -53,7 +54,8 @@ export abstract class BaseCommand extends Command {
     if (err instanceof Errors.ExitError) throw err
     const ctor = this.constructor as typeof BaseCommand
     const ours = fromParseError(err, { id: this.id, bin: this.config.bin, flags: ctor.flags ?? {} })
-    const code = reportError(ours ?? err, this.jsonEnabled() || this.jsonFlagGiven())
+    const json = this.jsonEnabled() || this.jsonFlagGiven()
+    const code = reportError(ours ?? err, json && { command: commandName(this.id ?? '') })
     return this.exit(stoppedCode() ?? code)
   }
 

@@ -1,7 +1,9 @@
 import type { Interfaces } from '@oclif/core'
 import { EXIT, UserError } from '../core/errors.js'
 import { stringify } from '../core/json-text.js'
+import { envelope, jsonError } from '../ui/envelope.js'
 import { terminalLineText } from '../ui/terminal.js'
+import { stoppedCode } from './signals.js'
 
 export { EXIT, UserError } from '../core/errors.js'
 
@@ -13,12 +15,22 @@ export class ExitWith extends UserError {
 }
 
 /**
- * The --json document of a failure: `ok: false` and the error with its exit code, the same
- * code the process exits with. `extra` adds the command's own fields (an `audit` object, …).
+ * The --json document of a failure (src/ui/envelope.ts): `ok: false`, `exit_code` (the code the
+ * process exits with), the command, and `error` with the message, its kind, the hint when there
+ * is one and `errorFields` (a kind's own: `issues`, `status`). `fields` adds the command's own.
  */
-export function failureDocument(message: string, code: number, extra: Record<string, unknown> = {}) {
-  return { ok: false, error: { message, exit_code: code }, ...extra }
+export function failureDocument(
+  command: string | null,
+  message: string,
+  code: number,
+  errorFields: Record<string, unknown> = {},
+  fields: Record<string, unknown> = {},
+) {
+  return envelope(command, code, fields, jsonError(command, code, message, errorFields))
 }
+
+/** Whether a failure is also a --json document, and of which command (null: none recognised). */
+export type JsonFor = false | { command: string | null }
 
 /**
  * Prints any failure as one line on stderr (`ongrid-skill: …`) and returns its exit code: the
@@ -28,7 +40,7 @@ export function failureDocument(message: string, code: number, extra: Record<str
  * one JSON document on stdout (failureDocument, on one line), so every outcome of a --json run
  * is one.
  */
-export function reportError(err: Error & { oclif?: { exit?: number } }, json = false): number {
+export function reportError(err: Error & { oclif?: { exit?: number } }, json: JsonFor = false): number {
   if (err instanceof ExitWith) return err.exitCode
   let code: number = EXIT.usage
   let message = err.message
@@ -39,6 +51,8 @@ export function reportError(err: Error & { oclif?: { exit?: number } }, json = f
     message = `internal error: ${message} (set DEBUG=* for details)`
     if (process.env.DEBUG) process.stderr.write(`${err.stack}\n`)
   }
+  // Stopped by a signal: that is the exit, whatever failed after it (the callers apply it too).
+  code = stoppedCode() ?? code
   // oclif's parser messages span lines ("Unexpected argument: x\nSee more help with --help").
   message = message
     .split('\n')
@@ -52,9 +66,10 @@ export function reportError(err: Error & { oclif?: { exit?: number } }, json = f
     `ongrid-skill: ${terminalLineText(message, tty)}\n${hint === '' ? '' : `${terminalLineText(hint, tty)}\n`}`,
   )
   // One line, so that it is also one record for commands that print JSON lines (audit tail).
-  if (json) {
+  if (json !== false) {
     try {
-      process.stdout.write(`${JSON.stringify(failureDocument(message, code))}\n`)
+      const hint = err instanceof UserError && err.hint ? { hint: err.hint.replace(/\s*\n\s*/g, ' ') } : {}
+      process.stdout.write(`${JSON.stringify(failureDocument(json.command, message, code, hint))}\n`)
     } catch {
       // stdout itself failed (that may be the error being reported): the stderr line stands.
     }

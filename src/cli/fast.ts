@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { commandName } from '../ui/envelope.js'
 import { type Action, type ActionInput, EXIT, reportError, UserError } from './errors.js'
 import { stoppedCode } from './signals.js'
 
@@ -75,11 +76,16 @@ export async function tryFast(argv: string[], manifestPath: URL): Promise<boolea
   try {
     code = await ((await ACTIONS[id]()) as Action)(input)
   } catch (e) {
-    code = reportError(e as Error, input.flags.json === true)
+    code = reportError(e as Error, jsonWanted(input.flags) && { command: commandName(id) })
   }
   // Stopped by a signal: 128 + its number, whatever the command made of being stopped.
   process.exitCode = stoppedCode() ?? code
   return true
+}
+
+/** Whether a command's output is a --json document (src/ui/envelope.ts): --json, or --format json. */
+export function jsonWanted(flags: Record<string, unknown>): boolean {
+  return flags.json === true || flags.format === 'json'
 }
 
 /** Parses argv as oclif would for the simple cases; null for anything it does not handle. */
@@ -165,16 +171,22 @@ export function parse(cmd: ManifestCommand, argv: string[]): ActionInput | null 
  * command_not_found hook): printed in the house style; returns the exit code. oclif's ExitError
  * only carries the code of a command that has said what it had to.
  */
-export function reportFailure(e: Error & { oclif?: { exit?: number }; code?: string }): number {
+export function reportFailure(
+  e: Error & { oclif?: { exit?: number }; code?: string },
+  argv: string[] = [],
+): number {
+  // An unknown command given --json (before any `--`) still answers with one document.
+  const end = argv.indexOf('--')
+  const json = argv.slice(0, end < 0 ? argv.length : end).includes('--json') && { command: null }
   if (e?.code === 'EEXIT') return e.oclif?.exit ?? 0
   // Thrown by a module of dist/ (a hook), whose UserError is not the bundle's class.
   const copy = ourClassOfAnotherCopy(e)
   if (copy !== null) {
     const u = e as Error & { exitCode?: unknown; hint?: string }
     const code = typeof u.exitCode === 'number' ? u.exitCode : EXIT.usage
-    return copy === 'ExitWith' ? code : reportError(new UserError(e.message, code, u.hint))
+    return copy === 'ExitWith' ? code : reportError(new UserError(e.message, code, u.hint), json)
   }
-  return reportError(e)
+  return reportError(e, json)
 }
 
 /** Which of our error bases `e` is an instance of, when its class comes from another copy of the code. */

@@ -1,6 +1,7 @@
 /**
- * `--json` failures, for every command: one JSON document on stdout — `ok: false` and an
- * `error` object with the message and the exit code, which stays the documented one — and
+ * `--json` failures, for every command: one JSON document on stdout — the envelope
+ * (src/ui/envelope.ts): `ok: false`, `exit_code` (the documented one), the command, and an
+ * `error` object with the message and its kind — and
  * the one `ongrid-skill: …` line on stderr (plus, for a usage error, its `hint:` line).
  */
 import assert from 'node:assert/strict'
@@ -88,7 +89,13 @@ test('--json failures of every command: one document, ok false, the message and 
       assert.equal(r.code, code, `exit code (stderr: ${r.stderr})`)
       const doc = JSON.parse(r.stdout)
       assert.equal(doc.ok, false, 'ok')
-      assert.equal(doc.error.exit_code, code, 'error.exit_code')
+      assert.equal(doc.exit_code, code, 'exit_code')
+      assert.equal(doc.schema_version, 1, 'schema_version')
+      assert.equal(
+        doc.command,
+        argv[0] === 'audit' || argv[0] === 'marketplace' ? argv.slice(0, 2).join(' ') : argv[0],
+      )
+      assert.equal(typeof doc.error.kind, 'string', 'error.kind')
       assert.match(doc.error.message, message, 'error.message')
       // Stderr keeps its one line (a usage error adds its hint).
       assert.match(
@@ -102,4 +109,20 @@ test('--json failures of every command: one document, ok false, the message and 
     }
   })
   assert.deepEqual(problems, [])
+})
+
+test('an unknown command given --json: one document, command null, the hint in error', async () => {
+  for (const argv of [['lnt', '--json'], ['marketplace', 'chek', '--json']]) {
+    const r = await runCli(argv, { cwd: R, stdin: 'ignore' })
+    assert.equal(r.code, 2, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.equal(doc.exit_code, 2)
+    assert.equal(doc.command, null)
+    assert.equal(doc.error.kind, 'usage')
+    assert.match(doc.error.message, /^unknown command "(lnt|marketplace chek)"$/)
+    assert.match(doc.error.hint, /^did you mean "(lint|marketplace check)"\?$/)
+  }
+  // Past `--`, --json is an argument, not the flag.
+  const r = await runCli(['lnt', '--', '--json'], { cwd: R, stdin: 'ignore' })
+  assert.equal(r.stdout, '')
 })

@@ -85,7 +85,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
       process.stderr.write(
         `${issues.map((l) => `error: ${terminalLineText(l, process.stderr.isTTY === true)}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n`,
       )
-      if (json) printJson(failureDocument(issues.join('; '), RUN_EXIT.badArgs, { issues }))
+      if (json) printJson(failureDocument('run', issues.join('; '), RUN_EXIT.badArgs, { issues }))
       return RUN_EXIT.badArgs
     }
   }
@@ -93,7 +93,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   if (flags.role !== undefined) {
     const refusal = authorize(skill.class, flags.role)
     if (refusal !== null) {
-      if (json) printJson(failureDocument(refusal, RUN_EXIT.forbidden, { status: 403 }))
+      if (json) printJson(failureDocument('run', refusal, RUN_EXIT.forbidden, { status: 403 }))
       else process.stderr.write(`error: ${refusal}\n`)
       return RUN_EXIT.forbidden
     }
@@ -204,7 +204,7 @@ function resolveSkill(
   // The loader's own line, byte for byte (like load-dirs prints it), not a usage hint.
   if (r.kind === 'rejected') {
     process.stderr.write(toBuffer(`error: ${terminalLine(r.line, process.stderr.isTTY === true)}\n`))
-    if (json) printJson(failureDocument(toText(r.line), RUN_EXIT.usage))
+    if (json) printJson(failureDocument('run', toText(r.line), RUN_EXIT.usage))
     throw new ExitWith(RUN_EXIT.usage)
   }
   throw new UserError(toText(r.line), RUN_EXIT.usage, r.hint)

@@ -1,0 +1,126 @@
+/**
+ * The envelope every `--json` document has, success or failure, of every command
+ * (schemas/output/envelope.schema.json; README, "JSON output"):
+ *
+ * - `ok`: the command succeeded (its exit code is 0);
+ * - `exit_code`: the CLI's own exit status, always — never a skill's or an entry's;
+ * - `command`: the command as typed, words joined by a space (`lint`, `marketplace check`,
+ *   `audit tail`); null only when no command was recognised (an unknown command);
+ * - `schema_version`: the integer version of these documents (SCHEMA_VERSION);
+ * - `error`: null when ok, else one object: `message` (the `ongrid-skill: …` line's text),
+ *   `kind` (ErrorKind), `hint` when the stderr line had one, and the fields its kind documents.
+ *
+ * Then the command's own fields, snake_case. Every document is made by `envelope`.
+ */
+
+/** Bumped when a document changes incompatibly (a key renamed or removed, a meaning changed). */
+export const SCHEMA_VERSION = 1
+
+/**
+ * What kind of failure an `error` is; its exit code follows from it:
+ * - `findings` (1): lint, validate, marketplace check/verify found errors (or too many warnings);
+ *   load-dirs --strict saw lines that are not registrations;
+ * - `failed` (1): `run`: the skill failed; `test`: a case failed; `init`: the build step failed;
+ * - `usage` (2): bad flags, arguments or input, an unknown command, a path, config, database or
+ *   pack that cannot be used; nothing was written;
+ * - `timeout` (3), `bad_args` (4, with `issues`: the schema's complaints), `forbidden` (5, with
+ *   `status`: 403): `run` only;
+ * - `internal` (70): a bug in ongrid-skill;
+ * - `signal` (128 + n, with `signal`: its name): stopped by a signal.
+ */
+export const ERROR_KINDS = [
+  'findings',
+  'failed',
+  'usage',
+  'timeout',
+  'bad_args',
+  'forbidden',
+  'internal',
+  'signal',
+] as const
+export type ErrorKind = (typeof ERROR_KINDS)[number]
+
+/** The `error` of a document that is not ok. */
+export interface JsonError {
+  message: string
+  kind: ErrorKind
+  /** The `hint: …` line's text, when the failure had one. */
+  hint?: string
+  [field: string]: unknown
+}
+
+export interface Envelope {
+  ok: boolean
+  exit_code: number
+  command: string | null
+  schema_version: typeof SCHEMA_VERSION
+  error: JsonError | null
+}
+
+/** Commands whose exit code 1 means findings (the others' means something failed). */
+const FINDINGS = new Set(['validate', 'lint', 'load-dirs', 'marketplace check', 'marketplace verify'])
+
+const SIGNALS: Record<number, string> = { 129: 'SIGHUP', 130: 'SIGINT', 131: 'SIGQUIT', 143: 'SIGTERM' }
+
+/** The kind of a failure with this exit code, for this command (`run`'s 3-5 are its own). */
+export function errorKind(command: string | null, exitCode: number): ErrorKind {
+  if (exitCode === 1) return command !== null && FINDINGS.has(command) ? 'findings' : 'failed'
+  if (exitCode === 70) return 'internal'
+  if (exitCode > 128) return 'signal'
+  if (command === 'run') {
+    if (exitCode === 3) return 'timeout'
+    if (exitCode === 4) return 'bad_args'
+    if (exitCode === 5) return 'forbidden'
+  }
+  return 'usage'
+}
+
+/**
+ * The `error` for a failure with this exit code: its kind from the code (errorKind), and the
+ * `signal` name for a stop signal's code. `fields` adds what the kind documents (`hint`, `issues`…).
+ */
+export function jsonError(
+  command: string | null,
+  exitCode: number,
+  message: string,
+  fields: Record<string, unknown> = {},
+): JsonError {
+  const kind = errorKind(command, exitCode)
+  const error: JsonError = { message, kind }
+  if (kind === 'signal' && SIGNALS[exitCode] !== undefined) error.signal = SIGNALS[exitCode]
+  return Object.assign(error, fields)
+}
+
+/**
+ * A command's document: the envelope, then its own fields (which may not use the envelope's
+ * names). `error` is null when the exit code is 0; for any other code, the one given, or else
+ * `jsonError(command, exitCode, message)` with the message given.
+ */
+export function envelope<F extends Record<string, unknown>>(
+  command: string | null,
+  exitCode: number,
+  fields: F,
+  error: JsonError | string | null = null,
+): Envelope & F {
+  const head: Envelope = {
+    ok: exitCode === 0,
+    exit_code: exitCode,
+    command,
+    schema_version: SCHEMA_VERSION,
+    error:
+      exitCode === 0
+        ? null
+        : typeof error === 'string'
+          ? jsonError(command, exitCode, error)
+          : (error ?? jsonError(command, exitCode, `exit status ${exitCode}`)),
+  }
+  for (const k of Object.keys(head)) {
+    if (k in fields) throw new Error(`a --json document's own field may not be named ${k}`)
+  }
+  return { ...head, ...fields }
+}
+
+/** A command id as oclif spells it (`marketplace:check`) as typed (`marketplace check`). */
+export function commandName(id: string): string {
+  return id.replaceAll(':', ' ')
+}
