@@ -23,6 +23,8 @@ Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml (o
 
 --show-tool prints, instead of findings, the function definition the manager's LLM bridge would send for each pack (name, description with its "Returns:" suffix, and the parameters after the bridge's transformation): pretty, or with --json one compact line per pack, byte for byte as the manager marshals it. Packs the LLM would not get are listed on stderr, with why (exit 1).
 
+A baseline (--baseline FILE, else .ongrid-skill-baseline.json in the current dir or above, up to the repository root) holds findings a repository has accepted: they are reported as baselined and neither fail the run nor count as warnings; new findings do, and baselined ones no longer found are reported as fixed. --update-baseline writes the current findings to it, --prune-baseline drops the fixed ones. Findings of manager rules are never baselined, and validate ignores the baseline.
+
 --format github and sarif give paths relative to the repository root (GITHUB_WORKSPACE, else the git top level, else the current dir). With --json every outcome, failures included, is one JSON document on stdout.
 
 Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, with --show-tool), 2 usage or tool error.`
@@ -36,6 +38,10 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     {
       description: 'Turn a rule off for this run',
       command: '<%= config.bin %> <%= command.id %> skills --rule practice/class-unset=off',
+    },
+    {
+      description: `Accept today's findings: record them in ${BASELINE_NAME} (commit it); later runs fail only on new ones`,
+      command: '<%= config.bin %> <%= command.id %> skills --update-baseline',
     },
     {
       description: 'Every rule with its id and default severity',
