@@ -21,6 +21,7 @@ import type { CheckResult } from '../../core/lint/engine.js'
 import { plural, repoRoot } from '../../ui/lint/model.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { UserError } from '../errors.js'
+import { onStopSignals } from '../signals.js'
 
 export interface BaselineFlags {
   baseline?: string
@@ -89,7 +90,15 @@ export function lintBaseline(
   if (text === base.text) {
     say(`baseline ${shown}: unchanged (${what})`)
   } else {
-    const done = writeFileAtomic(target, text, { expect })
+    // A stop signal during the write is held until it is done (renamed or discarded): no temp
+    // file is left behind, and the run then ends 128 + n.
+    const off = onStopSignals(() => {})
+    let done: ReturnType<typeof writeFileAtomic>
+    try {
+      done = writeFileAtomic(target, text, { expect })
+    } finally {
+      off()
+    }
     if (!done.written) throw new UserError(`baseline ${shown} changed during the run: left alone`)
     if (flags.update) say(`baseline ${shown}: ${what} recorded`)
     else {
