@@ -311,6 +311,21 @@ describe("validate ignores the baseline: the manager's verdict", () => {
   })
 })
 
+describe('a skill.json that is not JSON', () => {
+  test('lint --update-baseline ends (exit 1, its parse error new) and keeps the other entries', () => {
+    lint(['skills', '--update-baseline'])
+    makeTree(R, {
+      'skills/b/skill.json': '{\n  "name": "pack_b",\n  "entry": "run.sh",\n}\n',
+      'skills/b/run.sh': ECHO,
+    })
+    const r = runCliSync(['lint', 'skills', '--update-baseline'], { cwd: R, timeoutMs: 30_000 })
+    assert.equal(r.hung, false)
+    assert.equal(r.code, 1)
+    assert.match(r.stdout, /manager\/parse/)
+    assert.deepEqual(Object.keys(JSON.parse(baselineOf()).files), ['skills/a/skill.json'])
+  })
+})
+
 describe('every format', () => {
   test('json, sarif and junit mark baselined findings; stylish and github leave them out', () => {
     lint(['skills', '--update-baseline'])

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { UserError } from '../errors.js'
+import { checkValid } from '../go/encoding/json/scanner.js'
 import { fromBuffer, toText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { jsonSyntaxText } from '../json-syntax.js'
@@ -167,6 +168,8 @@ export function pointerAt(root: JNode, offset: number): string {
 function treeOf(report: FileReport): JNode | null {
   const ctx = report.ctx
   if (ctx === null || ctx.kind !== 'manifest' || ctx.raw === '') return null
+  // parseTree reads only what Go's scanner found valid (on anything else it may not end).
+  if (checkValid(ctx.raw) !== null) return null
   try {
     return parseTree(ctx.raw)
   } catch {
@@ -181,7 +184,9 @@ export interface Fingerprint {
 }
 
 /** The fingerprint of each finding of a file, in order. */
-export function fingerprints(report: FileReport): Fingerprint[] {
+export function fingerprints(report: FileReport, dir?: string): Fingerprint[] {
+  // A message naming a file names it from the baseline's dir: the same wherever the repository is.
+  const prefix = dir === undefined ? null : dir.endsWith(sep) ? dir : dir + sep
   let tree: JNode | null | undefined
   return report.findings.map((f) => {
     let at = ''
@@ -189,7 +194,8 @@ export function fingerprints(report: FileReport): Fingerprint[] {
       tree = tree === undefined ? treeOf(report) : tree
       if (tree !== null) at = pointerAt(tree, f.offset)
     }
-    return { at, message: normalizeMessage(f.message) }
+    const message = normalizeMessage(f.message)
+    return { at, message: prefix === null ? message : message.split(prefix).join('') }
   })
 }
 
@@ -265,7 +271,7 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
     if (report.ignored || report.findings.length === 0) continue
     const file = baselineKey(base.path, report.file)
     const left = remaining.get(file)
-    const fps = fingerprints(report)
+    const fps = fingerprints(report, dir)
     report.findings.forEach((f, i) => {
       if (run.never.has(f.ruleId)) {
         refused.add(file)

@@ -99,10 +99,30 @@ describe('fingerprints', () => {
   })
 })
 
+describe('fingerprints of a file that is not JSON', () => {
+  test('no key path, and an end: the tree is read only from valid JSON', async () => {
+    makeTree(R, { 'nj/a/skill.json': '{\n  "name": "nj",\n  "entry": "run.sh",\n}\n', 'nj/a/run.sh': ECHO })
+    const r = (await check({ paths: [join(R, 'nj')], rules: RULES, set: 'all' })).files[0]
+    assert.ok(r.findings.length > 0 && r.findings.every((f) => f.offset !== null))
+    assert.deepEqual(
+      fingerprints(r).map((f) => f.at),
+      r.findings.map(() => ''),
+    )
+  })
+})
+
 describe('applyBaseline', () => {
   const a = join(R, 'skills/a/skill.json')
   const scope = [join(R, 'skills')]
   const never = new Set(['manager/parse'])
+
+  test("paths in a message are written from the baseline's dir: a clone elsewhere matches", () => {
+    const msg = (root: string) => `${root}/skills/a/run.sh is not executable`
+    const b = base({ 'skills/a/skill.json': { 'r/x': [['', 'skills/a/run.sh is not executable', 1]] } })
+    const out = applyBaseline({ baseline: b, reports: [report(a, [['r/x', msg(R)]])], scope, never })
+    assert.equal(out.baselined.size, 1)
+    assert.equal(baselineText(out.updated), baselineText(b.files))
+  })
 
   test('counts: as many findings of a fingerprint as recorded are baselined, the rest are new', () => {
     const reports = [
