@@ -41,7 +41,7 @@ const compileCache = typeof Module.enableCompileCache === 'function'
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
   process.stdout.write(
-    `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+    `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version} (ongrid manager ${pkg.ongridManagerRelease})\n`,
   )
 } else {
   main().catch((e) => {

@@ -163,8 +163,8 @@ describe('schemas/skill.schema.json', () => {
       'with_schema/run.sh': ECHO,
     })
     const r = cli(['lint', join(T.root, 'with_schema'), '--format', 'json'])
-    const rules = JSON.parse(r.stdout).files.flatMap((f: { findings: { ruleId: string }[] }) =>
-      f.findings.map((x) => x.ruleId),
+    const rules = JSON.parse(r.stdout).files.flatMap((f: { findings: { rule_id: string }[] }) =>
+      f.findings.map((x) => x.rule_id),
     )
     assert.ok(!rules.includes('practice/near-miss-key'), rules.join(' '))
     assert.ok(!rules.includes('practice/unknown-key'), rules.join(' '))

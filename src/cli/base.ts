@@ -59,10 +59,18 @@ export abstract class BaseCommand extends Command {
     return this.exit(stoppedCode() ?? code)
   }
 
-  /** --json before any `--`: also for commands that define their own json flag (audit tail). */
+  /**
+   * --json before any `--` (also for commands that define their own json flag: audit tail), or
+   * `--format json` where the format has a json (lint, validate, test, marketplace check|verify).
+   */
   private jsonFlagGiven(): boolean {
     const end = this.argv.indexOf('--')
-    const at = this.argv.indexOf('--json')
-    return at >= 0 && (end < 0 || at < end)
+    const before = end < 0 ? this.argv : this.argv.slice(0, end)
+    const format = (this.constructor as typeof BaseCommand).flags?.format
+    const formatJson =
+      format?.type === 'option' &&
+      format.options?.includes('json') === true &&
+      before.some((a, i) => a === '--format=json' || (a === '--format' && before[i + 1] === 'json'))
+    return before.includes('--json') || formatJson
   }
 }

@@ -1,6 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not JavaScript templates
 import { Args } from '@oclif/core'
-import { type CompletionCommand, completion, SHELLS, type Shell } from '../cli/actions/completion.js'
+import {
+  type CompletionCommand,
+  completion,
+  completionJson,
+  SHELLS,
+  type Shell,
+} from '../cli/actions/completion.js'
 import { BaseCommand } from '../cli/base.js'
 import { printJson } from '../cli/errors.js'
 
@@ -47,7 +53,7 @@ export default class Completion extends BaseCommand {
       }))
       .sort((a, b) => a.words.join(' ').localeCompare(b.words.join(' ')))
     const script = completion(args.shell as Shell, this.config.bin, commands)
-    if (this.jsonEnabled()) printJson({ shell: args.shell, script })
+    if (this.jsonEnabled()) printJson(completionJson(args.shell as Shell, script))
     else process.stdout.write(script)
   }
 }

@@ -1,6 +1,7 @@
 import { Args, loadHelpClass } from '@oclif/core'
 import { BaseCommand } from '../cli/base.js'
 import { printJson } from '../cli/errors.js'
+import { commandHelpJson, commandListJson } from '../cli/help-json.js'
 import { unknownCommand } from '../cli/suggest.js'
 
 export default class Help extends BaseCommand {
@@ -39,19 +40,11 @@ export default class Help extends BaseCommand {
     if (this.jsonEnabled()) {
       // The command's definition as the manifest has it (flags, args, examples); the list without one.
       const cmd = words.length > 0 ? this.config.findCommand(id) : undefined
-      if (cmd)
-        return printJson({
-          id: cmd.id.replaceAll(':', ' '),
-          summary: cmd.summary,
-          description: cmd.description,
-          args: cmd.args,
-          flags: cmd.flags,
-          examples: cmd.examples,
-        })
+      if (cmd) return printJson(commandHelpJson(cmd))
       const ids = this.config.commands.filter(
         (c) => !c.hidden && (words.length === 0 || c.id.startsWith(`${id}:`)),
       )
-      return printJson({ commands: ids.map((c) => ({ id: c.id.replaceAll(':', ' '), summary: c.summary })) })
+      return printJson(commandListJson(ids))
     }
     const HelpClass = await loadHelpClass(this.config)
     const help = new HelpClass(this.config, this.config.pjson.oclif.helpOptions)

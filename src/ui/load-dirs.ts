@@ -1,6 +1,6 @@
 import type { SubprocessSkill } from '../core/build.js'
 import { toText } from '../core/go/gostring.js'
-import type { LoaderEventKind } from '../core/loader.js'
+import type { LoaderEvent, LoaderEventKind } from '../core/loader.js'
 
 const SKIP_LABELS: [LoaderEventKind, string][] = [
   ['parse-error', 'parse error'],
@@ -34,5 +34,18 @@ export function skillJson(s: SubprocessSkill) {
     timeout_ms: Number(s.timeoutNs / 1_000_000n),
     env_allow: s.envAllow === null ? null : s.envAllow.map(toText),
     schema_raw: s.schema === null ? null : toText(s.schema),
+  }
+}
+
+/**
+ * One of the loader's lines as the --json documents give it (`loader_lines` in load-dirs and
+ * mcp): its kind, the dir or manifest path, the skill's name when decoded, the manager's line.
+ */
+export function loaderLineJson(e: LoaderEvent) {
+  return {
+    kind: e.kind,
+    path: toText(e.path),
+    name: e.name === null ? null : toText(e.name),
+    message: toText(e.message),
   }
 }

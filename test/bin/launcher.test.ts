@@ -159,13 +159,16 @@ describe('bin/run.js', () => {
 
   test('--version, help through oclif, and bin/dev.js', () => {
     const v = start('program', ['--version'], baseEnv())
-    assert.match(v.stdout, /^ongrid-skill\/\d+\.\d+\.\d+ \S+ node-v\d+/)
+    assert.match(v.stdout, /^ongrid-skill\/\d+\.\d+\.\d+ \S+ node-v\d+\S* \(ongrid manager v0\.13\.4\)\n$/)
+    // `version` says the same, without the launcher's shortcut when a flag follows.
+    assert.equal(start('program', ['version'], baseEnv()).stdout, v.stdout)
     const help = start('program', ['run', '--help'], baseEnv())
     assert.equal(help.code, 0, help.stderr)
     assert.match(help.stdout, /^USAGE\n {2}\$ ongrid-skill run /m)
     const dev = runCliSync(['--version'], { program: true, bin: join(REPO, 'bin', 'dev.js'), env: baseEnv() })
     assert.equal(dev.code, 0, dev.stderr)
-    assert.equal(dev.stdout, v.stdout)
+    // oclif's own --version (bin/dev.js): its user agent, which the launcher's line starts with.
+    assert.equal(`${dev.stdout.trimEnd()} (ongrid manager v0.13.4)\n`, v.stdout)
   })
 })
 

@@ -48,8 +48,14 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     expectError(['help', 'lnt'], 'unknown command "lnt"', 'did you mean "lint"?')
     // --json: the command's definition, or the list.
     const j = JSON.parse(cli(['help', 'lint', '--json']).stdout)
-    assert.equal(j.id, 'lint')
-    assert.deepEqual(j.flags.format.options, ['stylish', 'json', 'sarif', 'github', 'junit'])
+    assert.deepEqual([j.ok, j.exit_code, j.command, j.id], [true, 0, 'help', 'lint'])
+    assert.deepEqual(j.flags.find((f: { name: string }) => f.name === 'format').options, [
+      'stylish',
+      'json',
+      'sarif',
+      'github',
+      'junit',
+    ])
     const list = JSON.parse(cli(['help', '--json']).stdout)
     assert.ok(list.commands.some((c: { id: string }) => c.id === 'audit tail'))
   })
@@ -154,8 +160,8 @@ describe('one error style: a line of ours, one hint line, no oclif internals', (
     const ok = cli(['lint', join(R, 'p'), '--format', 'json'])
     assert.equal(ok.code, 0, ok.stderr)
     // schema/missing is an info by default; `warning` makes it a warn.
-    const [file] = JSON.parse(ok.stdout).files as { findings: { ruleId: string; severity: string }[] }[]
-    assert.equal(file?.findings.find((f) => f.ruleId === 'schema/missing')?.severity, 'warn')
+    const [file] = JSON.parse(ok.stdout).files as { findings: { rule_id: string; severity: string }[] }[]
+    assert.equal(file?.findings.find((f) => f.rule_id === 'schema/missing')?.severity, 'warn')
     writeFileSync(cfg, 'rules:\n  practice/clas-unset: warn\n')
     expectError(
       ['lint', join(R, 'p')],

@@ -111,8 +111,24 @@ test('--json failures of every command: one document, ok false, the message and 
   assert.deepEqual(problems, [])
 })
 
+test('--format json is --json: a failure through oclif is one document too', async () => {
+  for (const argv of [
+    ['lint', '.', '--format', 'json', '--bogus'],
+    ['validate', '--format=json', '--max-warnings', '1'],
+    ['test', '.', '--format', 'json', '--jobs'],
+  ]) {
+    const r = await runCli(argv, { cwd: R, stdin: 'ignore' })
+    assert.equal(r.code, 2, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual([doc.ok, doc.exit_code, doc.command, doc.error.kind], [false, 2, argv[0], 'usage'])
+  }
+})
+
 test('an unknown command given --json: one document, command null, the hint in error', async () => {
-  for (const argv of [['lnt', '--json'], ['marketplace', 'chek', '--json']]) {
+  for (const argv of [
+    ['lnt', '--json'],
+    ['marketplace', 'chek', '--json'],
+  ]) {
     const r = await runCli(argv, { cwd: R, stdin: 'ignore' })
     assert.equal(r.code, 2, r.stderr)
     const doc = JSON.parse(r.stdout)

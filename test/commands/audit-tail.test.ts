@@ -25,6 +25,21 @@ const WRITER = fileURLToPath(new URL('../fixtures/audit/writer.js', import.meta.
 const T0 = BigInt(Date.parse('2026-05-01T12:00:00Z')) * 1_000_000n
 const SEC = 1_000_000_000n
 
+/**
+ * The rows of `audit tail --json` output: every line but the last, which is the document (the
+ * envelope and how many rows came before it).
+ */
+function rowsOf(stdout: string): Record<string, unknown>[] {
+  const lines = stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+  const doc = lines.pop()
+  assert.equal(doc?.command, 'audit tail', 'the document comes last')
+  assert.equal(doc.rows, lines.length, 'rows counted')
+  return lines
+}
+
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
   const r = runCliSync(['audit', 'tail', ...args], { env, timeoutMs: 30_000 })
   return { code: r.code, stdout: r.stdout, stderr: r.stderr }
@@ -36,6 +51,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 class Follower {
   readonly proc: ChildProcessWithoutNullStreams
   readonly rows: { id: string; at: number; row: Record<string, unknown> }[] = []
+  document: Record<string, unknown> | null = null
   stderr = ''
   exit: Promise<{ code: number | null; signal: string | null }>
   private buf = ''
@@ -51,7 +67,9 @@ class Follower {
         const line = this.buf.slice(0, nl)
         this.buf = this.buf.slice(nl + 1)
         const row = JSON.parse(line) as Record<string, unknown>
-        this.rows.push({ id: String(row.id), at, row })
+        // The document, last: the envelope, once the follow has ended.
+        if ('schema_version' in row) this.document = row
+        else this.rows.push({ id: String(row.id), at, row })
         nl = this.buf.indexOf('\n')
       }
     })
@@ -206,10 +224,7 @@ describe('ongrid-skill audit tail', () => {
   test('-n and --json over a SQLite file', () => {
     const r = cli(['--db', `sqlite:${file}`, '-n', '2', '--json'])
     assert.equal(r.code, 0, r.stderr)
-    const lines = r.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l))
+    const lines = rowsOf(r.stdout)
     assert.deepEqual(
       lines.map((l) => [l.id, l.skill, l.status, l.duration_ms]),
       [
@@ -232,11 +247,7 @@ describe('ongrid-skill audit tail', () => {
         ...args,
       ])
       assert.equal(r.code, 0, r.stderr)
-      return r.stdout
-        .trimEnd()
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l).id)
+      return rowsOf(r.stdout).map((l) => l.id)
     }
     assert.deepEqual(ids('--skill', 'restart_nginx', '--status', 'ok'), [2, 4, 6, 8])
     assert.deepEqual(ids('--status', 'error'), [10])
@@ -272,7 +283,7 @@ describe('ongrid-skill audit tail', () => {
       ONGRID_DB_PATH: file,
     })
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(JSON.parse(r.stdout).id, 12)
+    assert.equal(rowsOf(r.stdout)[0]?.id, 12)
     const bad = cli(['--db', 'manager'], { ONGRID_DB_DIALECT: 'postgres' })
     assert.equal(bad.code, 2)
     assert.equal(
@@ -317,7 +328,7 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(down.code, 2)
     assert.equal(
       down.stdout,
-      '{"ok":false,"error":{"message":"cannot reach MySQL at 127.0.0.1:1 (connection refused)","exit_code":2}}\n',
+      '{"ok":false,"exit_code":2,"command":"audit tail","schema_version":1,"error":{"message":"cannot reach MySQL at 127.0.0.1:1 (connection refused)","kind":"usage"}}\n',
     )
     assert.equal(down.stderr, 'ongrid-skill: cannot reach MySQL at 127.0.0.1:1 (connection refused)\n')
     for (const args of [
@@ -327,7 +338,7 @@ describe('ongrid-skill audit tail', () => {
       const r = cli(args)
       assert.equal(r.code, 2, args.join(' '))
       const doc = JSON.parse(r.stdout)
-      assert.deepEqual([doc.ok, doc.error.exit_code], [false, 2], args.join(' '))
+      assert.deepEqual([doc.ok, doc.exit_code], [false, 2], args.join(' '))
       // One error line, and at most one hint line under it.
       assert.match(r.stderr, /^ongrid-skill: [^\n]+\n(hint: [^\n]+\n)?$/, args.join(' '))
     }
@@ -369,6 +380,12 @@ describe('ongrid-skill audit tail', () => {
     const s = await f.stop('SIGTERM')
     assert.equal(s.code, 143)
     assert.ok(s.ms < 1000)
+    // --json: the last line is the document, with the signal's exit code.
+    await until('the document', () => f.document !== null, 5000)
+    assert.deepEqual(
+      [f.document?.ok, f.document?.exit_code, f.document?.error, f.document?.rows],
+      [false, 143, { message: 'stopped (exit 143)', kind: 'signal', signal: 'SIGTERM' }, 1],
+    )
   })
 
   for (const [signal, code] of [
@@ -448,20 +465,20 @@ describe('ongrid-skill audit tail on MySQL (MariaDB from .ci/mariadb.sh)', { ski
     const want = '2026-05-01T12:00:00.123Z'
     let r = cli(['--db', withLoc(d.url, 'Asia/Shanghai'), '--json'])
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(JSON.parse(r.stdout).started_at, want)
-    assert.equal(JSON.parse(r.stdout).duration_ms, 250)
+    assert.equal(rowsOf(r.stdout)[0]?.started_at, want)
+    assert.equal(rowsOf(r.stdout)[0]?.duration_ms, 250)
     const dsn = `${u.username}:${u.password}@tcp(${u.hostname}:${u.port})/${d.name}?parseTime=true&charset=utf8mb4&loc=Asia%2FShanghai`
     r = cli(['--db', 'manager', '--json'], { ONGRID_DB_DSN: dsn })
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(JSON.parse(r.stdout).started_at, want)
+    assert.equal(rowsOf(r.stdout)[0]?.started_at, want)
     // Without loc a go-sql-driver DSN means UTC: the same wall clock, read 8 hours later.
     r = cli(['--db', dsn.replace(/&loc=.*$/, ''), '--json'])
-    assert.equal(JSON.parse(r.stdout).started_at, '2026-05-01T20:00:00.123Z')
+    assert.equal(rowsOf(r.stdout)[0]?.started_at, '2026-05-01T20:00:00.123Z')
     // --since is compared in the same zone.
     r = cli(['--db', withLoc(d.url, 'Asia/Shanghai'), '--json', '--since', '2026-05-01T12:00:00.1Z'])
-    assert.equal(r.stdout.trim().split('\n').length, 1)
+    assert.equal(rowsOf(r.stdout).length, 1)
     r = cli(['--db', withLoc(d.url, 'Asia/Shanghai'), '--json', '--since', '2026-05-01T12:00:00.2Z'])
-    assert.equal(r.stdout, '')
+    assert.equal(rowsOf(r.stdout).length, 0)
     await c.end()
   })
 
@@ -541,7 +558,7 @@ describe('ongrid-skill audit tail on MySQL (MariaDB from .ci/mariadb.sh)', { ski
     await c.end()
     const r = cli(['--db', withLoc(d.url, 'UTC'), '--llm', '--json'])
     assert.equal(r.code, 0, r.stderr)
-    const o = JSON.parse(r.stdout)
+    const o = rowsOf(r.stdout)[0] ?? {}
     assert.deepEqual(
       [o.id, o.skill, o.caller_id, o.status, o.duration_ms, o.session_id, o.llm_call_id, o.params],
       ['c1', 'disk_usage', 7, 'ok', 2000, 's1', 'call_1', { path: '/' }],

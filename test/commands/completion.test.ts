@@ -36,7 +36,7 @@ complete -p ongrid-skill
     assert.equal(b.status, 0, b.stderr)
     assert.deepEqual(b.stdout.trimEnd().split('\n'), [
       'validate',
-      'audit completion help init lint load-dirs marketplace mcp run test validate',
+      'audit completion help init lint load-dirs marketplace mcp run test validate version',
       'tail',
       '--status',
       'error',
@@ -144,7 +144,15 @@ zpty -d z
   test('--json: the script in a document', () => {
     const r = cli(['completion', 'bash', '--json'])
     assert.equal(r.code, 0, r.stderr)
-    assert.deepEqual(JSON.parse(r.stdout), { shell: 'bash', script: cli(['completion', 'bash']).stdout })
+    assert.deepEqual(JSON.parse(r.stdout), {
+      ok: true,
+      exit_code: 0,
+      command: 'completion',
+      schema_version: 1,
+      error: null,
+      shell: 'bash',
+      script: cli(['completion', 'bash']).stdout,
+    })
   })
 
   test('an unknown shell is a usage error with the choices', () => {

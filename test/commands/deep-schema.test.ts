@@ -151,12 +151,12 @@ describe('every rule judges the deepest subschema, up to Go’s 10000 levels', (
     assert.equal(r.stderr, '')
     assert.equal(r.code, 0)
     const doc = JSON.parse(r.stdout) as {
-      files: { path: string; findings: { ruleId: string; column: number; message: string }[] }[]
+      files: { path: string; findings: { rule_id: string; column: number; message: string }[] }[]
     }
     for (const { name, text, pointer } of leaves) {
       const file = doc.files.find((f) => f.path === `skills/${name}/skill.json`)
       assert.ok(file, name)
-      const found = file.findings.map((f) => [f.ruleId, f.column, f.message])
+      const found = file.findings.map((f) => [f.rule_id, f.column, f.message])
       assert.deepEqual(found, [
         [
           'schema/too-deep',
@@ -177,7 +177,7 @@ describe('every rule judges the deepest subschema, up to Go’s 10000 levels', (
     }
     const enumFile = doc.files.find((f) => f.path === 'skills/deep_enum/skill.json')
     assert.deepEqual(
-      enumFile?.findings.map((f) => f.ruleId),
+      enumFile?.findings.map((f) => f.rule_id),
       ['schema/too-deep'],
     )
     // Twelve packs, up to 10000 levels each, one process: well under a second a pack.

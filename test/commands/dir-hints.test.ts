@@ -41,7 +41,7 @@ describe('load-dirs: a relative dir', () => {
     assert.equal(r.stderr, `  hint: the manager only takes absolute dirs: use "${R}/skills".\n`)
     const doc = JSON.parse(r.stdout)
     assert.equal(doc.hints, undefined)
-    assert.equal(doc.events[0].hints, undefined)
+    assert.equal(doc.loader_lines[0].hints, undefined)
   })
   test('an absolute dir: nothing more said', () => {
     assert.equal(loadDirs([`${R}/skills`]).stderr, '1 registered, 0 skipped\n')
@@ -55,7 +55,7 @@ describe('load-dirs --json --explain: the hints in the document', () => {
     assert.equal(r.stderr, '')
     const doc = JSON.parse(r.stdout)
     assert.deepEqual(
-      doc.events.map((e: { kind: string; hints: string[] }) => [e.kind, e.hints]),
+      doc.loader_lines.map((e: { kind: string; hints: string[] }) => [e.kind, e.hints]),
       [
         ['skip-non-absolute', [`the manager only takes absolute dirs: use "${R}/skills".`]],
         ['registered', []],

@@ -205,7 +205,7 @@ describe('audit tail --db sqlite:PATH that is not a regular file: one line, exit
     const r = await cli(['audit', 'tail', '--db', 'sqlite:/dev/zero', '--json'], 10_000)
     assert.equal(r.code, 2, r.stderr)
     assert.equal(r.stderr, 'ongrid-skill: /dev/zero is not a regular file, not a SQLite file\n')
-    assert.equal(JSON.parse(r.stdout).error.exit_code, 2)
+    assert.equal(JSON.parse(r.stdout).exit_code, 2)
   })
 })
 

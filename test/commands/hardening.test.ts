@@ -170,9 +170,9 @@ describe('run: the audit store is never on the critical path', () => {
       assert.equal(r.hung, false)
       assert.equal(r.code, 3)
       const doc = JSON.parse(r.stdout)
-      assert.equal(doc.timed_out, true)
+      assert.equal(doc.entry.timed_out, true)
       // Blocked by SQLite's 5 s busy wait, the 200 ms timer could not fire before 5 s had passed.
-      assert.ok(doc.duration_ms < 4000, `the timeout fired after ${doc.duration_ms} ms`)
+      assert.ok(doc.entry.duration_ms < 4000, `the timeout fired after ${doc.entry.duration_ms} ms`)
       assert.deepEqual(doc.audit, { recorded: false, path: store, reason: 'locked by another process' })
     } finally {
       holder.stdin!.end()
@@ -387,7 +387,10 @@ describe('audit tail: DSNs', () => {
       env: { MY_AUDIT_DB: `sqlite:${store}` },
     })
     assert.equal(r.code, 0, r.stderr)
-    assert.equal(r.stdout.trim().split('\n').length, 1)
+    // One row, then the document.
+    const lines = r.stdout.trim().split('\n')
+    assert.equal(lines.length, 2)
+    assert.equal(JSON.parse(lines[1] ?? '').rows, 1)
   })
 })
 
@@ -549,10 +552,10 @@ describe('test: hostile packs, each bounded', () => {
       const r = await cli([cmd, dir, '--json'], { limitMs: 30_000 })
       assert.equal(r.hung, false, `${cmd} hung on the cases' args`)
       const rules = (
-        JSON.parse(r.stdout) as { files: { findings: { ruleId: string; message: string }[] }[] }
+        JSON.parse(r.stdout) as { files: { findings: { rule_id: string; message: string }[] }[] }
       ).files
         .flatMap((f) => f.findings)
-        .filter((m) => m.ruleId === 'tests/args-schema')
+        .filter((m) => m.rule_id === 'tests/args-schema')
         .map((m) => m.message)
       // The case that stalls the pattern is left unchecked; the next is still checked.
       assert.deepEqual(rules, ['case "mismatch": args/s: must match pattern "^(a+)+$"'])

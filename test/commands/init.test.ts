@@ -108,7 +108,7 @@ describe('init, for every template', { concurrency: true }, () => {
         assert.equal(doc.result.host, '127.0.0.1')
         assert.equal(typeof doc.result.reachable, 'boolean')
         assert.match(
-          doc.stderr,
+          doc.entry.stderr,
           new RegExp(`^${name}: connecting to 127\\.0\\.0\\.1:22 \\(timeout 1000 ms\\)\n`),
         )
       })
@@ -359,7 +359,10 @@ describe('init: --force, --json, --dir, templates', () => {
       ['bash', 'go', 'node', 'python'],
     )
     const j = await cli(['init', '--list-templates', '--json'], { cwd: W })
-    assert.equal(JSON.parse(j.stdout).find((t: { name: string }) => t.name === 'go').build.script, 'build.sh')
+    assert.equal(
+      JSON.parse(j.stdout).templates.find((t: { name: string }) => t.name === 'go').build.script,
+      'build.sh',
+    )
   })
 
   test('--template PATH takes a custom template dir', async () => {

@@ -68,8 +68,8 @@ describe('lint --update-baseline, then lint', () => {
     const findings = r.files[0].findings
     // The inserted key is a finding of its own, new; the two recorded ones moved down and stay baselined.
     assert.deepEqual(
-      findings.map((f: { ruleId: string; line: number; baselined: boolean }) => [
-        f.ruleId,
+      findings.map((f: { rule_id: string; line: number; baselined: boolean }) => [
+        f.rule_id,
         f.line,
         f.baselined,
       ]),

@@ -12,8 +12,8 @@ after(T.cleanup)
 function ruleIds(args: string[]): string[] {
   const r = cli(['lint', ...args, '--format', 'json'])
   assert.notEqual(r.code, 2, r.stderr)
-  return JSON.parse(r.stdout).files.flatMap((f: { findings: { ruleId: string }[] }) =>
-    f.findings.map((x) => x.ruleId),
+  return JSON.parse(r.stdout).files.flatMap((f: { findings: { rule_id: string }[] }) =>
+    f.findings.map((x) => x.rule_id),
   )
 }
 

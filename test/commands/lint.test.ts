@@ -153,7 +153,7 @@ describe('ongrid-skill lint', () => {
     assert.equal(r.code, 1)
     const doc = JSON.parse(r.stdout)
     assert.deepEqual(
-      doc.files[0].findings.map((f: { ruleId: string; severity: string }) => `${f.ruleId}:${f.severity}`),
+      doc.files[0].findings.map((f: { rule_id: string; severity: string }) => `${f.rule_id}:${f.severity}`),
       ['practice/class-unset:error'],
     )
     assert.equal(cli(['lint', `${R}/w`, '--rule', 'nope=off']).code, 2)
@@ -171,7 +171,7 @@ describe('ongrid-skill lint', () => {
     )
     const doc = JSON.parse(cli(['lint', '--list-rules', '--json']).stdout)
     assert.deepEqual(
-      doc.map((x: { id: string }) => x.id),
+      doc.rules.map((x: { rule_id: string }) => x.rule_id),
       RULES.map((x) => x.id),
     )
   })

@@ -71,14 +71,14 @@ describe('ongrid-skill load-dirs', () => {
     )
   })
 
-  test('--json gives one document with events and skills', () => {
+  test('--json gives one document with the loader lines and skills', () => {
     const r = cli([`${R}/a`, '--json'])
     assert.equal(r.code, 0)
     const doc = JSON.parse(r.stdout)
     assert.deepEqual(doc.dirs, [`${R}/a`])
     assert.equal(doc.count, 1)
     assert.deepEqual(
-      doc.events.map((e: { kind: string }) => e.kind),
+      doc.loader_lines.map((e: { kind: string }) => e.kind),
       ['parse-error', 'registered'],
     )
     assert.deepEqual(doc.skills[0], {
@@ -199,7 +199,7 @@ describe('ongrid-skill load-dirs', () => {
       const r = cli(args)
       assert.equal(r.code, 2, args.join(' '))
       const doc = JSON.parse(r.stdout)
-      assert.deepEqual([doc.ok, doc.error.exit_code], [false, 2], args.join(' '))
+      assert.deepEqual([doc.ok, doc.exit_code], [false, 2], args.join(' '))
     }
   })
 

@@ -108,16 +108,16 @@ describe('ongrid-skill marketplace', () => {
     const doc = JSON.parse(r.stdout)
     assert.equal(doc.layout, 'claude')
     assert.equal(doc.pack.id, 'demo')
-    assert.match(doc.pack.manifestSha256, /^[0-9a-f]{64}$/)
+    assert.match(doc.pack.manifest_sha256, /^[0-9a-f]{64}$/)
     assert.deepEqual(
       doc.skills.map((s: { name: string }) => s.name),
       ['hello'],
     )
     assert.equal(
-      doc.capabilitiesJSON,
+      doc.capabilities_json,
       '{"pack_id":"demo","version":"1.0.0","skills":[{"name":"hello","scope":"manager","requires":{},"tool_classes":null}],"agent_count":0,"summary":{}}',
     )
-    assert.deepEqual(doc.capabilities, JSON.parse(doc.capabilitiesJSON))
+    assert.deepEqual(doc.capabilities, JSON.parse(doc.capabilities_json))
     assert.match(cli(['marketplace', 'check', dir]).stdout, /\ndeclares: {3}none declared\n/)
     r = cli(['marketplace', 'check', dir, '--dev-mode=false', '--require-signed', 'local', '--json'])
     assert.equal(r.code, 1)
@@ -127,7 +127,7 @@ describe('ongrid-skill marketplace', () => {
       'forbidden: source "local" requires signed packs (state=unsigned: no signature.json found)',
     )
     assert.equal(refused.capabilities, null, 'a refused pack stores no declaration')
-    assert.equal(refused.capabilitiesJSON, null)
+    assert.equal(refused.capabilities_json, null)
     const tools = pack({
       '.claude-plugin/plugin.json': '{"id":"t"}',
       'skills/a/SKILL.md':
@@ -310,11 +310,11 @@ describe('ongrid-skill marketplace', () => {
     }
     let c = check([])
     assert.deepEqual(c.doc.trust, {
-      devMode: true,
-      requireSigned: ['ongrid-official'],
-      pinnedKey: false,
+      dev_mode: true,
+      require_signed: ['ongrid-official'],
+      pinned_key: false,
       source: 'local',
-      from: { devMode: 'default', requireSigned: 'default', pinnedKey: 'default' },
+      from: { dev_mode: 'default', require_signed: 'default', pinned_key: 'default' },
     })
     // The manager's settings from its variables: a wrong pin fails the gate with its text.
     const gate = {
@@ -324,8 +324,8 @@ describe('ongrid-skill marketplace', () => {
     }
     c = check([], gate)
     assert.equal(c.code, 1)
-    assert.deepEqual(c.doc.trust.requireSigned, ['local', 'x'])
-    assert.deepEqual(c.doc.trust.from, { devMode: 'env', requireSigned: 'env', pinnedKey: 'env' })
+    assert.deepEqual(c.doc.trust.require_signed, ['local', 'x'])
+    assert.deepEqual(c.doc.trust.from, { dev_mode: 'env', require_signed: 'env', pinned_key: 'env' })
     assert.equal(
       c.doc.install.error,
       'forbidden: source "local" requires signed packs (state=failed: pub_key does not match pinned registry key)',
@@ -333,9 +333,9 @@ describe('ongrid-skill marketplace', () => {
     // Flags win: the right pin, inline, as the manager's variable holds it.
     c = check(['--pinned-key', pem], gate)
     assert.equal(c.code, 0, JSON.stringify(c.doc.install))
-    assert.equal(c.doc.trust.from.pinnedKey, 'flag')
+    assert.equal(c.doc.trust.from.pinned_key, 'flag')
     c = check(['--pinned-key', join(R, 'kv.pub'), '--dev-mode', 'true'], gate)
-    assert.equal(c.doc.trust.devMode, true)
+    assert.equal(c.doc.trust.dev_mode, true)
     // A variable with literal \n instead of newlines: every signed pack fails, as on the manager.
     c = check([], { ...gate, ONGRID_MARKETPLACE_PINNED_PUBKEY: pem.replace(/\n/g, '\\n') })
     assert.equal(
@@ -358,7 +358,7 @@ describe('ongrid-skill marketplace', () => {
       ...clean,
       ONGRID_MARKETPLACE_PINNED_PUBKEY: otherPem,
     })
-    assert.deepEqual(JSON.parse(r.stdout).trust, { pinnedKey: true, from: { pinnedKey: 'env' } })
+    assert.deepEqual(JSON.parse(r.stdout).trust, { pinned_key: true, from: { pinned_key: 'env' } })
     r = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'missing.pub')], clean)
     assert.equal(r.code, 2)
     assert.match(

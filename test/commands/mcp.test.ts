@@ -413,13 +413,13 @@ describe('mcp: definitions as lint --show-tool prints them', { timeout: 120_000 
   test('a single pack dir works as DIR', async () => {
     const r = await raw([join(R, 'defs', 'typed'), '--json'], '')
     assert.equal(r.code, 0, r.stderr)
-    const doc = JSON.parse(r.stdout) as { lines: string[]; tools: { name: string }[] }
+    const doc = JSON.parse(r.stdout) as { loader_lines: { message: string }[]; tools: { name: string }[] }
     assert.deepEqual(
       doc.tools.map((t) => t.name),
       ['typed'],
     )
     assert.match(
-      doc.lines[0],
+      doc.loader_lines[0]?.message,
       /^skill loader: registered subprocess skill "typed" from .*\/defs\/typed\/skill\.json$/,
     )
     const s = await serve([join(R, 'defs', 'odd'), '--no-audit'])
@@ -931,9 +931,18 @@ describe('mcp: stdio as a pipe', { timeout: 60_000 }, () => {
   test('without DIR: the dirs of ONGRID_SKILLS_EXTERNAL_DIRS, split as the manager splits it', async () => {
     const r = await raw(['--json'], '', { ONGRID_SKILLS_EXTERNAL_DIRS: ` ${join(R, 'naps')};relative ,` })
     assert.equal(r.code, 0, r.stderr)
-    const doc = JSON.parse(r.stdout) as { dirs: string[]; lines: string[]; tools: { name: string }[] }
+    const doc = JSON.parse(r.stdout) as {
+      dirs: string[]
+      loader_lines: { kind: string; message: string }[]
+      tools: { name: string }[]
+    }
     assert.deepEqual(doc.dirs, [join(R, 'naps'), 'relative'])
-    assert.equal(doc.lines.at(-1), 'skill loader: skip non-absolute dir "relative"')
+    assert.deepEqual(doc.loader_lines.at(-1), {
+      kind: 'skip-non-absolute',
+      path: 'relative',
+      name: null,
+      message: 'skill loader: skip non-absolute dir "relative"',
+    })
     assert.deepEqual(
       doc.tools.map((t) => t.name),
       ['nap'],
@@ -974,14 +983,14 @@ describe('mcp: schemas nested deep (Go allows 10000)', { timeout: 60_000 }, () =
     const r = await raw([join(R, 'deep_schemas'), '--json'], '')
     assert.equal(r.code, 0, r.stderr)
     const doc = JSON.parse(r.stdout) as {
-      tools: { name: string; inputSchema: { properties: { a: { default: unknown } } } }[]
+      tools: { name: string; input_schema: { properties: { a: { default: unknown } } } }[]
       skipped: { name: string; reason: string; line: string }[]
     }
     assert.deepEqual(
       doc.tools.map((t) => t.name),
       ['d1500'],
     )
-    assert.equal(JSON.stringify(doc.tools[0].inputSchema.properties.a.default), deep(1500))
+    assert.equal(JSON.stringify(doc.tools[0].input_schema.properties.a.default), deep(1500))
     assert.deepEqual(
       doc.skipped.map((s) => [s.name, s.reason, s.line]),
       [

@@ -80,8 +80,8 @@ describe('-q/--quiet on every command that prints progress or findings', () => {
       const loud = cli(['marketplace', cmd, mp, '--format', 'json'])
       assert.equal(loud.code, 0, loud.stderr)
       assert.deepEqual(
-        JSON.parse(loud.stdout).files.flatMap((f: { findings: { ruleId: string }[] }) =>
-          f.findings.map((x) => x.ruleId),
+        JSON.parse(loud.stdout).files.flatMap((f: { findings: { rule_id: string }[] }) =>
+          f.findings.map((x) => x.rule_id),
         ),
         ['marketplace/unsigned'],
         cmd,

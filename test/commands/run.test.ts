@@ -142,9 +142,9 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     const r = await cli([`${P}/cututf8`, '--no-audit', '--json'])
     assert.equal(r.code, 0)
     const doc = JSON.parse(Buffer.from(r.stdout, 'latin1').toString('utf8'))
-    assert.equal(doc.stdout, '"x\ufffd\ufffd"')
+    assert.equal(doc.entry.stdout, '"x\ufffd\ufffd"')
     assert.equal(doc.result, 'x\ufffd\ufffd')
-    assert.equal(doc.stderr, 'a\ufffd\ufffdb')
+    assert.equal(doc.entry.stderr, 'a\ufffd\ufffdb')
   })
   test('args and results nested 10000 deep (Go’s limit): no crash, --json and --arg included', async () => {
     const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`
@@ -162,9 +162,9 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.deepEqual([plain.code, plain.stdout], [0, deep(10000)])
     assert.equal(json.code, 0, json.stderr)
     const doc = JSON.parse(json.stdout)
-    assert.deepEqual([depth(doc.args), depth(doc.result), doc.stdout], [10000, 10000, deep(10000)])
+    assert.deepEqual([depth(doc.args), depth(doc.result), doc.entry.stdout], [10000, 10000, deep(10000)])
     assert.equal(merged.code, 0, merged.stderr)
-    assert.equal(JSON.parse(merged.stdout).stdout, `{"a":${deep(9999)},"b":"1"}`)
+    assert.equal(JSON.parse(merged.stdout).entry.stdout, `{"a":${deep(9999)},"b":"1"}`)
     assert.equal(over.code, 2)
     assert.match(
       JSON.parse(over.stdout).error.message,
@@ -238,31 +238,36 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     const doc = JSON.parse(r.stdout)
     assert.deepEqual(Object.keys(doc), [
       'ok',
-      'stdout',
-      'result',
-      'error',
       'exit_code',
-      'timed_out',
-      'duration_ms',
-      'stderr',
+      'command',
+      'schema_version',
+      'error',
+      'result',
+      'entry',
       'skill',
       'args',
       'env_altered',
       'entry_altered',
       'audit',
     ])
-    assert.equal(typeof doc.duration_ms, 'number')
+    assert.equal(typeof doc.entry.duration_ms, 'number')
     assert.deepEqual(
-      { ...doc, duration_ms: 0 },
+      { ...doc, entry: { ...doc.entry, duration_ms: 0 } },
       {
         ok: true,
-        stdout: '{"ok":true}\n\n',
-        result: { ok: true },
-        error: null,
         exit_code: 0,
-        timed_out: false,
-        duration_ms: 0,
-        stderr: 'hello\n',
+        command: 'run',
+        schema_version: 1,
+        error: null,
+        result: { ok: true },
+        entry: {
+          exit_status: 0,
+          timed_out: false,
+          error: null,
+          duration_ms: 0,
+          stdout: '{"ok":true}\n\n',
+          stderr: 'hello\n',
+        },
         skill: { name: 'ok', entry: `${P}/ok/run.sh`, class: 'safe', timeout_ms: 30_000 },
         args: { a: 1 },
         env_altered: [],
@@ -274,9 +279,9 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
   test('--json result of a null stdout: ok, result null', async () => {
     const r = await cli([`${P}/nul`, '--no-audit', '--json'])
     const d = JSON.parse(r.stdout)
-    assert.deepEqual([r.code, d.ok, d.result, d.stdout, d.error], [0, true, null, 'null', null])
+    assert.deepEqual([r.code, d.ok, d.result, d.entry.stdout, d.error], [0, true, null, 'null', null])
   })
-  test('--json on failure, timeout and start failure: exit code, error, and what was captured', async () => {
+  test('--json on failure, timeout and start failure: the CLI’s exit code, the entry’s own status, and what was captured', async () => {
     const [f, t, s] = await Promise.all([
       cli([`${P}/fail`, '--no-audit', '--json']),
       cli([`${P}/slow`, '--no-audit', '--json', '--timeout', '300ms']),
@@ -285,34 +290,35 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(f.code, 1)
     assert.equal(f.stderr, '')
     const fd = JSON.parse(f.stdout)
+    const E = 'subprocess skill fail: exit 7 (stderr: boom)'
     assert.deepEqual(
-      [fd.ok, fd.error, fd.exit_code, fd.timed_out, fd.result, fd.stdout, fd.stderr, fd.args],
-      [
-        false,
-        'subprocess skill fail: exit 7 (stderr: boom)',
-        7,
-        false,
-        null,
-        '{"partial":1}\n',
-        '  boom \n',
-        {},
-      ],
+      [fd.ok, fd.exit_code, fd.error, fd.result, fd.args],
+      [false, 1, { message: E, kind: 'failed' }, null, {}],
+    )
+    assert.deepEqual(
+      [fd.entry.exit_status, fd.entry.timed_out, fd.entry.error, fd.entry.stdout, fd.entry.stderr],
+      [7, false, E, '{"partial":1}\n', '  boom \n'],
     )
     assert.equal(t.code, 3)
     const td = JSON.parse(t.stdout)
+    const T = 'subprocess skill slow: timed out after 300ms'
+    assert.deepEqual([td.ok, td.exit_code, td.error], [false, 3, { message: T, kind: 'timeout' }])
     assert.deepEqual(
-      [td.ok, td.error, td.exit_code, td.timed_out, td.stderr],
-      [false, 'subprocess skill slow: timed out after 300ms', -1, true, 'up\n'],
+      [td.entry.error, td.entry.exit_status, td.entry.timed_out, td.entry.stderr],
+      [T, -1, true, 'up\n'],
     )
     assert.equal(s.code, 1)
     const sd = JSON.parse(s.stdout)
-    assert.deepEqual([sd.exit_code, sd.timed_out, sd.stdout], [null, false, ''])
+    assert.deepEqual(
+      [sd.exit_code, sd.entry.exit_status, sd.entry.timed_out, sd.entry.stdout],
+      [1, null, false, ''],
+    )
   })
   test('--json with args that are not JSON (the manager’s invalid params): args is the raw string', async () => {
     const r = await cli([`${P}/free`, '--no-audit', '--no-validate', '--json', '--args', '{nope'])
     assert.equal(r.code, 1)
     const d = JSON.parse(r.stdout)
-    assert.equal(d.error, 'subprocess skill: invalid params JSON')
+    assert.equal(d.entry.error, 'subprocess skill: invalid params JSON')
     assert.equal(d.args, '{nope')
   })
 
@@ -465,7 +471,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       assert.equal(r.code, code, a.join(' '))
       const doc = JSON.parse(r.stdout)
       assert.equal(doc.ok, false, a.join(' '))
-      assert.equal(doc.error.exit_code, code, a.join(' '))
+      assert.equal(doc.exit_code, code, a.join(' '))
       assert.match(doc.error.message, message, a.join(' '))
       assert.ok(r.stderr.length > 0, a.join(' '))
     })
@@ -512,10 +518,13 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(json.code, 2)
     assert.deepEqual(JSON.parse(json.stdout), {
       ok: false,
+      exit_code: 2,
+      command: 'run',
+      schema_version: 1,
       error: {
         message:
           '--args: not valid JSON: unexpected end of JSON input at byte 5 (line 1, column 5); --no-validate sends it as it is',
-        exit_code: 2,
+        kind: 'usage',
       },
     })
   })
@@ -573,8 +582,10 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(r.code, 5)
     assert.deepEqual(JSON.parse(r.stdout), {
       ok: false,
-      error: { message: VIEWER, exit_code: 5 },
-      status: 403,
+      exit_code: 5,
+      command: 'run',
+      schema_version: 1,
+      error: { message: VIEWER, kind: 'forbidden', status: 403 },
     })
   })
   test('--role only takes the manager’s roles', async () => {

@@ -80,7 +80,7 @@ describe('ongrid-skill validate', () => {
       const r = cli(['validate', ...args, '--json'], {}, R)
       assert.equal(r.code, 2, args.join(' '))
       const doc = JSON.parse(r.stdout)
-      assert.deepEqual([doc.ok, doc.error.exit_code], [false, 2], args.join(' '))
+      assert.deepEqual([doc.ok, doc.exit_code], [false, 2], args.join(' '))
       assert.equal(r.stderr, `ongrid-skill: ${doc.error.message}\n`)
     }
   })
@@ -89,7 +89,7 @@ describe('ongrid-skill validate', () => {
     assert.equal(r.code, 1)
     const doc = JSON.parse(r.stdout)
     assert.deepEqual(
-      doc.files[0].findings.map((f: { ruleId: string }) => f.ruleId),
+      doc.files[0].findings.map((f: { rule_id: string }) => f.rule_id),
       ['manager/parse', 'manager/file-name'],
     )
     assert.equal(
@@ -142,9 +142,9 @@ describe('ongrid-skill validate', () => {
     const r = cli(['validate', 'native', '--json'], {}, R)
     assert.equal(r.code, 1, r.stderr)
     const doc = JSON.parse(r.stdout)
-    const said = doc.files.map((f: { path: string; findings: { ruleId: string; message: string }[] }) => [
+    const said = doc.files.map((f: { path: string; findings: { rule_id: string; message: string }[] }) => [
       f.path,
-      f.findings.map((x) => `${x.ruleId}: ${x.message.replaceAll(R, '$R')}`),
+      f.findings.map((x) => `${x.rule_id}: ${x.message.replaceAll(R, '$R')}`),
     ])
     assert.deepEqual(said, [
       [
@@ -184,7 +184,7 @@ describe('ongrid-skill validate', () => {
       ['outer/deep/er/skill.json', 'outer/inner/skill.json', 'outer/skill.json'],
     )
     // The walk's order: deep/er registers "outer" first, so the pack itself is the duplicate.
-    assert.ok(doc.files[2].findings.some((f: { ruleId: string }) => f.ruleId === 'manager/duplicate-name'))
+    assert.ok(doc.files[2].findings.some((f: { rule_id: string }) => f.rule_id === 'manager/duplicate-name'))
     assert.equal(doc.summary.manifests, 3)
     // A pack dir that also holds packs may be a root itself: the stricter root, outer, is taken.
     for (const command of ['validate', 'lint'])

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { checkJsonOutput } from './json-output.js'
 
 /** The repository root (no trailing slash): the tests run from build/test/…. */
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '')
@@ -89,6 +90,7 @@ function command(args: string[], o: CliOptions): [string, string[]] {
 }
 
 function result(
+  args: readonly string[],
   code: number | null,
   signal: NodeJS.Signals | null,
   out: Buffer,
@@ -97,6 +99,8 @@ function result(
   o: CliOptions,
 ): CliResult {
   const enc = o.encoding ?? 'utf8'
+  // Every --json document is checked against its schema, whatever the test asks of it.
+  if (!o.tty && !hung) checkJsonOutput(args, code, out.toString('utf8'))
   return {
     code,
     signal,
@@ -122,7 +126,7 @@ export function runCliSync(args: string[], o: CliOptions = {}): CliResult {
   })
   const hung = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT'
   if (r.error && !hung) throw r.error
-  return result(r.status, r.signal, r.stdout, r.stderr, hung, o)
+  return result(args, r.status, r.signal, r.stdout, r.stderr, hung, o)
 }
 
 /** Starts the built CLI with ARGS, stdout and stderr piped; stdin as `o` says (null with 'ignore'). */
@@ -165,7 +169,11 @@ export function runCli(
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(limit)
-      resolve(result(code, signal, Buffer.concat(out), Buffer.concat(err), hung, o))
+      try {
+        resolve(result(args, code, signal, Buffer.concat(out), Buffer.concat(err), hung, o))
+      } catch (e) {
+        reject(e)
+      }
     })
   })
 }

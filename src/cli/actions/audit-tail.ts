@@ -89,6 +89,7 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
   process.stdout.on('error', onStdoutError)
 
   let pending: string[] = []
+  let rows = 0
   const { tail } = await import('../../core/audit/tail.js')
   // A database failure (AuditError, a UserError) ends it with TAIL_EXIT.error.
   try {
@@ -102,6 +103,7 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
       gapWaitMs: Number(gap.value / 1_000_000n),
       signal: controller.signal,
       row: (r) => {
+        rows++
         pending.push(format(r))
       },
       flush: () => {
@@ -114,6 +116,12 @@ export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Pro
     })
   } finally {
     offSignals()
+  }
+  // --json: the rows are JSON lines; the last line is the document (schemas/output/audit-tail.schema.json).
+  if (json && !stdoutClosed) {
+    const { envelope } = await import('../../ui/envelope.js')
+    const doc = envelope('audit tail', exitCode, { rows }, `stopped (exit ${exitCode})`)
+    process.stdout.write(`${JSON.stringify(doc)}\n`)
   }
   return exitCode
 }

@@ -1,5 +1,7 @@
 import { builtinTemplateNames } from '../../core/init/templates.js'
 import { type CompletionCommand, completionScript, type Shell } from '../../ui/completion.js'
+import { envelope } from '../../ui/envelope.js'
+import { EXIT } from '../errors.js'
 
 export { type CompletionCommand, SHELLS, type Shell } from '../../ui/completion.js'
 
@@ -14,4 +16,9 @@ export function completion(shell: Shell, bin: string, commands: CompletionComman
     }),
   }))
   return completionScript(shell, bin, withTemplates)
+}
+
+/** `completion SHELL --json` (schemas/output/completion.schema.json): the shell and its script. */
+export function completionJson(shell: Shell, script: string) {
+  return envelope('completion', EXIT.ok, { shell, script })
 }

@@ -18,6 +18,7 @@ import {
 import { parseParams } from '../../core/init/params.js'
 import { listTemplates, loadTemplate, type Template } from '../../core/init/templates.js'
 import { targetProblem } from '../../core/init/write.js'
+import { envelope } from '../../ui/envelope.js'
 import { initJson, initSummary, templateList, templateListJson } from '../../ui/init/summary.js'
 import { terminalLineText, terminalText } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
@@ -68,7 +69,7 @@ export async function initAction({ args, flags: f }: ActionInput): Promise<numbe
   const json = flags.json === true
   if (flags['list-templates']) {
     const templates = listTemplates()
-    if (json) printJson(templateListJson(templates))
+    if (json) printJson(envelope('init', EXIT.ok, { templates: templateListJson(templates) }))
     else process.stdout.write(templateList(templates))
     return EXIT.ok
   }
@@ -131,8 +132,13 @@ export async function initAction({ args, flags: f }: ActionInput): Promise<numbe
       `error: ${script} failed${failed.code ? ` (exit ${failed.code})` : ''}; the pack is written without its entry: fix it and run ./${script}\n${terminalText(failed.output, errTty)}\n`,
     )
   }
-  if (json) printJson(initJson(result, answers.name, template, next))
-  else if (!flags.quiet)
+  if (json) {
+    const code = failed ? INIT_EXIT.buildFailed : EXIT.ok
+    const why = failed
+      ? `${template.build?.script} failed${failed.code ? ` (exit ${failed.code})` : ''}`
+      : null
+    printJson(envelope('init', code, initJson(result, answers.name, template, next), why))
+  } else if (!flags.quiet)
     process.stdout.write(initSummary(result, template, next, process.cwd(), process.stdout.isTTY === true))
   return failed ? INIT_EXIT.buildFailed : EXIT.ok
 }

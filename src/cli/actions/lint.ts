@@ -47,6 +47,7 @@ async function report(
   const failed = all.some((x) => fails(x, opts.failSeverity))
   const warnings = all.filter((x) => x.severity === 'warn').length
   const tooManyWarnings = opts.maxWarnings !== null && warnings > opts.maxWarnings
+  const failing = all.filter((x) => fails(x, opts.failSeverity)).length
   const output: LintOutput = {
     command,
     files: opts.quiet
@@ -69,13 +70,19 @@ async function report(
           },
         }
       : {}),
+    exitCode: failed || tooManyWarnings ? EXIT.findings : EXIT.ok,
+    failure: failed
+      ? `${failing} finding${failing === 1 ? '' : 's'} at severity ${opts.failSeverity} or above`
+      : tooManyWarnings
+        ? `too many warnings: ${warnings} (maximum: ${opts.maxWarnings})`
+        : undefined,
   }
   const text = await renderLint(format, output)
   process.stdout.write(text)
   if (tooManyWarnings && format === 'stylish') {
     process.stdout.write(`ongrid-skill found too many warnings (maximum: ${opts.maxWarnings})\n`)
   }
-  return failed || tooManyWarnings ? EXIT.findings : EXIT.ok
+  return output.exitCode ?? EXIT.ok
 }
 
 /** `validate [PATH...]`: the manager rules at their severities. */
@@ -138,8 +145,8 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   const { RULES, RULES_BY_ID, ruleMeta } = await import('../../core/lint/registry.js')
   if (flags['list-rules'] === true) {
     const rules = RULES.map(ruleMeta)
-    const { listRules } = await import('../../ui/lint/list-rules.js')
-    process.stdout.write(format === 'json' ? `${JSON.stringify(rules, null, 2)}\n` : listRules(rules))
+    if (format === 'json') process.stdout.write((await import('../../ui/lint/json.js')).rulesJson(rules))
+    else process.stdout.write((await import('../../ui/lint/list-rules.js')).listRules(rules))
     return EXIT.ok
   }
   const failSeverity: Severity = flags['fail-severity']

@@ -6,7 +6,8 @@ import { jsonRecord } from '../../core/go/log/slog/slog.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { type LoaderEvent, type LoaderEventKind, loadDirs } from '../../core/loader.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
-import { loadSummary, skillJson } from '../../ui/load-dirs.js'
+import { envelope } from '../../ui/envelope.js'
+import { loaderLineJson, loadSummary, skillJson } from '../../ui/load-dirs.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { argBytes, envBytes } from '../os-bytes.js'
@@ -139,24 +140,27 @@ export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>):
       ? ''
       : `; the manager's boot never gets past ${terminalLineText(toText(stopped.path), process.stderr.isTTY === true)} (it reads it forever)`
   if (!json) process.stderr.write(`${loadSummary(result.count, counts)}${boot}\n`)
+  const code = flags.strict && notRegistered > 0 ? EXIT.findings : EXIT.ok
   const doc = json
-    ? {
-        dirs: dirs.map(toText),
-        count: result.count,
-        events: events.map((e, i) => ({
-          kind: e.kind,
-          path: toText(e.path),
-          name: e.name === null ? null : toText(e.name),
-          message: toText(e.message),
-          ...(explainer ? { hints: eventHints[i] } : {}),
-        })),
-        skills: result.skills.map(skillJson),
-        // The manifest the manager's boot never gets past (it reads it forever), if any.
-        stopped_at: stopped === null ? null : toText(stopped.path),
-        // --explain: hints not tied to one line (a symlinked root, a FIFO, an endless device).
-        ...(explainer ? { hints: otherHints } : {}),
-      }
+    ? envelope(
+        'load-dirs',
+        code,
+        {
+          dirs: dirs.map(toText),
+          count: result.count,
+          loader_lines: events.map((e, i) => ({
+            ...loaderLineJson(e),
+            ...(explainer ? { hints: eventHints[i] } : {}),
+          })),
+          skills: result.skills.map(skillJson),
+          // The manifest the manager's boot never gets past (it reads it forever), if any.
+          stopped_at: stopped === null ? null : toText(stopped.path),
+          // --explain: hints not tied to one line (a symlinked root, a FIFO, an endless device).
+          ...(explainer ? { hints: otherHints } : {}),
+        },
+        `--strict: ${notRegistered} of the loader's lines ${notRegistered === 1 ? 'is' : 'are'} not a registration`,
+      )
     : undefined
   if (json) printJson(doc)
-  return flags.strict && notRegistered > 0 ? EXIT.findings : EXIT.ok
+  return code
 }

@@ -35,11 +35,13 @@ import {
 } from '../../core/marketplace/rules.js'
 import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
+import { envelope } from '../../ui/envelope.js'
 import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
 import {
   type CapabilityDeclaration,
   type CheckDocument,
+  checkJson,
   lintOutput,
   summary,
 } from '../../ui/marketplace/report.js'
@@ -375,9 +377,9 @@ async function render(doc: CheckDocument, format: Format, failed: boolean, quiet
     const { relative } = await import('node:path')
     text = summary(doc, (p) => relative(cwd, p) || '.', tty) + (await renderLint('stylish', out))
   } else if (format === 'json') {
-    const { jsonDocument } = await import('../../ui/lint/json.js')
-    const { files } = jsonDocument(out)
-    text = `${JSON.stringify({ version: 1, ...doc, files, summary: counts(out) }, null, 2)}\n`
+    const errors = counts(out).errors
+    const failure = `${errors} error${errors === 1 ? '' : 's'} found`
+    text = `${JSON.stringify(checkJson(doc, out, failed ? EXIT.findings : EXIT.ok, failure), null, 2)}\n`
   } else {
     text = await renderLint(format, out)
   }
@@ -492,7 +494,7 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
   const fingerprint = createHash('sha256').update(der).digest('hex')
   if (flags.json === true) {
     process.stdout.write(
-      `${JSON.stringify({ privateKey: out, publicKey: pubOut, publicKeyPem: pub, fingerprint }, null, 2)}\n`,
+      `${JSON.stringify(envelope('marketplace keygen', EXIT.ok, { private_key: out, public_key: pubOut, public_key_pem: pub, fingerprint }), null, 2)}\n`,
     )
   } else {
     process.stdout.write(
@@ -561,7 +563,7 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   const uncovered = uncoveredOf(root)
   if (flags.json === true) {
     process.stdout.write(
-      `${JSON.stringify({ signature: sigPath, state: v.state, hash: v.hash, covered, uncovered }, null, 2)}\n`,
+      `${JSON.stringify(envelope('marketplace sign', EXIT.ok, { signature: sigPath, state: v.state, hash: v.hash, covered, uncovered }), null, 2)}\n`,
     )
   } else {
     // On a terminal, names from the pack are shown escaped (%q), a newline included: one per line.
@@ -804,7 +806,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   const result = {
     archive: out,
     format: fmt,
-    packId: id,
+    pack_id: id,
     version,
     files: entries.filter((e) => !e.dir).length,
     bytes: bytes.length,
@@ -812,7 +814,8 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
     signature: sig.state,
     excluded: skipped,
   }
-  if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+  if (flags.json === true)
+    process.stdout.write(`${JSON.stringify(envelope('marketplace pack', EXIT.ok, result), null, 2)}\n`)
   else {
     // On a terminal, names from the pack are shown escaped (%q), a newline included.
     const l = (s: string) => terminalLineText(s, process.stdout.isTTY === true)

@@ -10,7 +10,7 @@ import { execute } from '../../core/executor.js'
 import { fifoBlocks, noToolsHints } from '../../core/explain.js'
 import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
-import { loadDirs } from '../../core/loader.js'
+import { type LoaderEvent, loadDirs } from '../../core/loader.js'
 import { MAX_MESSAGE_BYTES } from '../../core/mcp/frames.js'
 import { Slots } from '../../core/mcp/slots.js'
 import {
@@ -26,6 +26,8 @@ import {
 import { packageRoot, packageVersion } from '../../core/package-root.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/registry.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
+import { envelope } from '../../ui/envelope.js'
+import { loaderLineJson } from '../../ui/load-dirs.js'
 import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
@@ -48,6 +50,7 @@ interface ToolState {
 function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
   const registered: Registered[] = []
   const lines: GoString[] = []
+  const events: LoaderEvent[] = []
   const relative: GoString[] = []
   loadDirs(dirs, {
     registry: new Registry(BUILTIN_SKILL_KEYS),
@@ -57,12 +60,13 @@ function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
       ),
     onEvent: (e) => {
       lines.push(e.message)
+      events.push(e)
       if (e.kind === 'registered' && e.skill) registered.push({ skill: e.skill, parsed: e.parsed })
       if (e.kind === 'skip-non-absolute') relative.push(e.path)
     },
   })
   const { tools, skipped } = selectTools(registered, classes)
-  return { tools, skipped, lines, registered: registered.length, relative }
+  return { tools, skipped, lines, events, registered: registered.length, relative }
 }
 
 /** No tool to serve: why, on stderr whatever else is asked (a client shows the user nothing). */
@@ -93,6 +97,14 @@ function stateOf(tools: McpTool[]): ToolState {
 }
 
 /** `tools/list` entries for a state. */
+/** MCP's camelCase keys (`readOnlyHint`) in snake_case (`read_only_hint`), for --json. */
+function snakeKeys(o: object | undefined): Record<string, unknown> | null {
+  if (o === undefined) return null
+  return Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  )
+}
+
 function listTools(state: ToolState) {
   return state.tools.map((t) => ({
     name: t.name,
@@ -177,12 +189,20 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
 
   const first = loadTools(dirs, classes)
   if (flags.json === true) {
-    printJson({
-      dirs: dirs.map(toText),
-      lines: first.lines.map(toText),
-      tools: listTools(stateOf(first.tools)),
-      skipped: first.skipped.map((s) => ({ name: toText(s.key), reason: s.reason, line: toText(s.line) })),
-    })
+    printJson(
+      envelope('mcp', EXIT.ok, {
+        dirs: dirs.map(toText),
+        loader_lines: first.events.map(loaderLineJson),
+        tools: listTools(stateOf(first.tools)).map((t) => ({
+          name: t.name,
+          description: t.description,
+          // The skill's schema after the bridge's transformation, as tools/list gives it.
+          input_schema: t.inputSchema,
+          annotations: snakeKeys(t.annotations),
+        })),
+        skipped: first.skipped.map((s) => ({ name: toText(s.key), reason: s.reason, line: toText(s.line) })),
+      }),
+    )
     whyNoTools(first)
     return EXIT.ok
   }

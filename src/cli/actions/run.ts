@@ -24,6 +24,7 @@ import { stringify } from '../../core/json-text.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
+import { envelope, jsonError } from '../../ui/envelope.js'
 import { createRunView, type RunView } from '../../ui/run.js'
 import { terminalBytes, terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
@@ -169,7 +170,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
           ? RUN_EXIT.timedOut
           : RUN_EXIT.failed
   if (json) {
-    writeRunJson(skill, result, altered, entryAltered, audit)
+    writeRunJson(code, skill, result, altered, entryAltered, audit)
   } else if (result.ok) {
     // Verbatim when piped; on a terminal, control characters are shown escaped, not obeyed.
     process.stdout.write(
@@ -336,6 +337,7 @@ const STDOUT_SLOT = '\u0000stdout\u0000'
  * piece rather than built into one string, to keep peak memory low.
  */
 function writeRunJson(
+  code: number,
   skill: SubprocessSkill,
   r: ExecuteResult,
   envAltered: string[],
@@ -352,28 +354,45 @@ function writeRunJson(
   try {
     args = JSON.parse(toText(r.params))
   } catch {}
-  const doc = {
-    ok: r.ok,
-    stdout: STDOUT_SLOT,
-    result,
-    error: r.error === null ? null : toText(r.error),
-    exit_code: r.exitCode,
-    timed_out: r.timedOut,
-    duration_ms: Math.round(r.durationMs * 1000) / 1000,
-    stderr: toText(fromBuffer(r.stderr)),
-    skill: {
-      name: toText(skill.key),
-      entry: toText(skill.entry),
-      class: skill.class,
-      timeout_ms: Number(skill.timeoutNs / 1_000_000n),
+  const why =
+    code === EXIT.ok
+      ? null
+      : jsonError(
+          'run',
+          code,
+          r.error !== null ? toText(r.error) : r.timedOut ? 'the entry timed out' : `stopped (exit ${code})`,
+        )
+  const doc = envelope(
+    'run',
+    code,
+    {
+      // The skill's result: its stdout parsed as JSON, when it succeeded and stdout is JSON.
+      result,
+      // The entry's own outcome, as the manager's executor reports it: not the CLI's.
+      entry: {
+        exit_status: r.exitCode,
+        timed_out: r.timedOut,
+        // The manager's error text (ExecuteResult.Error), null when it succeeded.
+        error: r.error === null ? null : toText(r.error),
+        duration_ms: Math.round(r.durationMs * 1000) / 1000,
+        stdout: STDOUT_SLOT,
+        stderr: toText(fromBuffer(r.stderr)),
+      },
+      skill: {
+        name: toText(skill.key),
+        entry: toText(skill.entry),
+        class: skill.class,
+        timeout_ms: Number(skill.timeoutNs / 1_000_000n),
+      },
+      args,
+      // env_allow variables whose bytes are not UTF-8: the entry got them with U+FFFD instead.
+      env_altered: envAltered,
+      // The entry's path is not UTF-8: Node could not spawn the file the manager would.
+      entry_altered: entryAltered,
+      audit,
     },
-    args,
-    // env_allow variables whose bytes are not UTF-8: the entry got them with U+FFFD instead.
-    env_altered: envAltered,
-    // The entry's path is not UTF-8: Node could not spawn the file the manager would.
-    entry_altered: entryAltered,
-    audit,
-  }
+    why,
+  )
   const text = `${stringify(doc, 2)}\n`
   const at = text.indexOf(JSON.stringify(STDOUT_SLOT))
   process.stdout.write(text.slice(0, at + 1))

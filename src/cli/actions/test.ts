@@ -14,7 +14,7 @@ import { liveTerminal, terminalLineText } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
-import { onStopSignals } from '../signals.js'
+import { onStopSignals, stoppedCode } from '../signals.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]
@@ -122,7 +122,12 @@ export async function makeReporter(
     case 'junit':
       return new m.JunitReporter(write, cwd)
     case 'json':
-      return new m.JsonReporter(write, cwd)
+      // A stop signal's code when stopped (the document is written before the action returns).
+      return new m.JsonReporter(
+        write,
+        cwd,
+        (s) => stoppedCode() ?? (m.runFailed(s) ? TEST_EXIT.failed : TEST_EXIT.ok),
+      )
   }
 }
 

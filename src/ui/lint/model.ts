@@ -27,6 +27,10 @@ export interface LintOutput {
   leftOut?: ReadonlyMap<string, number>
   /** validate and lint: the allow-list roots used. */
   roots?: readonly RootUsed[]
+  /** The exit code the command ends with (the json document's `exit_code`; 0 when not given). */
+  exitCode?: number
+  /** Why that code is not 0 (the json document's `error.message`). */
+  failure?: string
   /** lint with a baseline (core/lint/baseline.ts). */
   baseline?: BaselineShown
 }

@@ -5,7 +5,9 @@
 import type { FileReport } from '../../core/lint/engine.js'
 import type { Finding, RuleMeta, Severity } from '../../core/lint/types.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../core/marketplace/install.js'
-import { type LintOutput, repoRoot } from '../lint/model.js'
+import { envelope } from '../envelope.js'
+import { filesJson } from '../lint/json.js'
+import { counts, type LintOutput, repoRoot } from '../lint/model.js'
 import { terminalLineText } from '../terminal.js'
 
 export interface MarketplaceFinding {
@@ -194,4 +196,59 @@ export function summary(doc: CheckDocument, rel: (p: string) => string, terminal
     line('settings', fromEnv.map(([k]) => said[k]).join('; '))
   }
   return `${out}\n`
+}
+
+/** camelCase to snake_case (`pinnedKey` → `pinned_key`). */
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/**
+ * The json document of `marketplace check|verify` (schemas/output/marketplace-check.schema.json,
+ * marketplace-verify.schema.json): the envelope, the verdict in snake_case, the findings as lint
+ * gives them (`files`) and their counts. `capabilities_json` is the manager's bytes, unchanged.
+ */
+export function checkJson(doc: CheckDocument, out: LintOutput, exitCode: number, failure: string) {
+  const trust =
+    doc.trust === null
+      ? null
+      : {
+          ...(doc.trust.devMode !== undefined ? { dev_mode: doc.trust.devMode } : {}),
+          ...(doc.trust.requireSigned !== undefined ? { require_signed: doc.trust.requireSigned } : {}),
+          pinned_key: doc.trust.pinnedKey,
+          ...(doc.trust.source !== undefined ? { source: doc.trust.source } : {}),
+          ...(doc.trust.from
+            ? { from: Object.fromEntries(Object.entries(doc.trust.from).map(([k, v]) => [snake(k), v])) }
+            : {}),
+        }
+  return envelope(
+    doc.command,
+    exitCode,
+    {
+      target: doc.target,
+      layout: doc.layout,
+      pack:
+        doc.pack === null
+          ? null
+          : {
+              id: doc.pack.id,
+              display_name: doc.pack.displayName,
+              version: doc.pack.version,
+              description: doc.pack.description,
+              manifest_sha256: doc.pack.manifestSha256,
+            },
+      skills: doc.skills,
+      agents: doc.agents,
+      warnings: doc.warnings,
+      install: doc.install,
+      capabilities: doc.capabilities,
+      capabilities_json: doc.capabilitiesJSON,
+      ...(doc.capabilitiesUnsupported !== undefined
+        ? { capabilities_unsupported: doc.capabilitiesUnsupported }
+        : {}),
+      signature: doc.signature,
+      trust,
+      files: filesJson(out),
+      summary: counts(out),
+    },
+    failure,
+  )
 }

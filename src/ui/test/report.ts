@@ -4,6 +4,7 @@ import { stringify } from '../../core/json-text.js'
 import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
 import type { Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
+import { envelope } from '../envelope.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
 import { terminalLineText, terminalText } from '../terminal.js'
 import { xml } from '../xml.js'
@@ -215,41 +216,68 @@ abstract class Collecting implements Reporter {
   }
 }
 
-/** One JSON document. */
+/** Whether a run failed: a case failed, or a snapshot could not be written. */
+export function runFailed(s: RunSummary): boolean {
+  return s.failed > 0 || s.snapshotErrors.length > 0
+}
+
+/**
+ * One JSON document (schemas/output/test.schema.json): the envelope, the summary, each pack's
+ * cases. `exitCode` gives the code the CLI ends with (a stop signal's, when stopped).
+ */
 export class JsonReporter extends Collecting {
+  constructor(
+    write: Write,
+    cwd: string,
+    private readonly exitCode: (s: RunSummary) => number = (s) => (runFailed(s) ? 1 : 0),
+  ) {
+    super(write, cwd)
+  }
   end(s: RunSummary): void {
-    const doc = {
-      ok: s.failed === 0 && s.snapshotErrors.length === 0,
-      summary: {
-        total: s.passed + s.failed + s.notRun,
-        passed: s.passed,
-        failed: s.failed,
-        not_run: s.notRun,
-        snapshots_written: s.updated,
-        duration_ms: Math.round(s.durationMs),
-        ...(s.leftOut ? { left_out: Object.fromEntries(s.leftOut) } : {}),
-        ...(s.roots ? { roots: s.roots.map((r) => ({ path: toText(r.path), assumed: r.assumed })) } : {}),
-      },
-      packs: this.byPack().map(([, rs]) => ({
-        name: rs[0].pack,
-        dir: rs[0].dir,
-        cases: rs.map((r) => ({
-          name: r.name,
-          file: r.file,
-          passed: r.passed,
-          duration_ms: Math.round(r.durationMs * 1000) / 1000,
-          error: r.error,
-          timed_out: r.timedOut,
-          exit_code: r.exitCode,
-          snapshot_written: r.snapshot?.updated === true,
-          failures: r.failures.map((f) => ({
-            kind: f.kind,
-            message: f.message,
-            ...(f.diff ? { diff: f.diff } : {}),
+    const code = this.exitCode(s)
+    const why =
+      s.failed > 0
+        ? `${s.failed} case${s.failed === 1 ? '' : 's'} failed`
+        : s.snapshotErrors.length > 0
+          ? (s.snapshotErrors[0] ?? '')
+          : 'stopped'
+    const doc = envelope(
+      'test',
+      code,
+      {
+        summary: {
+          total: s.passed + s.failed + s.notRun,
+          passed: s.passed,
+          failed: s.failed,
+          not_run: s.notRun,
+          snapshots_written: s.updated,
+          snapshot_errors: s.snapshotErrors,
+          duration_ms: Math.round(s.durationMs),
+          ...(s.leftOut ? { left_out: Object.fromEntries(s.leftOut) } : {}),
+          ...(s.roots ? { roots: s.roots.map((r) => ({ path: toText(r.path), assumed: r.assumed })) } : {}),
+        },
+        packs: this.byPack().map(([, rs]) => ({
+          name: rs[0].pack,
+          dir: rs[0].dir,
+          cases: rs.map((r) => ({
+            name: r.name,
+            file: r.file,
+            passed: r.passed,
+            duration_ms: Math.round(r.durationMs * 1000) / 1000,
+            error: r.error,
+            timed_out: r.timedOut,
+            exit_status: r.exitCode,
+            snapshot_written: r.snapshot?.updated === true,
+            failures: r.failures.map((f) => ({
+              kind: f.kind,
+              message: f.message,
+              ...(f.diff ? { diff: f.diff } : {}),
+            })),
           })),
         })),
-      })),
-    }
+      },
+      why,
+    )
     this.write(`${stringify(doc, 2)}\n`)
   }
 }

@@ -241,24 +241,35 @@ describe('--format json', () => {
   test('the document: relative paths, findings (hint only when there is one), the summary', () => {
     const text = json(OUT)
     const doc = {
-      version: 1,
+      ok: true,
+      exit_code: 0,
       command: 'lint',
+      schema_version: 1,
+      error: null,
       files: [
         {
           path: 'a b/skill.json',
           kind: 'manifest',
           name: null,
           findings: [
-            { ...ERROR, ruleId: 'manager/parse' },
             {
-              ruleId: WARN.ruleId,
+              rule_id: 'manager/parse',
+              severity: 'error',
+              line: 2,
+              column: 3,
+              offset: 5,
+              message: ERROR.message,
+              hint: 'fix it',
+            },
+            {
+              rule_id: WARN.ruleId,
               severity: 'warn',
               line: 10,
               column: 12,
               offset: 90,
               message: WARN.message,
             },
-            { ruleId: INFO.ruleId, severity: 'info', line: 1, column: 1, offset: null, message: 'note' },
+            { rule_id: INFO.ruleId, severity: 'info', line: 1, column: 1, offset: null, message: 'note' },
           ],
         },
         { path: 'dir', kind: 'dir', name: null, findings: [] },
@@ -267,8 +278,14 @@ describe('--format json', () => {
       summary: { files: 2, manifests: 1, errors: 1, warnings: 1, infos: 1, ignored: 2 },
     }
     assert.equal(text, `${JSON.stringify(doc, null, 2)}\n`)
+    // With its exit code and why: the same envelope, ok false.
+    const failed = JSON.parse(json({ ...OUT, exitCode: 1, failure: '1 finding at severity error or above' }))
+    assert.deepEqual(
+      [failed.ok, failed.exit_code, failed.error],
+      [false, 1, { message: '1 finding at severity error or above', kind: 'findings' }],
+    )
     assert.deepEqual(Object.keys(JSON.parse(text).files[0].findings[0]), [
-      'ruleId',
+      'rule_id',
       'severity',
       'line',
       'column',
