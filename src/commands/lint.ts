@@ -9,7 +9,7 @@ import {
   quietFlag,
   rootFlag,
 } from '../cli/check-flags.js'
-import { SEVERITIES } from '../cli/flag-sources.js'
+import { BASELINE_NAME, SEVERITIES } from '../cli/flag-sources.js'
 
 export default class Lint extends BaseCommand {
   static override summary = 'Validate skill packs and check them against best practices'
@@ -24,6 +24,8 @@ Severities come from the rules' defaults, then the nearest .ongrid-skill.yaml (o
 --show-tool prints, instead of findings, the function definition the manager's LLM bridge would send for each pack (name, description with its "Returns:" suffix, and the parameters after the bridge's transformation): pretty, or with --json one compact line per pack, byte for byte as the manager marshals it. Packs the LLM would not get are listed on stderr, with why (exit 1).
 
 --fix applies the fixes rules are certain of (a BOM, key case, an explicit class "safe", the entry's execute bit, a #! line ending in CR, env_allow white space, timeout_seconds as a digit string, SKILL.md names the manager normalises, a case file's key one slip from a known one): minimal edits of each file's bytes, written atomically (owner, mode and hard links kept); a file changed during the run is left alone, said on stderr. It repeats until no fix is left, then reports the findings left (their exit code) and re-runs validate on the fixed files. --fix-dry-run prints the same fixes (one pass) as a unified diff and writes nothing. --fix-type picks the rule categories to fix. Fixes that would change what the manager does (renaming a near-miss key) are suggestions: in --format json, never applied.
+
+A baseline (--baseline FILE, else .ongrid-skill-baseline.json in the current dir or above, up to the repository root) holds findings a repository has accepted: they are reported as baselined and neither fail the run nor count as warnings; new findings do, and baselined ones no longer found are reported as fixed. --update-baseline writes the current findings to it, --prune-baseline drops the fixed ones. Findings of manager rules are never baselined, and validate ignores the baseline.
 
 --format github and sarif give paths relative to the repository root (GITHUB_WORKSPACE, else the git top level, else the current dir). With --json every outcome, failures included, is one JSON document on stdout.
 
@@ -46,6 +48,10 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     {
       description: 'Review the fixes as a diff first (nothing written)',
       command: '<%= config.bin %> <%= command.id %> skills --fix-dry-run --fix-type best-practice',
+    },
+    {
+      description: `Accept today's findings: record them in ${BASELINE_NAME} (commit it); later runs fail only on new ones`,
+      command: '<%= config.bin %> <%= command.id %> skills --update-baseline',
     },
     {
       description: 'Every rule with its id and default severity',
@@ -81,6 +87,16 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     }),
     ...configFlags(''),
     'no-default-ignore': noDefaultIgnoreFlag,
+    baseline: Flags.string({
+      description: `findings recorded in this file are reported as baselined and do not fail the run (default: ${BASELINE_NAME} in the current dir or above, up to the repository root)`,
+    }),
+    'update-baseline': Flags.boolean({
+      description:
+        'write the current findings to the baseline (created at the repository root if there is none)',
+    }),
+    'prune-baseline': Flags.boolean({
+      description: 'drop the baseline entries no finding matches any more',
+    }),
     'list-rules': Flags.boolean({ description: 'list every rule (id, default severity, category) and exit' }),
     'show-tool': Flags.boolean({
       description: 'print the function definition the LLM would receive, instead of findings',

@@ -19,6 +19,7 @@ import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { parseNumberFlag } from '../number-flag.js'
 import { argBytes } from '../os-bytes.js'
+import type { BaselineUsed } from './lint-baseline.js'
 
 export const FORMATS = LINT_FORMATS
 export type Format = LintFormat
@@ -33,10 +34,17 @@ async function report(
   command: 'validate' | 'lint',
   result: CheckResult,
   format: Format,
-  opts: { quiet: boolean; failSeverity: Severity; maxWarnings: number | null },
+  opts: {
+    quiet: boolean
+    failSeverity: Severity
+    maxWarnings: number | null
+    baseline?: BaselineUsed | null
+  },
 ): Promise<number> {
   const shown = result.files.filter((f) => !f.ignored)
-  const all = shown.flatMap((f) => f.findings)
+  const accepted = opts.baseline?.outcome.baselined
+  // Findings the baseline accepts neither fail the run nor count as warnings.
+  const all = shown.flatMap((f) => f.findings).filter((x) => accepted?.has(x) !== true)
   const failed = all.some((x) => fails(x, opts.failSeverity))
   const warnings = all.filter((x) => x.severity === 'warn').length
   const tooManyWarnings = opts.maxWarnings !== null && warnings > opts.maxWarnings
@@ -54,6 +62,15 @@ async function report(
     terminal: process.stdout.isTTY === true,
     leftOut: result.leftOut,
     roots: result.roots,
+    ...(opts.baseline
+      ? {
+          baseline: {
+            path: opts.baseline.shown,
+            findings: opts.baseline.outcome.baselined,
+            fixed: opts.baseline.outcome.fixed,
+          },
+        }
+      : {}),
     exitCode: failed || tooManyWarnings ? EXIT.findings : EXIT.ok,
     failure: failed
       ? `${failing} finding${failing === 1 ? '' : 's'} at severity ${opts.failSeverity} or above`
@@ -133,8 +150,22 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   const failSeverity: Severity = flags['fail-severity']
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
   const overrides = parseRuleFlags(flags.rule ?? [], new Set(RULES_BY_ID.keys()))
+  const update = flags['update-baseline'] === true
+  const prune = flags['prune-baseline'] === true
+  if (update && prune)
+    throw new UserError('--update-baseline and --prune-baseline: give one (an update also prunes)')
+  if ((update || prune) && flags['show-tool'] === true)
+    throw new UserError(
+      `--${update ? 'update' : 'prune'}-baseline: not with --show-tool (it reports no findings)`,
+    )
   const fixing = flags.fix === true || flags['fix-dry-run'] === true
   if (fixing || flags['fix-type'] !== undefined) checkFixFlags(flags, format)
+  if (fixing && (update || prune))
+    throw new UserError(
+      `--${update ? 'update' : 'prune'}-baseline: not with --${flags.fix === true ? 'fix' : 'fix-dry-run'}`,
+      undefined,
+      'fix first, then record what is left with --update-baseline',
+    )
   const startedMs = Date.now()
   const run = () =>
     check({
@@ -150,17 +181,23 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
     })
   const result = await run()
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
-  if (!fixing)
-    return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings })
+  const { lintBaseline } = await import('./lint-baseline.js')
+  if (!fixing) {
+    const baseline = lintBaseline({ baseline: flags.baseline, update, prune }, argv, result)
+    return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings, baseline })
+  }
   const { parseFixTypes, runFixes } = await import('./lint-fix.js')
   const dryRun = flags['fix-dry-run'] === true
   const fixed = await runFixes(result, run, { types: parseFixTypes(flags['fix-type']), dryRun, startedMs })
+  // What is left after the fixes is judged against the baseline, as a run without --fix would be.
+  const baseline = lintBaseline({ baseline: flags.baseline, update: false, prune: false }, argv, fixed.result)
   if (dryRun) {
     // The diff is the output; the exit code is that of the findings the diff would leave.
+    const accepted = baseline?.outcome.baselined
     const left = fixed.result.files
       .filter((f) => !f.ignored)
       .flatMap((f) => f.findings)
-      .filter((x) => !fixed.fixedInDiff.has(x))
+      .filter((x) => !fixed.fixedInDiff.has(x) && accepted?.has(x) !== true)
     const tooMany = maxWarnings !== null && left.filter((x) => x.severity === 'warn').length > maxWarnings
     return left.some((x) => fails(x, failSeverity)) || tooMany ? EXIT.findings : EXIT.ok
   }
@@ -168,6 +205,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
     quiet: flags.quiet === true,
     failSeverity,
     maxWarnings,
+    baseline,
   })
   if (fixed.filesFixed === 0) return code
   // The manager's verdict on what was written: validate's rules, whatever lint's settings.

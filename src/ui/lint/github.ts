@@ -1,5 +1,5 @@
 import { terminalText } from '../terminal.js'
-import { displayPath, type LintOutput } from './model.js'
+import { counts, displayPath, type LintOutput, newFindings, plural } from './model.js'
 
 /**
  * Workflow-command escaping of the message (data), as actions/toolkit's escapeData: `%` first, so
@@ -26,10 +26,16 @@ export function github(o: LintOutput): string {
   let out = ''
   for (const f of o.files) {
     const file = escapeProperty(displayPath(f.file, o.repo))
-    for (const x of f.findings) {
+    for (const x of newFindings(o, f.findings)) {
       const message = x.hint ? `${x.message}\n${x.hint}` : x.message
       out += `::${COMMAND[x.severity]} file=${file},line=${x.line},col=${x.column},title=${escapeProperty(x.ruleId)}::${escapeData(message)}\n`
     }
+  }
+  // Baselined findings are not annotated; entries no finding matches any more are said once.
+  const fixed = counts(o).fixed ?? 0
+  if (o.baseline && fixed > 0) {
+    const text = `${plural(fixed, 'baselined finding')} no longer found in ${o.baseline.path}: drop ${fixed === 1 ? 'it' : 'them'} with --prune-baseline`
+    out += `::notice title=${escapeProperty('ongrid-skill baseline')}::${escapeData(text)}\n`
   }
   return terminalText(out, o.terminal === true)
 }

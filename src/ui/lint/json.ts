@@ -1,7 +1,7 @@
 import { toText } from '../../core/go/gostring.js'
 import type { Finding, Fix, RuleMeta } from '../../core/lint/types.js'
 import { envelope } from '../envelope.js'
-import { counts, displayPath, type LintOutput, rootsShown } from './model.js'
+import { counts, displayPath, isBaselined, type LintOutput, rootsShown } from './model.js'
 
 /**
  * A fix as JSON: `edits` of the file's bytes (`range`: byte offsets [start, end) of the file as
@@ -42,6 +42,7 @@ export function filesJson(o: LintOutput) {
       message: x.message,
       ...(x.hint ? { hint: x.hint } : {}),
       ...fixesJson(x, o.cwd),
+      ...(o.baseline ? { baselined: isBaselined(o, x) } : {}),
     })),
   }))
 }
@@ -61,6 +62,20 @@ export function jsonDocument(o: LintOutput) {
         ...(o.leftOut ? { left_out: Object.fromEntries(o.leftOut) } : {}),
         ...(o.roots ? { roots: rootsShown(o) } : {}),
       },
+      ...(o.baseline
+        ? {
+            baseline: {
+              path: o.baseline.path,
+              fixed: o.baseline.fixed.map((e) => ({
+                path: displayPath(e.path, o.cwd),
+                rule_id: e.rule,
+                at: e.at,
+                message: e.message,
+                count: e.count,
+              })),
+            },
+          }
+        : {}),
     },
     o.failure ?? null,
   )

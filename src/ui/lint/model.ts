@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { toText } from '../../core/go/gostring.js'
+import type { FixedEntry } from '../../core/lint/baseline.js'
 import type { FileReport } from '../../core/lint/engine.js'
 import type { RootUsed } from '../../core/lint/targets.js'
 import { type Finding, type RuleMeta, type Severity, severityRank } from '../../core/lint/types.js'
@@ -30,6 +31,28 @@ export interface LintOutput {
   exitCode?: number
   /** Why that code is not 0 (the json document's `error.message`). */
   failure?: string
+  /** lint with a baseline (core/lint/baseline.ts). */
+  baseline?: BaselineShown
+}
+
+/** What the formats say of the baseline: which findings it accepts, which of its entries are gone. */
+export interface BaselineShown {
+  /** The file, as shown (relative to the working dir). */
+  path: string
+  /** The findings it accepts: listed by json, junit and SARIF (as suppressed), counted by the others. */
+  findings: ReadonlySet<Finding>
+  /** Entries of the files checked that no finding matched any more: prune them. */
+  fixed: readonly FixedEntry[]
+}
+
+/** Whether the baseline accepts this finding (it then neither fails the run nor is counted as a problem). */
+export function isBaselined(o: LintOutput, f: Finding): boolean {
+  return o.baseline?.findings.has(f) === true
+}
+
+/** The findings the user is to act on: not those the baseline accepts. */
+export function newFindings(o: LintOutput, findings: readonly Finding[]): Finding[] {
+  return o.baseline ? findings.filter((f) => !o.baseline?.findings.has(f)) : [...findings]
 }
 
 /** The roots as the summaries give them: absolute text, and whether each was assumed. */
@@ -45,6 +68,9 @@ export interface Counts {
   warnings: number
   infos: number
   ignored: number
+  /** With a baseline: the findings it accepts (not counted above) and its entries now fixed. */
+  baselined?: number
+  fixed?: number
 }
 
 export function counts(o: LintOutput): Counts {
@@ -56,9 +82,14 @@ export function counts(o: LintOutput): Counts {
     infos: 0,
     ignored: o.ignored,
   }
+  if (o.baseline) {
+    c.baselined = 0
+    c.fixed = o.baseline.fixed.reduce((n, e) => n + e.count, 0)
+  }
   for (const f of o.files) {
     for (const x of f.findings) {
-      if (x.severity === 'error') c.errors++
+      if (c.baselined !== undefined && isBaselined(o, x)) c.baselined++
+      else if (x.severity === 'error') c.errors++
       else if (x.severity === 'warn') c.warnings++
       else c.infos++
     }

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import { toText } from '../../core/go/gostring.js'
 import type { Finding } from '../../core/lint/types.js'
-import { displayPath, type LintOutput } from './model.js'
+import { counts, displayPath, isBaselined, type LintOutput } from './model.js'
 import { RULES_DOC_URL, ruleAnchor } from './rule-link.js'
 
 const LEVEL = { error: 'error', warn: 'warning', info: 'note' } as const
@@ -59,9 +59,20 @@ export function sarif(o: LintOutput, version: string): string {
           },
         ],
         ...(fx.length > 0 ? { fixes: fx } : {}),
+        ...(o.baseline === undefined
+          ? {}
+          : isBaselined(o, x)
+            ? {
+                baselineState: 'unchanged',
+                suppressions: [
+                  { kind: 'external', status: 'accepted', justification: `recorded in ${o.baseline.path}` },
+                ],
+              }
+            : { baselineState: 'new' }),
       }
     }),
   )
+  const c = counts(o)
   const doc = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -87,6 +98,9 @@ export function sarif(o: LintOutput, version: string): string {
         },
         columnKind: 'unicodeCodePoints',
         results,
+        ...(o.baseline
+          ? { properties: { baseline: { path: o.baseline.path, baselined: c.baselined, fixed: c.fixed } } }
+          : {}),
       },
     ],
   }

@@ -1,6 +1,6 @@
 import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
 import { terminalLineText } from '../terminal.js'
-import { counts, displayPath, type LintOutput, plural } from './model.js'
+import { counts, displayPath, type LintOutput, newFindings, plural } from './model.js'
 
 /** Colours for the stylish format; identity functions when colour is off. */
 export interface Paint {
@@ -46,11 +46,13 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
   // hold: a dir name, an entry's stderr) or a hint is shown as `\n`; off it, continuation lines.
   const l = (s: string) => terminalLineText(s, o.terminal === true)
   for (const f of o.files) {
-    if (f.findings.length === 0) continue
+    // Findings the baseline accepts are counted in the summary, not listed.
+    const findings = newFindings(o, f.findings)
+    if (findings.length === 0) continue
     out += `${paint.path(l(displayPath(f.file, o.cwd)))}\n`
-    const posW = Math.max(...f.findings.map((x) => `${x.line}:${x.column}`.length))
-    const sevW = Math.max(...f.findings.map((x) => LABEL[x.severity].length))
-    for (const x of f.findings) {
+    const posW = Math.max(...findings.map((x) => `${x.line}:${x.column}`.length))
+    const sevW = Math.max(...findings.map((x) => LABEL[x.severity].length))
+    for (const x of findings) {
       const pos = `${x.line}:${x.column}`.padEnd(posW)
       const label = LABEL[x.severity]
       const sev = paint[x.severity](label) + ' '.repeat(sevW - label.length)
@@ -70,10 +72,19 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
     o.command === 'validate' || o.command === 'lint' ? ` (${plural(c.manifests, 'manifest')})` : ''
   const checked = `${plural(c.files, 'file')} checked${found}${ignored}`
   if (problems === 0) {
-    out += `${paint.ok('✔')} ${checked}: no problems\n`
+    out += `${paint.ok('✔')} ${checked}: no ${c.baselined ? 'new ' : ''}problems\n`
   } else {
     const line = `✖ ${plural(problems, 'problem')} (${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}, ${plural(c.infos, 'info', 'infos')}) in ${checked}`
     out += `${c.errors > 0 ? paint.error(line) : c.warnings > 0 ? paint.warn(line) : paint.info(line)}\n`
+  }
+  if (o.baseline !== undefined) {
+    const b = o.baseline
+    if (c.baselined)
+      out += `${paint.dim(`${plural(c.baselined, 'baselined finding')} not shown (${l(b.path)})`)}\n`
+    if (c.fixed) {
+      const line = `${plural(c.fixed, 'baselined finding')} no longer found: drop ${c.fixed === 1 ? 'it' : 'them'} with --prune-baseline`
+      out += `${paint.warn(line)}\n`
+    }
   }
   // What was not judged, and against which root: a verdict is only as good as its reading.
   if (o.leftOut !== undefined && o.leftOut.size > 0) out += `${paint.dim(leftOutLine(o.leftOut))}\n`
