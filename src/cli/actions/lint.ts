@@ -184,7 +184,12 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   const { lintBaseline } = await import('./lint-baseline.js')
   if (!fixing) {
     const baseline = lintBaseline({ baseline: flags.baseline, update, prune }, argv, result)
-    return report('lint', result, format, { quiet: flags.quiet === true, failSeverity, maxWarnings, baseline })
+    return report('lint', result, format, {
+      quiet: flags.quiet === true,
+      failSeverity,
+      maxWarnings,
+      baseline,
+    })
   }
   const { parseFixTypes, runFixes } = await import('./lint-fix.js')
   const dryRun = flags['fix-dry-run'] === true
