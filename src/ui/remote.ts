@@ -1,5 +1,10 @@
 import type { Session } from '../core/remote/credentials.js'
-import type { DiffResult, InstalledPack, RemoteSkill } from '../core/remote/diff.js'
+import {
+  type DiffResult,
+  type InstalledPack,
+  type RemoteSkill,
+  SUBPROCESS_PREVIEW,
+} from '../core/remote/diff.js'
 import { terminalLineText } from './terminal.js'
 
 /**
@@ -43,7 +48,7 @@ export function skillDoc(s: RemoteSkill) {
 
 function kindOf(s: RemoteSkill): string {
   if (s.params === null) return 'skill-md'
-  if (s.result_preview === '{...} (subprocess skill output)') return 'subprocess'
+  if (s.result_preview === SUBPROCESS_PREVIEW) return 'subprocess'
   if (s.inventory_only === true) return 'bridged-tool'
   return 'builtin'
 }

@@ -111,12 +111,16 @@ export function smokeCases(pkg: string, work: string, mysqlUrl?: () => string): 
       run: (cli) => {
         const r = cli(['audit', 'tail', '-n', '5', '--json'], o())
         ok(r, 'audit tail')
-        const rows = r.stdout
+        // JSON lines: the rows, then the document (schemas/output/audit-tail.schema.json).
+        const lines = r.stdout
           .trim()
           .split('\n')
           .map((l) => JSON.parse(l))
-        assert.equal(rows.length, 2, r.stdout)
-        assert.equal(rows[0].skill, 'disk_usage')
+        const doc = lines.pop()
+        assert.equal(doc.command, 'audit tail', r.stdout)
+        assert.equal(doc.rows, 2, r.stdout)
+        assert.equal(lines.length, 2, r.stdout)
+        assert.equal(lines[0].skill, 'disk_usage')
         assert.equal(r.stderr, '')
         const s = cli(['audit', 'tail', '--db', `sqlite:${store}`, '-n', '1'], o())
         ok(s, 'audit tail --db sqlite:')

@@ -33,7 +33,13 @@ import {
   WARNING_SEVERITY,
   warningRuleId,
 } from '../../core/marketplace/rules.js'
-import { listPackFiles, type Verdict, verifySignature } from '../../core/marketplace/signature.js'
+import {
+  listPackFiles,
+  PIN_MISMATCH,
+  SIGNATURE_MISMATCH,
+  type Verdict,
+  verifySignature,
+} from '../../core/marketplace/signature.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
 import { envelope } from '../../ui/envelope.js'
 import { renderLint } from '../../ui/lint/format.js'
@@ -474,9 +480,9 @@ function isLink(p: string): boolean {
 
 /** What to do after a failed verify, by the manager's text (ours: the manager says nothing more). */
 export function signatureFailedHint(err: string): string | undefined {
-  if (err === 'ecdsa signature does not verify')
+  if (err === SIGNATURE_MISMATCH)
     return 'a signed file (*.md, *.json) changed after signing, or the signature is not this key’s: re-sign with `ongrid-skill marketplace sign PATH --key KEY.pem`'
-  if (err === 'pub_key does not match pinned registry key')
+  if (err === PIN_MISMATCH)
     return 'signed with another key than the pinned one: sign with the pinned key’s private key, or pin this pack’s pub_key'
   if (
     /^(parse signature\.json|decode sig|decode pub_key|signature\.json missing|pub_key|parse PKIX)/.test(err)

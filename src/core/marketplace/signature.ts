@@ -15,6 +15,10 @@ import { clean, ext, join } from '../go/path/filepath/path.js'
 import { walkDir } from '../go/path/filepath/walkdir.js'
 import { readPackFile } from './pack-read.js'
 
+/** The manager's texts for a signature that is not the pinned key's, and one that does not verify. */
+export const PIN_MISMATCH = 'pub_key does not match pinned registry key'
+export const SIGNATURE_MISMATCH = 'ecdsa signature does not verify'
+
 export const SIGNATURE_FILE = 'signature.json'
 
 export type SignatureState = 'verified' | 'unsigned' | 'failed'
@@ -160,7 +164,7 @@ export function verifySignature(packPath: GoString, expectedKey: GoString): Verd
   if (expectedKey !== '') {
     const pin = parseECDSAPublicKey(expectedKey)
     if (!pin.ok) return fail(new WrapError('expected key: ', pin.err), pin.exact)
-    if (!key.der.equals(pin.der)) return fail(new ErrorString('pub_key does not match pinned registry key'))
+    if (!key.der.equals(pin.der)) return fail(new ErrorString(PIN_MISMATCH))
   }
   const hash = computePackHash(cleanPath)
   if (hash.err !== null || hash.stream === null || hash.digest === null) {
@@ -170,7 +174,7 @@ export function verifySignature(packPath: GoString, expectedKey: GoString): Verd
   if (!verifyStream(key.key, hash.stream, sigBytes.value)) {
     return {
       state: 'failed',
-      err: new ErrorString('ecdsa signature does not verify'),
+      err: new ErrorString(SIGNATURE_MISMATCH),
       exact: true,
       hash: hex,
       curve: key.curve,

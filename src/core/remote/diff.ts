@@ -4,8 +4,13 @@
  * display name, skill names). What the API does not expose is listed, never guessed.
  */
 
-/** The `result_preview` of a subprocess pack in /v1/skills (manager v0.13.4): how they are told apart. */
-export const SUBPROCESS_PREVIEW = '{...} (subprocess skill output)'
+import { RESULT_PREVIEW } from '../tool-def.js'
+
+/**
+ * The `result_preview` of a subprocess pack in /v1/skills (manager v0.13.4): how they are told
+ * apart. The bridge's own text (core/tool-def.ts).
+ */
+export const SUBPROCESS_PREVIEW = RESULT_PREVIEW
 
 export interface RemoteSkill {
   key: string
