@@ -51,6 +51,7 @@ const ACTIONS: Record<string, () => Promise<(input: never) => Promise<number>>> 
   'marketplace:sign': async () => (await import('./actions/marketplace.js')).marketplaceSignAction,
   'marketplace:pack': async () => (await import('./actions/marketplace.js')).marketplacePackAction,
   mcp: async () => (await import('./actions/mcp.js')).mcpAction,
+  lsp: async () => (await import('./actions/lsp.js')).lspAction,
 }
 
 /** Topics whose commands are `topic command` on the command line. */

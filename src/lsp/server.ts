@@ -1,0 +1,173 @@
+/**
+ * `ongrid-skill lsp`: the Language Server Protocol over stdio. Diagnostics are `lint`'s, on the
+ * unsaved text (`core/overlay.ts`), recomputed after a pause in typing and when files they
+ * depend on change on disk (`workspace/didChangeWatchedFiles`). The connection ends the process
+ * when its input closes, on `exit`, or when the client's process is gone (checked every 3 s).
+ */
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import {
+  type Connection,
+  createConnection,
+  type Diagnostic,
+  DidChangeWatchedFilesNotification,
+  type InitializeParams,
+  StreamMessageReader,
+  StreamMessageWriter,
+  TextDocumentSyncKind,
+  TextDocuments,
+} from 'vscode-languageserver/node.js'
+import { TextDocument } from 'vscode-languageserver-textdocument'
+import { fromText } from '../core/go/gostring.js'
+import { setOverlay } from '../core/overlay.js'
+import { diagnoseScope, scopeOf } from './diagnostics.js'
+
+/** Pause after the last change before the checks run again. */
+export const DEFAULT_DEBOUNCE_MS = 75
+
+/** Files the server reads as text it may be given unsaved. */
+export function isServedPath(file: string): boolean {
+  return (
+    /(^|\/)(skill\.json|SKILL\.md|\.ongrid-skill\.ya?ml)$/.test(file) ||
+    /(^|\/)tests\/[^/]+\.json$/.test(file)
+  )
+}
+
+function pathOf(uri: string): string | null {
+  if (!uri.startsWith('file:')) return null
+  try {
+    return fileURLToPath(uri)
+  } catch {
+    return null
+  }
+}
+
+export interface ServerOptions {
+  input: NodeJS.ReadableStream
+  output: NodeJS.WritableStream
+  debounceMs?: number
+}
+
+export function startServer(opts: ServerOptions): Connection {
+  const connection = createConnection(
+    new StreamMessageReader(opts.input),
+    new StreamMessageWriter(opts.output),
+  )
+  const documents = new TextDocuments(TextDocument)
+  let folders: string[] = []
+  let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
+  /** Scope → the files it last published diagnostics for. */
+  const published = new Map<string, Set<string>>()
+  const pending = new Set<string>()
+  let timer: NodeJS.Timeout | null = null
+  let draining = false
+
+  const uriOf = (file: string): string => {
+    const url = pathToFileURL(file).href
+    return documents.get(url) === undefined
+      ? (documents.all().find((d) => pathOf(d.uri) === file)?.uri ?? url)
+      : url
+  }
+
+  const runScope = async (scope: string) => {
+    const { files, failure } = await diagnoseScope(scope)
+    if (failure !== null) connection.console.log(`${scope}: ${failure}`)
+    const before = published.get(scope) ?? new Set<string>()
+    for (const file of before) if (!files.has(file)) files.set(file, [])
+    const now = new Set<string>()
+    for (const [file, diagnostics] of files) {
+      if (diagnostics.length > 0) now.add(file)
+      const doc = documents.get(uriOf(file))
+      await connection.sendDiagnostics({
+        uri: uriOf(file),
+        diagnostics: diagnostics as Diagnostic[],
+        ...(doc ? { version: doc.version } : {}),
+      })
+    }
+    published.set(scope, now)
+  }
+
+  const drain = async () => {
+    while (pending.size > 0) {
+      const scopes = [...pending]
+      pending.clear()
+      for (const s of scopes) {
+        try {
+          await runScope(s)
+        } catch (e) {
+          connection.console.error(`${s}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+        }
+      }
+    }
+    draining = false
+  }
+
+  const schedule = (scope: string) => {
+    pending.add(scope)
+    if (timer !== null) clearTimeout(timer)
+    timer = setTimeout(() => {
+      timer = null
+      if (!draining) {
+        draining = true
+        void drain()
+      }
+    }, debounceMs)
+  }
+
+  const scheduleFile = (file: string) => schedule(scopeOf(file, folders))
+
+  const syncOverlay = (doc: TextDocument, open: boolean) => {
+    const file = pathOf(doc.uri)
+    if (file === null || !isServedPath(file)) return null
+    setOverlay(fromText(file), open ? Buffer.from(doc.getText(), 'utf8') : null)
+    return file
+  }
+
+  connection.onInitialize((params: InitializeParams) => {
+    const given = params.workspaceFolders?.map((f) => pathOf(f.uri)) ?? [
+      params.rootUri ? pathOf(params.rootUri) : (params.rootPath ?? null),
+    ]
+    folders = given.filter((f): f is string => f !== null).map((f) => f.replace(/\/+$/, '') || '/')
+    const o = params.initializationOptions as { debounceMs?: unknown } | undefined
+    if (typeof o?.debounceMs === 'number' && o.debounceMs >= 0) debounceMs = o.debounceMs
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      },
+      serverInfo: { name: 'ongrid-skill' },
+    }
+  })
+
+  connection.onInitialized(() => {
+    // Files the findings depend on (entries, their modes, other packs): watched by the client.
+    connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] })
+      .catch(() => {})
+  })
+
+  documents.onDidOpen((e) => {
+    const file = syncOverlay(e.document, true)
+    if (file !== null) scheduleFile(file)
+  })
+  documents.onDidChangeContent((e) => {
+    const file = syncOverlay(e.document, true)
+    if (file !== null) scheduleFile(file)
+  })
+  documents.onDidClose((e) => {
+    const file = syncOverlay(e.document, false)
+    if (file !== null) scheduleFile(file)
+  })
+
+  connection.onDidChangeWatchedFiles((e) => {
+    // A scope already checked is checked again when a file inside it changes on disk: an entry
+    // (its mode), another pack (a duplicate name), a config, a case file not open.
+    for (const c of e.changes) {
+      const file = pathOf(c.uri)
+      if (file === null) continue
+      for (const s of published.keys()) if (s === '/' || file === s || file.startsWith(`${s}/`)) schedule(s)
+    }
+  })
+
+  documents.listen(connection)
+  connection.listen()
+  return connection
+}

@@ -1,0 +1,256 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { BIN, REPO, runCliSync } from '../helpers/cli.js'
+import { type Diag, type LspClient, startLsp, stopLsp, uri } from '../helpers/lsp.js'
+import { makeTree, tempRoot } from '../helpers/tree.js'
+import { waitFor } from '../helpers/until.js'
+
+/** A tree with findings of every kind: JSON, practice, cross-pack, SKILL.md, a case file, a config. */
+function packs(root: string) {
+  makeTree(root, {
+    'skills/.ongrid-skill.yaml': 'rules:\n  practice/class-unset: error\n  schema/missing: off\n',
+    'skills/a/skill.json':
+      '{"name":"a","description":"A skill that does a thing.","entry":"run.sh","class":"safe"}',
+    'skills/a/run.sh': '#!/bin/sh\necho {}\n',
+    'skills/a/tests/x.json': '[{"name":"x","args":{},"expect":{"ok":true}}]',
+    'skills/b/skill.json': '{"name":"a","description":"Dup.","entry":"run.sh"}',
+    'skills/b/run.sh': { exec: '#!/bin/sh\n' },
+    'skills/c/SKILL.md': '---\nname: c\ndescription: 5\nactivation:\n  mode: sometimes\n---\nbody\n',
+  })
+}
+
+/**
+ * The editor's position of lint's line:column (1-based; the column counts code points), worked
+ * out from the file's text: lines split on \n (no \r in these files), UTF-16 units of the line's
+ * first column-1 code points.
+ */
+function editorPosition(text: string, line: number, column: number) {
+  const l = text.split('\n')[line - 1] ?? ''
+  return { line: line - 1, character: [...l].slice(0, column - 1).join('').length }
+}
+
+interface LintFinding {
+  ruleId: string
+  severity: 'error' | 'warn' | 'info'
+  line: number
+  column: number
+  message: string
+  hint?: string
+}
+
+const SEVERITY = { error: 1, warn: 2, info: 3 }
+
+/** lint --format json of `dir`, as diagnostics' comparable fields per absolute file. */
+function lintAsDiagnostics(dir: string) {
+  const r = runCliSync(['lint', dir, '--format', 'json'], { cwd: dir })
+  assert.ok(r.code === 0 || r.code === 1, r.stderr)
+  const doc = JSON.parse(r.stdout) as { files: { path: string; findings: LintFinding[] }[] }
+  const out = new Map<string, unknown[]>()
+  for (const f of doc.files) {
+    const file = join(dir, f.path)
+    const text = readFileSync(file, 'utf8')
+    out.set(
+      uri(file),
+      f.findings.map((x) => ({
+        code: x.ruleId,
+        severity: SEVERITY[x.severity],
+        message: x.hint ? `${x.message}\nhint: ${x.hint}` : x.message,
+        start: editorPosition(text, x.line, x.column),
+      })),
+    )
+  }
+  return out
+}
+
+const comparable = (ds: Diag[]) =>
+  ds.map((d) => ({ code: d.code, severity: d.severity, message: d.message, start: d.range.start }))
+
+describe('lsp', () => {
+  let t: { root: string; cleanup: () => void }
+  const clients: LspClient[] = []
+  const children: ChildProcess[] = []
+  before(() => {
+    t = tempRoot()
+  })
+  after(() => {
+    for (const c of clients) c.child.kill('SIGKILL')
+    for (const c of children) c.kill('SIGKILL')
+    t.cleanup()
+  })
+  const start = async (root: string | null, o: Parameters<typeof startLsp>[1] = {}) => {
+    const c = await startLsp(root, o)
+    clients.push(c)
+    return c
+  }
+
+  it('publishes what lint --format json finds in the same text, from the unsaved buffer', async () => {
+    const root = join(t.root, 'same')
+    packs(root)
+    const skills = join(root, 'skills')
+    const a = join(skills, 'a/skill.json')
+    const c = await start(skills)
+    // Unsaved: a JSON error after multi-byte characters (2- and 4-byte UTF-8, a surrogate pair).
+    const typed =
+      '{\n  "name": "a",\n  "description": "Dóes ä thing 😀 — now with ümlauts",\n  "entry": "run.sh",, \n}'
+    await c.open(a, typed)
+    const cases = join(skills, 'a/tests/x.json')
+    const casesText = '[{"name":"x","args":{},"expect":{"exit":0}}]'
+    await c.open(cases, casesText)
+    const md = join(skills, 'c/SKILL.md')
+    const mdText =
+      '---\nname: c\ndescription: "ü 😀 short"\nactivation:\n  mode: sometimes\n  when: [1\n---\nbody\n'
+    await c.open(md, mdText, 'markdown')
+    const b = join(skills, 'b/skill.json')
+    await c.waitDiagnostics(uri(a), (d) => d.some((x) => x.code === 'manager/parse'))
+    await c.waitDiagnostics(uri(cases), (d) => d.some((x) => x.code === 'tests/unknown-key'))
+    await c.waitDiagnostics(uri(md))
+    await c.waitDiagnostics(uri(b))
+    // The disk still has the old text: the findings came from the buffers.
+    assert.ok(!readFileSync(a, 'utf8').includes('ümlauts'))
+    writeFileSync(a, typed)
+    writeFileSync(cases, casesText)
+    writeFileSync(md, mdText)
+    const expected = lintAsDiagnostics(skills)
+    assert.ok(expected.size >= 4)
+    assert.ok((expected.get(uri(md)) ?? []).length > 0)
+    for (const [u, list] of expected) assert.deepEqual(comparable(c.diagnostics.get(u) ?? []), list, u)
+    // Each carries its rule's docs link and the tool's name.
+    const parse = (c.diagnostics.get(uri(a)) ?? []).find((d) => d.code === 'manager/parse')
+    assert.equal(
+      parse?.codeDescription?.href,
+      'https://github.com/ongridio/ongrid-skill/blob/main/docs/rules.md#manager-parse',
+    )
+    assert.equal(parse?.source, 'ongrid-skill')
+    // Severity from the config above the file: class-unset raised to error, schema/missing off.
+    const bs = c.diagnostics.get(uri(b)) ?? []
+    assert.equal(bs.find((d) => d.code === 'practice/class-unset')?.severity, 1)
+    assert.ok(!bs.some((d) => d.code === 'schema/missing'))
+    assert.equal(await stopLsp(c), 0)
+  })
+
+  it('places a JSON error at the byte Go stopped at, in UTF-16 units, and the range covers the token', async () => {
+    const root = join(t.root, 'utf16')
+    makeTree(root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\n' } })
+    const f = join(root, 'p/skill.json')
+    const c = await start(root)
+    await c.open(f, '{"name": "ä€😀", "x": tru}')
+    const [d] = await c.waitDiagnostics(uri(f), (ds) => ds.some((x) => x.code === 'manager/parse'))
+    // `{"name": "` is 10 units, ä€ 2, 😀 2 (a surrogate pair), `", "x": ` 8; Go stops at `}` after `tru`.
+    assert.equal(d.code, 'manager/parse')
+    assert.deepEqual(d.range, { start: { line: 0, character: 25 }, end: { line: 0, character: 26 } })
+    assert.match(d.message, /invalid character '}' in literal true/)
+    await c.change(f, '{"name": "ä€😀", "x": [1, "unterminated}', 2)
+    const [e] = await c.waitDiagnostics(uri(f), (ds) => ds[0]?.message.includes('unexpected end') === true, 1)
+    // …then `[1, ` 4 and `"unterminated}` 14: the end of the input, at 40.
+    assert.deepEqual(e.range.start, { line: 0, character: 40 })
+    assert.equal(await stopLsp(c), 0)
+  })
+
+  it('checks again after a pause in typing, not per keystroke, and clears what was fixed', async () => {
+    const root = join(t.root, 'debounce')
+    makeTree(root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\n' } })
+    const f = join(root, 'p/skill.json')
+    const c = await start(root, { init: { debounceMs: 300 } })
+    await c.open(f, '{')
+    await c.waitDiagnostics(uri(f), (d) => d.some((x) => x.code === 'manager/parse'))
+    const before = c.publishes.get(uri(f)) ?? 0
+    const good = '{"name":"p","description":"A skill that does a thing well.","entry":"run.sh"}'
+    for (let i = 1; i <= good.length; i++) await c.change(f, good.slice(0, i), i + 1)
+    const d = await c.waitDiagnostics(uri(f), (ds) => !ds.some((x) => x.code === 'manager/parse'), before)
+    assert.ok(d.length > 0, 'practice findings remain')
+    await new Promise((r) => setTimeout(r, 500))
+    // Typed in well under the pause: at most a check or two for 76 changes.
+    assert.ok((c.publishes.get(uri(f)) ?? 0) - before <= 2, `${c.publishes.get(uri(f))} publishes`)
+    assert.equal(await stopLsp(c), 0)
+  })
+
+  it('checks again when a file it depends on changes on disk (didChangeWatchedFiles)', async () => {
+    const root = join(t.root, 'watched')
+    makeTree(root, {
+      'p/skill.json':
+        '{"name":"p","description":"A skill that does a thing well.","entry":"run.sh","class":"safe"}',
+      'p/run.sh': '#!/bin/sh\n',
+    })
+    const f = join(root, 'p/skill.json')
+    const c = await start(root)
+    await c.open(f, readFileSync(f, 'utf8'))
+    await c.waitDiagnostics(uri(f), (d) => d.some((x) => x.code === 'run/not-executable'))
+    const n = c.publishes.get(uri(f)) ?? 0
+    chmodSync(join(root, 'p/run.sh'), 0o755)
+    await c.conn.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: uri(join(root, 'p/run.sh')), type: 2 }],
+    })
+    await c.waitDiagnostics(uri(f), (d) => !d.some((x) => x.code === 'run/not-executable'), n)
+    assert.equal(await stopLsp(c), 0)
+  })
+
+  it('puts a config that cannot be used on the config file', async () => {
+    const root = join(t.root, 'config')
+    makeTree(root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\n' } })
+    const cfg = join(root, '.ongrid-skill.yaml')
+    writeFileSync(cfg, 'rules: {}\n')
+    const c = await start(root)
+    await c.open(cfg, 'rules:\n  practice/clas-unset: off\n', 'yaml')
+    const [d] = await c.waitDiagnostics(uri(cfg), (ds) => ds.length > 0)
+    assert.match(d.message, /unknown rule "practice\/clas-unset"/)
+    assert.match(d.message, /hint: did you mean "practice\/class-unset"\?/)
+    // At the id the line names: line 2, after two spaces.
+    assert.deepEqual(d.range.start, { line: 1, character: 2 })
+    await c.change(cfg, 'rules:\n  practice/class-unset: off\n', 2)
+    await c.waitDiagnostics(uri(cfg), (ds) => ds.length === 0, 1)
+    assert.equal(await stopLsp(c), 0)
+  })
+
+  it('exits 0 after shutdown and exit, 1 on exit without shutdown or when its input closes', async () => {
+    const c1 = await start(t.root)
+    assert.equal(await stopLsp(c1), 0)
+    const c2 = await start(t.root)
+    await c2.conn.sendNotification('exit')
+    assert.equal((await c2.exited).code, 1)
+    const c3 = await start(t.root)
+    c3.child.stdin.end()
+    assert.equal((await c3.exited).code, 1)
+  })
+
+  it('exits when its client dies: no orphan', async () => {
+    // A client process that starts the server, then is killed (SIGKILL: no goodbye).
+    const client = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const s = require('node:child_process').spawn(process.execPath, [${JSON.stringify(BIN)}, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] }); console.log(s.pid); setInterval(() => {}, 1000)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO },
+    )
+    children.push(client)
+    let out = ''
+    client.stdout.on('data', (b: Buffer) => {
+      out += b.toString()
+    })
+    assert.ok(await waitFor(() => /\d+\n/.test(out), 10_000))
+    const server = Number(out.trim())
+    const alive = () => {
+      try {
+        process.kill(server, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    assert.ok(alive())
+    client.kill('SIGKILL')
+    assert.ok(await waitFor(() => !alive(), 10_000), 'the server outlived its client')
+  })
+
+  it('exits when the client process it was given is gone, input still open', async () => {
+    const sleeper = spawn('sleep', ['60'])
+    children.push(sleeper)
+    const c = await start(t.root, { processId: sleeper.pid })
+    sleeper.kill('SIGKILL')
+    const { code } = await c.exited
+    assert.equal(code, 1)
+  })
+})
