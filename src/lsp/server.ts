@@ -18,8 +18,10 @@ import {
 } from 'vscode-languageserver/node.js'
 import { TextDocument } from 'vscode-languageserver-textdocument'
 import { fromText } from '../core/go/gostring.js'
+import { RULES_BY_ID } from '../core/lint/registry.js'
 import { setOverlay } from '../core/overlay.js'
 import { diagnoseScope, scopeOf } from './diagnostics.js'
+import { complete, hover, links } from './features.js'
 
 /** Pause after the last change before the checks run again. */
 export const DEFAULT_DEBOUNCE_MS = 75
@@ -57,6 +59,8 @@ export function startServer(opts: ServerOptions): Connection {
   let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
   /** Scope → the files it last published diagnostics for. */
   const published = new Map<string, Set<string>>()
+  /** URI → the diagnostics last sent for it (hover shows their rules' docs). */
+  const shown = new Map<string, Diagnostic[]>()
   const pending = new Set<string>()
   let timer: NodeJS.Timeout | null = null
   let draining = false
@@ -76,9 +80,12 @@ export function startServer(opts: ServerOptions): Connection {
     const now = new Set<string>()
     for (const [file, diagnostics] of files) {
       if (diagnostics.length > 0) now.add(file)
-      const doc = documents.get(uriOf(file))
+      const uri = uriOf(file)
+      const doc = documents.get(uri)
+      if (diagnostics.length > 0) shown.set(uri, diagnostics)
+      else shown.delete(uri)
       await connection.sendDiagnostics({
-        uri: uriOf(file),
+        uri,
         diagnostics: diagnostics as Diagnostic[],
         ...(doc ? { version: doc.version } : {}),
       })
@@ -132,6 +139,9 @@ export function startServer(opts: ServerOptions): Connection {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['"', ':', ' '] },
+        documentLinkProvider: {},
       },
       serverInfo: { name: 'ongrid-skill' },
     }
@@ -165,6 +175,32 @@ export function startServer(opts: ServerOptions): Connection {
       if (file === null) continue
       for (const s of published.keys()) if (s === '/' || file === s || file.startsWith(`${s}/`)) schedule(s)
     }
+  })
+
+  const served = (uri: string) => {
+    const doc = documents.get(uri)
+    const file = doc ? pathOf(uri) : null
+    return doc && file !== null ? { doc, file } : null
+  }
+  connection.onHover((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null
+      ? null
+      : hover(
+          s.doc,
+          s.file,
+          p.position,
+          shown.get(p.textDocument.uri) ?? [],
+          (id) => RULES_BY_ID.get(id)?.docs,
+        )
+  })
+  connection.onCompletion((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null ? [] : complete(s.doc, s.file, p.position, process.env)
+  })
+  connection.onDocumentLinks((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null ? [] : links(s.doc, s.file)
   })
 
   documents.listen(connection)

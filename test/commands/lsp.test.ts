@@ -254,3 +254,89 @@ describe('lsp', () => {
     assert.equal(code, 1)
   })
 })
+
+describe('lsp: hover, completion, links', () => {
+  let t: { root: string; cleanup: () => void }
+  let c: LspClient
+  let f: string
+  let md: string
+  before(async () => {
+    t = tempRoot()
+    makeTree(t.root, {
+      'p/skill.json': '{}',
+      'p/bin/run.sh': { exec: '#!/bin/sh\n' },
+      'n/SKILL.md': '---\nname: n\n---\n',
+    })
+    f = join(t.root, 'p/skill.json')
+    md = join(t.root, 'n/SKILL.md')
+    c = await startLsp(t.root, { env: { ONGRID_TEST_TOKEN: 'x' } })
+  })
+  after(async () => {
+    await stopLsp(c)
+    t.cleanup()
+  })
+  const at = (line: number, character: number) => ({ line, character })
+
+  it('hovers a key with what the manager does with it, and a diagnostic with its rule docs', async () => {
+    const text =
+      '{"name": "p", "env_allow": [], "Class": "safe", "extra": 1, "description": "x", "entry": "bin/run.sh"}'
+    await c.open(f, text)
+    await c.waitDiagnostics(uri(f))
+    type H = { contents: { value: string } } | null
+    const h = (ch: number) =>
+      c.conn.sendRequest('textDocument/hover', {
+        textDocument: { uri: uri(f) },
+        position: at(0, ch),
+      }) as Promise<H>
+    const env = await h(text.indexOf('env_allow') + 2)
+    assert.match(env?.contents.value ?? '', /an empty list passes no environment at all, not even PATH/)
+    // Keys fold as Go's decoder folds them.
+    assert.match((await h(text.indexOf('Class') + 1))?.contents.value ?? '', /\*\*class\*\*: `string/)
+    assert.match((await h(text.indexOf('extra') + 1))?.contents.value ?? '', /does not read this key/)
+    // The description is too short: practice/description-length (on the key), its docs line first.
+    const desc = await h(text.indexOf('"description"') + 1)
+    assert.match(desc?.contents.value ?? '', /^`practice\/description-length`: .*\n\n---\n\n\*\*description\*\*/s)
+    assert.equal(await h(text.indexOf('"p"') + 1), null)
+  })
+
+  it('completes the keys the manager reads, class values, builtin names, env_allow names and SKILL.md keys', async () => {
+    type L = { label: string; insertText?: string; tags?: number[] }[]
+    const items = (file: string, line: number, ch: number) =>
+      c.conn.sendRequest('textDocument/completion', {
+        textDocument: { uri: uri(file) },
+        position: at(line, ch),
+      }) as Promise<L>
+    const text = '{"name": "", "class": , "env_allow": ["ONGRID_T"], \n'
+    await c.change(f, text, 2)
+    const keys = (await items(f, 1, 0)).map((i) => i.label)
+    assert.deepEqual(keys, ['description', 'entry', 'schema', 'timeout_seconds', 'category'])
+    const classes = await items(f, 0, text.indexOf('"class": ') + 9)
+    assert.deepEqual(
+      classes.map((i) => i.insertText),
+      ['"safe"', '"mutating"', '"dangerous"'],
+    )
+    const names = await items(f, 0, text.indexOf('""') + 1)
+    assert.equal(names.length, 11)
+    assert.ok(names.every((i) => i.tags?.includes(1)))
+    const envs = (await items(f, 0, text.indexOf('ONGRID_T') + 8)).map((i) => i.label)
+    assert.ok(envs.includes('ONGRID_TEST_TOKEN'))
+    await c.open(md, '---\nna\nactivation:\n  mode: \n---\n', 'markdown')
+    const fm = (await items(md, 1, 2)).map((i) => i.label)
+    assert.ok(fm.includes('when_to_use') && fm.includes('activation') && fm.includes('metadata'))
+    assert.deepEqual(
+      (await items(md, 3, 8)).map((i) => i.label),
+      ['always', 'keyword'],
+    )
+  })
+
+  it('links entry to its file, joined to the manifest dir', async () => {
+    await c.change(f, '{"name": "p",\n "entry": "bin/run.sh"}', 3)
+    const ls = (await c.conn.sendRequest('textDocument/documentLink', { textDocument: { uri: uri(f) } })) as {
+      range: { start: { line: number; character: number } }
+      target: string
+    }[]
+    assert.equal(ls.length, 1)
+    assert.equal(ls[0].target, uri(join(t.root, 'p/bin/run.sh')))
+    assert.deepEqual(ls[0].range.start, at(1, 11))
+  })
+})
