@@ -72,6 +72,16 @@ function absPath(p: string): GoString {
   return a.ok ? a.value : fromText(p)
 }
 
+/** A report's fix and suggestions, as its finding carries them: only what the rule's metadata declares. */
+function fixesOf(rule: Rule<Context>, r: Report): Pick<Finding, 'fix' | 'suggestions'> {
+  return {
+    ...(r.fix && rule.fixable ? { fix: r.fix } : {}),
+    ...(r.suggestions && r.suggestions.length > 0 && rule.hasSuggestions
+      ? { suggestions: r.suggestions }
+      : {}),
+  }
+}
+
 /** Runs the checks over every file the PATHs name, in order, as one set (like one manager boot). */
 export async function check(opts: CheckOptions): Promise<CheckResult> {
   const RULES = opts.rules
@@ -222,6 +232,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
             offset: null,
             message: r.message,
             ...(r.hint ? { hint: r.hint } : {}),
+            ...fixesOf(rule, r),
           })
           return
         }
@@ -240,6 +251,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
           offset: r.line !== undefined ? null : r.at,
           message: r.message,
           ...(r.hint ? { hint: r.hint } : {}),
+          ...fixesOf(rule, r),
         })
       })
     }
@@ -260,6 +272,8 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     category: r.category,
     kind: r.kind,
     docs: r.docs,
+    ...(r.fixable ? { fixable: r.fixable } : {}),
+    ...(r.hasSuggestions ? { hasSuggestions: true } : {}),
   }))
   return { files, rules, leftOut: targets.leftOut, roots: targets.roots }
 }

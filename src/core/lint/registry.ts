@@ -75,5 +75,13 @@ export const RULES_BY_ID: ReadonlyMap<string, Rule<Context>> = new Map(RULES.map
 
 /** What listings, docs and SARIF need of a rule. */
 export function ruleMeta(r: RuleMeta): RuleMeta {
-  return { id: r.id, severity: r.severity, category: r.category, kind: r.kind, docs: r.docs }
+  return {
+    id: r.id,
+    severity: r.severity,
+    category: r.category,
+    kind: r.kind,
+    docs: r.docs,
+    ...(r.fixable ? { fixable: r.fixable } : {}),
+    ...(r.hasSuggestions ? { hasSuggestions: true } : {}),
+  }
 }

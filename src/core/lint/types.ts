@@ -43,7 +43,43 @@ export interface Finding {
   message: string
   /** Our explanation, when the message alone does not say what to do. */
   hint?: string
+  /** The certain fix (`lint --fix` applies it): only what the manager already assumes, made explicit. */
+  fix?: Fix
+  /** Fixes that change behaviour: shown, never applied by `--fix`. */
+  suggestions?: Suggestion[]
 }
+
+/**
+ * One replacement in a file: the bytes `[range[0], range[1])` of the file as read become `text`.
+ * Offsets are BYTE offsets of the file's own bytes (UTF-8 as stored, BOM included, CR kept), the
+ * offsets `Finding.offset` uses; `text` is a byte string (`GoString`: a char code per byte). An
+ * insertion has `range[0] === range[1]`. Editors convert with `utf16Range` (fix.ts).
+ */
+export interface TextEdit {
+  range: readonly [number, number]
+  text: GoString
+}
+
+/**
+ * What a fix does to one file: text edits (sorted by range, non-overlapping: `applyEdits`), or a
+ * mode change (`mode`: the permission bits the file gets, e.g. the entry's execute bit; no edits).
+ */
+export interface Fix {
+  /** Absolute path (text) of the file the fix changes, when not the finding's own (the entry, for a mode). */
+  file?: string
+  edits: TextEdit[]
+  mode?: number
+}
+
+/** A fix that changes what the manager does: offered with what it does, never applied by `--fix`. */
+export interface Suggestion {
+  /** What applying it does (text). */
+  message: string
+  fix: Fix
+}
+
+/** What a rule's fixes change: `text` edits of a file's bytes, or a file's `mode`. */
+export type Fixable = 'text' | 'mode'
 
 /** What a rule reports: where (a byte offset, or null for the whole file) and what. */
 export interface Report {
@@ -56,6 +92,10 @@ export interface Report {
   column?: number
   /** A finding in another file than the target's (a case file): its absolute path; give line and column. */
   file?: string
+  /** The certain fix, from the rule's pure fixer (rules with `fixable` only). */
+  fix?: Fix
+  /** Fixes that change behaviour (rules with `hasSuggestions` only). */
+  suggestions?: Suggestion[]
 }
 
 export type ReportFn = (r: Report) => void
@@ -106,6 +146,13 @@ export interface Rule<C> {
   docs: string
   examples: RuleExamples
   /**
+   * Set when the rule's findings carry a certain fix (ESLint's `meta.fixable`): `check` computes it
+   * with a pure fixer exported beside it (the file's bytes in, `TextEdit`s out) and reports it.
+   */
+  fixable?: Fixable
+  /** Set when the rule's findings may carry suggestions (ESLint's `meta.hasSuggestions`). */
+  hasSuggestions?: boolean
+  /**
    * Work the check needs that is async or costly (a schema compiled), done before the checks of
    * a file run, and only when the rule is on. Idempotent: several rules may share one.
    */
@@ -124,6 +171,8 @@ export interface RuleMeta {
   docs: string
   /** Shown by docs/rules.md, when given. */
   examples?: RuleExamples
+  fixable?: Fixable
+  hasSuggestions?: boolean
 }
 
 /** The allow-list root as given to the checks, and the manifest or SKILL.md path (byte strings). */

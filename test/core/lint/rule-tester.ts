@@ -5,10 +5,11 @@
  * under test runs.
  */
 import assert from 'node:assert/strict'
-import { chmodSync } from 'node:fs'
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import type { Context } from '../../../src/core/lint/context.js'
 import { check } from '../../../src/core/lint/engine.js'
+import { applyEdits, planFixes } from '../../../src/core/lint/fix.js'
 import type { ExampleFile, Rule, RuleExample, Severity } from '../../../src/core/lint/types.js'
 import { makeTree, type Node, tempRoot } from '../../helpers/tree.js'
 
@@ -38,6 +39,12 @@ export interface TreeCase {
 
 export interface InvalidCase extends TreeCase {
   findings: Expected[]
+  /**
+   * For a fixable rule: each file the fixes change (relative to the case's dir) → its text after
+   * every fix of the rule is applied (passes until none is left), or `{ mode }` its permission
+   * bits. Checked, with: no finding left carries a fix, and fixing again changes nothing.
+   */
+  output?: Readonly<Record<string, string | { mode: number }>>
 }
 
 export interface Actual {
@@ -111,6 +118,32 @@ function expectedList(rule: Rule<Context>, c: InvalidCase, actual: Actual[], dir
   })
 }
 
+/**
+ * Applies the rule's fixes to the case in `dir` until none is left (at most 10 passes): text
+ * edits through applyEdits, modes with chmod. Returns the number of passes that changed a file.
+ */
+export async function fixTree(rule: unknown, dir: string, path = 'skills'): Promise<number> {
+  for (let pass = 0; pass < 10; pass++) {
+    const r = await check({ paths: [`${dir}/${path}`], rules: [asRule(rule)], set: 'all' })
+    const plans = planFixes(r.files.flatMap((f) => f.findings))
+    if (plans.size === 0) return pass
+    for (const p of plans.values()) {
+      if (p.edits.length > 0) {
+        const before = readFileSync(p.file, 'latin1')
+        writeFileSync(p.file, applyEdits(before, p.edits).text, 'latin1')
+      }
+      if (p.mode !== undefined) chmodSync(p.file, p.mode)
+    }
+  }
+  throw new Error('fixes still offered after 10 passes')
+}
+
+function outputOf(dir: string, rel: string, want: string | { mode: number }): string | { mode: number } {
+  return typeof want === 'string'
+    ? readFileSync(`${dir}/${rel}`, 'utf8')
+    : { mode: statSync(`${dir}/${rel}`).mode & 0o7777 }
+}
+
 /** Registers the tests of one rule: `describe(rule.id)`, one test per case. */
 export function ruleTester(rule: unknown, cases: { valid: TreeCase[]; invalid: InvalidCase[] }): void {
   const r = asRule(rule)
@@ -152,6 +185,29 @@ export function ruleTester(rule: unknown, cases: { valid: TreeCase[]; invalid: I
         )
         const clean = (xs: Actual[]) => xs.map((x) => (x.hint === undefined ? { ...x, hint: undefined } : x))
         assert.deepEqual(clean(compared), clean(expectedList(r, c, actual, dir)))
+      })
+      if (!r.fixable) continue
+      test(`fix: ${c.name ?? `#${i + 1}`}`, async (t) => {
+        const why = c.skip?.()
+        if (why) return t.skip(why)
+        const dir = `${R}/case${n++}`
+        writeCase(dir, c)
+        try {
+          const passes = await fixTree(r, dir, c.path)
+          const want = c.output ?? {}
+          if (passes > 0) assert.ok(c.output, 'a case the rule fixes gives its output')
+          const got = Object.fromEntries(Object.entries(want).map(([rel, w]) => [rel, outputOf(dir, rel, w)]))
+          assert.deepEqual(got, want)
+          // Idempotence: the fixed tree offers no fix, and fixing it again changes nothing.
+          const again = await fixTree(r, dir, c.path)
+          assert.equal(again, 0)
+          assert.deepEqual(
+            Object.fromEntries(Object.entries(want).map(([rel, w]) => [rel, outputOf(dir, rel, w)])),
+            want,
+          )
+        } finally {
+          unlockCase(dir, c)
+        }
       })
     }
   })

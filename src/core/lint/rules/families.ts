@@ -7,10 +7,10 @@ import { toText } from '../../go/gostring.js'
 import type { NativeStage, NativeWarning } from '../../native/skill-md.js'
 import type { CaseProblem } from '../../testcases/cases.js'
 import { invalidSchemaMessage, SCHEMA_WARN_MSG } from '../../tool-def.js'
-import type { NativeContext } from '../context.js'
+import type { ManifestContext, NativeContext } from '../context.js'
 import type { EntryProblem } from '../entry.js'
-import type { RuleExamples, Severity } from '../types.js'
-import { casesOf } from './tests-util.js'
+import type { Fix, Fixable, RuleExamples, Severity } from '../types.js'
+import { casesOf, type LoadedCases } from './tests-util.js'
 import type { ManifestRule, NativeRule } from './util.js'
 
 interface Meta {
@@ -27,17 +27,29 @@ function own({ id, severity, docs, examples }: Meta): Meta {
 
 /** A rule for one kind of the executor's first entry problem, at the `entry` key, in its words. */
 export function entryProblemRule<K extends EntryProblem['kind']>(
-  meta: Meta & { problem: K; hint?: (p: Extract<EntryProblem, { kind: K }>) => string },
+  meta: Meta & {
+    problem: K
+    hint?: (p: Extract<EntryProblem, { kind: K }>) => string
+    /** The fix of the entry file (its fixer's kind, and the fixer: null when not certain). */
+    fix?: [Fixable, (ctx: ManifestContext, p: Extract<EntryProblem, { kind: K }>) => Fix | null]
+  },
 ): ManifestRule {
   return {
     ...own(meta),
     category: 'manager',
     kind: 'manifest',
+    ...(meta.fix ? { fixable: meta.fix[0] } : {}),
     check(ctx, report) {
       const p = ctx.entry()
       if (p?.kind !== meta.problem) return
       const hint = meta.hint?.(p as Extract<EntryProblem, { kind: K }>)
-      report({ at: ctx.keyAt('entry'), message: toText(p.message), ...(hint ? { hint } : {}) })
+      const fix = meta.fix?.[1](ctx, p as Extract<EntryProblem, { kind: K }>) ?? null
+      report({
+        at: ctx.keyAt('entry'),
+        message: toText(p.message),
+        ...(hint ? { hint } : {}),
+        ...(fix ? { fix } : {}),
+      })
     },
   }
 }
@@ -90,35 +102,50 @@ export function nativeErrorRule(
 }
 
 /** A rule for one of the SKILL.md loader's warnings (LoadWarning), in its words. */
-export function nativeWarningRule(meta: Meta & { code: NativeWarning['code'] }): NativeRule {
+export function nativeWarningRule(
+  meta: Meta & { code: NativeWarning['code']; fix?: (ctx: NativeContext, w: NativeWarning) => Fix | null },
+): NativeRule {
   return {
     ...own(meta),
     category: 'manager',
     kind: 'native',
+    ...(meta.fix ? { fixable: 'text' as const } : {}),
     check(ctx, report) {
       for (const w of ctx.parse?.warnings ?? []) {
         if (w.code !== meta.code) continue
-        report({ at: null, line: w.line, column: w.column, message: toText(w.reason) })
+        const fix = meta.fix?.(ctx, w) ?? null
+        report({
+          at: null,
+          line: w.line,
+          column: w.column,
+          message: toText(w.reason),
+          ...(fix ? { fix } : {}),
+        })
       }
     },
   }
 }
 
 /** A rule for one kind of problem in a pack's case files, reported in the case file at its pointer. */
-export function caseProblemRule(meta: Meta & { problem: CaseProblem['kind'] }): ManifestRule {
+export function caseProblemRule(
+  meta: Meta & { problem: CaseProblem['kind']; fix?: (c: LoadedCases, p: CaseProblem) => Fix | null },
+): ManifestRule {
   return {
     ...own(meta),
     category: 'tests',
     kind: 'manifest',
+    ...(meta.fix ? { fixable: 'text' as const } : {}),
     check(ctx, report) {
       for (const c of casesOf(ctx)) {
         for (const p of c.file.problems) {
           if (p.kind !== meta.problem) continue
+          const fix = meta.fix?.(c, p) ?? null
           report({
             at: null,
             file: c.file.file,
             ...c.position(p.pointer),
             message: `${p.pointer || '(file)'}: ${p.message}`,
+            ...(fix ? { fix } : {}),
           })
         }
       }

@@ -1,5 +1,14 @@
+import type { GoString } from '../../go/gostring.js'
+import type { TextEdit } from '../types.js'
 import { pack, packText, SKILL_MD, SKILL_MD_TEXT, skillJson, skillMd } from './examples.js'
 import type { AnyRule } from './util.js'
+
+const BOM = '\xef\xbb\xbf'
+
+/** Pure fixer: the edit that removes a leading UTF-8 byte order mark, or null. */
+export function fixBom(raw: GoString): TextEdit | null {
+  return raw.startsWith(BOM) ? { range: [0, BOM.length], text: '' } : null
+}
 
 const rule: AnyRule = {
   id: 'practice/bom',
@@ -18,14 +27,17 @@ const rule: AnyRule = {
     ],
     good: [{ files: pack() }, { files: SKILL_MD }],
   },
+  fixable: 'text',
   check(ctx, report) {
-    if (!ctx.raw?.startsWith('\xef\xbb\xbf')) return
+    const edit = fixBom(ctx.raw ?? '')
+    if (!edit) return
     report({
       at: null,
       message:
         ctx.kind === 'manifest'
           ? 'the file starts with a UTF-8 byte order mark, which Go’s JSON decoder rejects: save it without BOM'
           : 'the file starts with a UTF-8 byte order mark, so the manager finds no `---` line and no frontmatter: save it without BOM',
+      fix: { edits: [edit] },
     })
   },
 }

@@ -1,3 +1,4 @@
+import { renameKey } from '../fix.js'
 import { pack } from './examples.js'
 import { keyText } from './keys.js'
 import type { ManifestRule } from './util.js'
@@ -9,13 +10,17 @@ const rule: ManifestRule = {
   kind: 'manifest',
   docs: 'A key matched a field only case-insensitively (`Entry`, `NAME`, `claſs`): Go accepts it, other tools will not.',
   examples: { bad: [{ files: pack({ entry: undefined, Entry: 'run.sh' }) }], good: [{ files: pack() }] },
+  fixable: 'text',
   check(ctx, report) {
     if (!ctx.ok) return
     for (const k of ctx.parsed?.keys ?? []) {
       if (k.field === null || k.exact) continue
+      // Go already reads the key as the field: spelling it so changes nothing the manager does.
+      const edit = renameKey(ctx.raw, k.offset, k.field)
       report({
         at: k.offset,
         message: `key ${JSON.stringify(keyText(k))} was read as "${k.field}": Go matches keys to fields case-insensitively; spell it "${k.field}"`,
+        ...(edit ? { fix: { edits: [edit] } } : {}),
       })
     }
   },

@@ -1,5 +1,32 @@
+import { lstatSync } from 'node:fs'
+import { fromText, type GoString, toBuffer, toText } from '../../go/gostring.js'
+import type { Fix } from '../types.js'
 import { pack } from './examples.js'
 import { entryProblemRule } from './families.js'
+
+/**
+ * Pure fixer: the permission bits `chmod +x` gives a file of these bits (an execute bit for each
+ * read bit, as the usual umask makes it; the owner's at least).
+ */
+export function executableMode(mode: number): number {
+  const perm = mode & 0o7777
+  const x = (perm & 0o444) >> 2
+  return perm | (x === 0 ? 0o100 : x)
+}
+
+/** The mode fix of an entry (the resolved path the manager runs, inside the allow-list root): a regular file. */
+export function entryModeFix(entry: GoString): Fix | null {
+  const file = toText(entry)
+  if (fromText(file) !== entry) return null
+  try {
+    const st = lstatSync(toBuffer(entry))
+    if (!st.isFile()) return null
+    return { file, edits: [], mode: executableMode(st.mode) }
+  } catch {
+    return null
+  }
+}
+
 export default entryProblemRule({
   id: 'run/not-executable',
   severity: 'error',
@@ -10,4 +37,5 @@ export default entryProblemRule({
   },
   problem: 'not-executable',
   hint: () => 'chmod +x it (and commit the mode: git update-index --chmod=+x).',
+  fix: ['mode', (ctx) => (ctx.skill ? entryModeFix(ctx.skill.entry) : null)],
 })

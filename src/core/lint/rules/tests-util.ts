@@ -1,6 +1,6 @@
-import { fromBuffer, toText } from '../../go/gostring.js'
+import { fromBuffer, type GoString, toText } from '../../go/gostring.js'
 import { dir } from '../../go/path/filepath/path.js'
-import { nodeAt, parseTree } from '../../json-tree.js'
+import { type JNode, nodeAt, parseTree } from '../../json-tree.js'
 import { type CaseFile, caseFiles, loadCaseFile, readCaseBytes } from '../../testcases/cases.js'
 import type { ManifestContext } from '../context.js'
 import { LineIndex } from '../position.js'
@@ -9,6 +9,10 @@ export interface LoadedCases {
   file: CaseFile
   /** line:column of a JSON pointer in the file (1:1 when it cannot be found). */
   position(pointer: string): { line: number; column: number }
+  /** The file's bytes as read ('' when unreadable). */
+  raw: GoString
+  /** The file's JSON tree with offsets, or null (not JSON, unreadable). */
+  tree(): JNode | null
 }
 
 const memo = new WeakMap<ManifestContext, LoadedCases[]>()
@@ -25,17 +29,26 @@ export function casesOf(ctx: ManifestContext): LoadedCases[] {
         try {
           raw = fromBuffer(readCaseBytes(path))
         } catch {}
-      let tree: ReturnType<typeof parseTree> | null = null
+      let tree: JNode | null | undefined
+      const treeOf = () => {
+        if (tree === undefined) {
+          try {
+            tree = file.json === null ? null : parseTree(raw)
+          } catch {
+            tree = null
+          }
+        }
+        return tree
+      }
       const lines = new LineIndex(raw)
       return {
         file,
+        raw,
+        tree: treeOf,
         position(pointer: string) {
           if (file.json === null || pointer === '') return { line: 1, column: 1 }
-          try {
-            tree ??= parseTree(raw)
-          } catch {
-            return { line: 1, column: 1 }
-          }
+          const tree = treeOf()
+          if (tree === null) return { line: 1, column: 1 }
           // The pointer may go one step past what exists (a missing key): point at its parent.
           let p = pointer
           for (;;) {

@@ -16,6 +16,7 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
       ],
+      output: { 'skills/a/skill.json': pack({ env_allow: ['PATH'] }) },
     },
     {
       name: 'before and after',
@@ -34,6 +35,16 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
       ],
+      output: { 'skills/a/skill.json': pack({ env_allow: ['PATH', 'HOME'] }) },
+    },
+    {
+      name: 'escapes and layout',
+      files: {
+        'skills/a/skill.json': '{\n  "name": "a",\n  "env_allow": [ "PATH" ,\n    "\\u0020HOME\\t" ]\n}\n',
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [{ message: '" HOME\\t" has surrounding white space: write "HOME"', line: 4, column: 5 }],
+      output: { 'skills/a/skill.json': '{\n  "name": "a",\n  "env_allow": [ "PATH" ,\n    "HOME" ]\n}\n' },
     },
   ],
 })

@@ -30,6 +30,22 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
       ],
+      output: { 'skills/a/skill.json': '{"name": "a", "timeout_seconds": 30}' },
+    },
+    {
+      name: 'leading zeros dropped; past int64, or not only digits, no fix',
+      files: {
+        'skills/a/skill.json': '{"timeout_seconds": "007",\n "timeout_seconds": "9223372036854775808"}',
+        'skills/b/skill.json': '{"timeout_seconds": " 7"}',
+      },
+      findings: [
+        { message: /cannot unmarshal string/, line: 1, column: 2, file: 'skills/a/skill.json' },
+        { message: /cannot unmarshal string/, line: 1, column: 2, file: 'skills/b/skill.json' },
+      ],
+      output: {
+        'skills/a/skill.json': '{"timeout_seconds": 7,\n "timeout_seconds": "9223372036854775808"}',
+        'skills/b/skill.json': '{"timeout_seconds": " 7"}',
+      },
     },
     {
       files: { 'skills/a/skill.json': '\ufeff{}' },

@@ -15,6 +15,34 @@ ruleTester(rule, {
           file: 'skills/n/SKILL.md',
         },
       ],
+      output: { 'skills/n/SKILL.md': '---\nname: disk_report\ndescription: d\n---\n' },
+    },
+    {
+      name: 'quoted, commented, CRLF, and names YAML would read as something else',
+      files: {
+        'skills/a/SKILL.md': '---\r\nname: "Disk Report" # the title\r\ndescription: d\r\n---\r\n',
+        'skills/b/SKILL.md': "---\nname:   'It''s 2'\ndescription: d\n---\n",
+        'skills/c/SKILL.md': '---\nname: 123-A\ndescription: d\n---\n',
+        'skills/d/SKILL.md': '---\ndescription: d\nname: TRUE\n---\n',
+      },
+      findings: [
+        { message: /normalized to "disk_report"$/, line: 2, column: 7, file: 'skills/a/SKILL.md' },
+        { message: /normalized to "it_s_2"$/, line: 2, column: 9, file: 'skills/b/SKILL.md' },
+        { message: /normalized to "123_a"$/, line: 2, column: 7, file: 'skills/c/SKILL.md' },
+        { message: /normalized to "true"$/, line: 3, column: 7, file: 'skills/d/SKILL.md' },
+      ],
+      output: {
+        'skills/a/SKILL.md': '---\r\nname: disk_report # the title\r\ndescription: d\r\n---\r\n',
+        'skills/b/SKILL.md': '---\nname:   it_s_2\ndescription: d\n---\n',
+        'skills/c/SKILL.md': '---\nname: "123_a"\ndescription: d\n---\n',
+        'skills/d/SKILL.md': '---\ndescription: d\nname: "true"\n---\n',
+      },
+    },
+    {
+      name: 'a block scalar is left to the author',
+      files: { 'skills/n/SKILL.md': '---\nname: >-\n  Disk Report\ndescription: d\n---\n' },
+      findings: [{ message: /normalized to "disk_report"$/, line: 2, column: 7, file: 'skills/n/SKILL.md' }],
+      output: { 'skills/n/SKILL.md': '---\nname: >-\n  Disk Report\ndescription: d\n---\n' },
     },
   ],
 })

@@ -20,6 +20,7 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
       ],
+      output: { 'skills/a/skill.json': pack() },
     },
     {
       files: { 'skills/n/SKILL.md': `\ufeff${NATIVE_OK}` },
@@ -32,6 +33,7 @@ ruleTester(rule, {
           file: 'skills/n/SKILL.md',
         },
       ],
+      output: { 'skills/n/SKILL.md': NATIVE_OK },
     },
   ],
 })

@@ -17,6 +17,23 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
       ],
+      output: {
+        'skills/a/skill.json': pack({ entry: undefined, Entry: 'run.sh' }).replace('"Entry"', '"entry"'),
+      },
+    },
+    {
+      name: 'escaped and folded keys, layout kept',
+      files: {
+        'skills/a/skill.json': '{\n  "NAME":"a",\n  "\\u0065ntry" : "run.sh",\n  "claſs": "safe"\n}\n',
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [
+        { message: /^key "NAME" was read as "name"/, line: 2, column: 3, file: 'skills/a/skill.json' },
+        { message: /^key "claſs" was read as "class"/, line: 4, column: 3, file: 'skills/a/skill.json' },
+      ],
+      output: {
+        'skills/a/skill.json': '{\n  "name":"a",\n  "\\u0065ntry" : "run.sh",\n  "class": "safe"\n}\n',
+      },
     },
   ],
 })

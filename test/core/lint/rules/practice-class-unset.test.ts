@@ -23,6 +23,34 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
       ],
+      output: { 'skills/a/skill.json': pack({ class: undefined }).replace(/}$/, ',"class":"safe"}') },
+    },
+    {
+      name: "a member added in the file's layout, numbers as written",
+      files: {
+        'skills/a/skill.json': '{\n    "name" :  "a",\n    "schema" :  {"maximum": 1.50}\n}\n',
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [{ message: /^class is not set/, line: 1, column: 1, file: 'skills/a/skill.json' }],
+      output: {
+        'skills/a/skill.json':
+          '{\n    "name" :  "a",\n    "schema" :  {"maximum": 1.50},\n    "class" :  "safe"\n}\n',
+      },
+    },
+    {
+      name: 'an empty class made "safe" where it is',
+      files: {
+        'skills/a/skill.json': '{"class": "", "name": "a"}',
+        'skills/a/run.sh': ECHO,
+      },
+      findings: [{ message: /^class is not set/, line: 1, column: 2, file: 'skills/a/skill.json' }],
+      output: { 'skills/a/skill.json': '{"class": "safe", "name": "a"}' },
+    },
+    {
+      name: 'an empty object',
+      files: { 'skills/a/skill.json': ' { }', 'skills/a/run.sh': ECHO },
+      findings: [{ message: /^class is not set/, line: 1, column: 1, file: 'skills/a/skill.json' }],
+      output: { 'skills/a/skill.json': ' {"class": "safe" }' },
     },
   ],
 })

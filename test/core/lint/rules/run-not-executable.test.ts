@@ -16,6 +16,23 @@ ruleTester(rule, {
           file: 'skills/a/skill.json',
         },
       ],
+      output: { 'skills/a/run.sh': { mode: 0o755 } },
+    },
+    {
+      name: 'an execute bit for each read bit',
+      files: { 'skills/a/skill.json': pack(), 'skills/a/run.sh': { file: '#!/bin/sh\n', mode: 0o640 } },
+      findings: [{ message: /not executable$/, line: 1, column: 83, file: 'skills/a/skill.json' }],
+      output: { 'skills/a/run.sh': { mode: 0o750 } },
+    },
+    {
+      name: 'a link: the file the manager runs (the resolved entry) gets the bit',
+      files: {
+        'skills/a/skill.json': pack(),
+        'skills/a/run.sh': { link: 'real.sh' },
+        'skills/a/real.sh': { file: '#!/bin/sh\n', mode: 0o644 },
+      },
+      findings: [{ message: /not executable$/, line: 1, column: 83, file: 'skills/a/skill.json' }],
+      output: { 'skills/a/real.sh': { mode: 0o755 } },
     },
   ],
 })

@@ -32,5 +32,33 @@ ruleTester(rule, {
         },
       ],
     },
+    {
+      name: 'one near match: renamed, layout kept',
+      files: {
+        'skills/a/skill.json': pack(),
+        'skills/a/run.sh': ECHO,
+        'skills/a/tests/a.json':
+          '[\n  {"nme": "a",  "expect": {"ok": true, "timedout": false}},\n  {"name": "b", "expect": {"Ok": true, "ok": false}}\n]\n',
+      },
+      findings: [
+        {
+          message: /^\/0\/nme: unknown key "nme" \(known/,
+          line: 2,
+          column: 4,
+          file: 'skills/a/tests/a.json',
+        },
+        {
+          message: /^\/0\/expect\/timedout: unknown key/,
+          line: 2,
+          column: 40,
+          file: 'skills/a/tests/a.json',
+        },
+        { message: /^\/1\/expect\/Ok: unknown key/, line: 3, column: 28, file: 'skills/a/tests/a.json' },
+      ],
+      output: {
+        'skills/a/tests/a.json':
+          '[\n  {"name": "a",  "expect": {"ok": true, "timed_out": false}},\n  {"name": "b", "expect": {"Ok": true, "ok": false}}\n]\n',
+      },
+    },
   ],
 })
