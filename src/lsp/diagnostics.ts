@@ -93,9 +93,17 @@ function configDiagnostic(e: ConfigError): { file: string; diagnostic: Diagnosti
   }
 }
 
+/** A diagnostic and the finding it shows (its fix and suggestions, in the file's bytes). */
+export interface Shown {
+  diagnostic: Diagnostic
+  finding: Finding
+}
+
 export interface ScopeDiagnostics {
   /** Absolute file → its diagnostics (every file the check reported, none left out). */
   files: Map<string, Diagnostic[]>
+  /** Absolute file → the findings behind its diagnostics, for code actions. */
+  findings: Map<string, Shown[]>
   /** Why the scope could not be checked (a PATH with no pack, a config that cannot be used). */
   failure: string | null
 }
@@ -103,6 +111,7 @@ export interface ScopeDiagnostics {
 /** `lint SCOPE` (every rule, configs read), as diagnostics. */
 export async function diagnoseScope(scope: string): Promise<ScopeDiagnostics> {
   const files = new Map<string, Diagnostic[]>()
+  const findings = new Map<string, Shown[]>()
   let result: CheckResult
   try {
     const { RULES } = await import('../core/lint/registry.js')
@@ -112,16 +121,22 @@ export async function diagnoseScope(scope: string): Promise<ScopeDiagnostics> {
       const d = configDiagnostic(e)
       if (d !== null) files.set(d.file, [d.diagnostic])
     }
-    if (e instanceof UserError) return { files, failure: e.message }
+    if (e instanceof UserError) return { files, findings, failure: e.message }
     throw e
   }
   for (const f of result.files) {
     if (f.ignored || f.kind === 'dir') continue
     const text = textOf(f.file)
     const list = files.get(f.file) ?? []
-    for (const x of f.findings) list.push(toDiagnostic(x, text))
+    const shown = findings.get(f.file) ?? []
+    for (const x of f.findings) {
+      const diagnostic = toDiagnostic(x, text)
+      list.push(diagnostic)
+      shown.push({ diagnostic, finding: x })
+    }
     files.set(f.file, list)
+    findings.set(f.file, shown)
   }
   // A walk problem has no file of its own: it lands on the dir's path, not shown in an editor.
-  return { files, failure: null }
+  return { files, findings, failure: null }
 }

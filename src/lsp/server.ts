@@ -4,8 +4,10 @@
  * depend on change on disk (`workspace/didChangeWatchedFiles`). The connection ends the process
  * when its input closes, on `exit`, or when the client's process is gone (checked every 3 s).
  */
+import { chmodSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import {
+  CodeActionKind,
   type Connection,
   createConnection,
   type Diagnostic,
@@ -20,7 +22,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument'
 import { fromText } from '../core/go/gostring.js'
 import { RULES_BY_ID } from '../core/lint/registry.js'
 import { setOverlay } from '../core/overlay.js'
-import { diagnoseScope, scopeOf } from './diagnostics.js'
+import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
+import { diagnoseScope, type Shown, scopeOf } from './diagnostics.js'
 import { complete, hover, links } from './features.js'
 
 /** Pause after the last change before the checks run again. */
@@ -61,6 +64,8 @@ export function startServer(opts: ServerOptions): Connection {
   const published = new Map<string, Set<string>>()
   /** URI → the diagnostics last sent for it (hover shows their rules' docs). */
   const shown = new Map<string, Diagnostic[]>()
+  /** File → the findings behind its diagnostics, and the version of the text they were found in. */
+  const behind = new Map<string, { version: number | null; shown: Shown[] }>()
   const pending = new Set<string>()
   let timer: NodeJS.Timeout | null = null
   let draining = false
@@ -73,7 +78,8 @@ export function startServer(opts: ServerOptions): Connection {
   }
 
   const runScope = async (scope: string) => {
-    const { files, failure } = await diagnoseScope(scope)
+    const versions = new Map(documents.all().map((d) => [pathOf(d.uri), d.version]))
+    const { files, findings, failure } = await diagnoseScope(scope)
     if (failure !== null) connection.console.log(`${scope}: ${failure}`)
     const before = published.get(scope) ?? new Set<string>()
     for (const file of before) if (!files.has(file)) files.set(file, [])
@@ -84,6 +90,7 @@ export function startServer(opts: ServerOptions): Connection {
       const doc = documents.get(uri)
       if (diagnostics.length > 0) shown.set(uri, diagnostics)
       else shown.delete(uri)
+      behind.set(file, { version: versions.get(file) ?? null, shown: findings.get(file) ?? [] })
       await connection.sendDiagnostics({
         uri,
         diagnostics: diagnostics as Diagnostic[],
@@ -142,6 +149,8 @@ export function startServer(opts: ServerOptions): Connection {
         hoverProvider: true,
         completionProvider: { triggerCharacters: ['"', ':', ' '] },
         documentLinkProvider: {},
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+        executeCommandProvider: { commands: [SET_MODE_COMMAND] },
       },
       serverInfo: { name: 'ongrid-skill' },
     }
@@ -201,6 +210,33 @@ export function startServer(opts: ServerOptions): Connection {
   connection.onDocumentLinks((p) => {
     const s = served(p.textDocument.uri)
     return s === null ? [] : links(s.doc, s.file)
+  })
+
+  connection.onCodeAction((p) => {
+    const s = served(p.textDocument.uri)
+    const b = s === null ? undefined : behind.get(s.file)
+    // Offsets of findings from another text than the one shown are not offered.
+    if (s === null || b === undefined || b.version !== s.doc.version) return []
+    return codeActions(s.file, b.shown, p.context.diagnostics, p.context.only, (file) => {
+      const doc = documents.get(uriOf(file))
+      return doc === undefined ? undefined : { uri: doc.uri, version: doc.version }
+    })
+  })
+  connection.onExecuteCommand((p) => {
+    if (p.command !== SET_MODE_COMMAND) return null
+    const [file, mode] = (p.arguments ?? []) as [unknown, unknown]
+    // Only a mode a finding shown now offers, on the file it names.
+    const offered = [...behind.values()].some((b) =>
+      b.shown.some((x) => x.finding.fix?.file === file && x.finding.fix?.mode === mode),
+    )
+    if (!offered || typeof file !== 'string' || typeof mode !== 'number') return null
+    try {
+      chmodSync(file, mode)
+    } catch (e) {
+      connection.window.showErrorMessage(`ongrid-skill: chmod ${file}: ${(e as Error).message}`)
+    }
+    scheduleFile(file)
+    return null
   })
 
   documents.listen(connection)

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { isDeepStrictEqual } from 'node:util'
 import { BIN, REPO, runCliSync } from '../helpers/cli.js'
 import { type Diag, type LspClient, startLsp, stopLsp, uri } from '../helpers/lsp.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
@@ -116,7 +117,11 @@ describe('lsp', () => {
     const expected = lintAsDiagnostics(skills)
     assert.ok(expected.size >= 4)
     assert.ok((expected.get(uri(md)) ?? []).length > 0)
-    for (const [u, list] of expected) assert.deepEqual(comparable(c.diagnostics.get(u) ?? []), list, u)
+    // Checks of the earlier buffers may still be publishing: wait for the last one to land.
+    for (const [u, list] of expected) {
+      await waitFor(() => isDeepStrictEqual(comparable(c.diagnostics.get(u) ?? []), list), 20_000)
+      assert.deepEqual(comparable(c.diagnostics.get(u) ?? []), list, u)
+    }
     // Each carries its rule's docs link and the tool's name.
     const parse = (c.diagnostics.get(uri(a)) ?? []).find((d) => d.code === 'manager/parse')
     assert.equal(
@@ -295,7 +300,10 @@ describe('lsp: hover, completion, links', () => {
     assert.match((await h(text.indexOf('extra') + 1))?.contents.value ?? '', /does not read this key/)
     // The description is too short: practice/description-length (on the key), its docs line first.
     const desc = await h(text.indexOf('"description"') + 1)
-    assert.match(desc?.contents.value ?? '', /^`practice\/description-length`: .*\n\n---\n\n\*\*description\*\*/s)
+    assert.match(
+      desc?.contents.value ?? '',
+      /^`practice\/description-length`: .*\n\n---\n\n\*\*description\*\*/s,
+    )
     assert.equal(await h(text.indexOf('"p"') + 1), null)
   })
 
@@ -338,5 +346,130 @@ describe('lsp: hover, completion, links', () => {
     assert.equal(ls.length, 1)
     assert.equal(ls[0].target, uri(join(t.root, 'p/bin/run.sh')))
     assert.deepEqual(ls[0].range.start, at(1, 11))
+  })
+})
+
+describe('lsp: code actions', () => {
+  let t: { root: string; cleanup: () => void }
+  let c: LspClient
+  before(async () => {
+    t = tempRoot()
+    c = await startLsp(t.root)
+  })
+  after(async () => {
+    await stopLsp(c)
+    t.cleanup()
+  })
+  type Edit = {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } }
+    newText: string
+  }
+  type Action = {
+    title: string
+    kind: string
+    isPreferred?: boolean
+    edit?: { documentChanges?: { textDocument: { uri: string; version: number }; edits: Edit[] }[] }
+    command?: { command: string; arguments: unknown[] }
+  }
+  /** Applies LSP edits to text (non-overlapping; applied from the last). */
+  function apply(text: string, edits: Edit[]): string {
+    const lines = text.split('\n')
+    const offset = (p: { line: number; character: number }) =>
+      lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character
+    let out = text
+    for (const e of [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start)))
+      out = out.slice(0, offset(e.range.start)) + e.newText + out.slice(offset(e.range.end))
+    return out
+  }
+  const actions = (file: string, diagnostics: Diag[], only?: string[]) =>
+    c.conn.sendRequest('textDocument/codeAction', {
+      textDocument: { uri: uri(file) },
+      range: diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics, ...(only ? { only } : {}) },
+    }) as Promise<Action[]>
+
+  it('offers the certain fix as the preferred quick fix, in the edited text’s UTF-16 positions', async () => {
+    makeTree(t.root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\n' } })
+    const f = join(t.root, 'p/skill.json')
+    const text =
+      '{\n  "name": "p",\n  "description": "Ünïcode 😀 before the fix, a skill that does a thing",\n  "entry": "run.sh"\n}\n'
+    await c.open(f, text)
+    const ds = await c.waitDiagnostics(uri(f), (d) => d.some((x) => x.code === 'practice/class-unset'))
+    const d = ds.filter((x) => x.code === 'practice/class-unset')
+    const [a] = await actions(f, d)
+    assert.equal(a.kind, 'quickfix')
+    assert.equal(a.isPreferred, true)
+    const change = a.edit?.documentChanges?.[0]
+    assert.deepEqual(change?.textDocument, { uri: uri(f), version: 1 })
+    const fixed = apply(text, change?.edits ?? [])
+    assert.equal(
+      fixed,
+      '{\n  "name": "p",\n  "description": "Ünïcode 😀 before the fix, a skill that does a thing",\n  "entry": "run.sh",\n  "class": "safe"\n}\n',
+    )
+    await c.change(f, fixed, 2)
+    await c.waitDiagnostics(
+      uri(f),
+      (x) => !x.some((y) => y.code === 'practice/class-unset'),
+      c.publishes.get(uri(f)),
+    )
+  })
+
+  it('offers a suggestion as a quick fix that is not preferred, and nothing for a text changed since', async () => {
+    const f = join(t.root, 'p/skill.json')
+    const text =
+      '{"name": "p", "description": "A skill that does a thing well.", "entry": "run.sh", "class": "safe", "timeout": 10}'
+    const n = c.publishes.get(uri(f)) ?? 0
+    await c.change(f, text, 3)
+    const ds = await c.waitDiagnostics(uri(f), (d) => d.some((x) => x.code === 'practice/near-miss-key'), n)
+    const d = ds.filter((x) => x.code === 'practice/near-miss-key')
+    const got = await actions(f, d)
+    const s = got.find((a) => a.title.includes('timeout_seconds'))
+    assert.ok(s, JSON.stringify(got))
+    assert.equal(s.isPreferred, false)
+    assert.match(apply(text, s.edit?.documentChanges?.[0].edits ?? []), /"timeout_seconds": 10/)
+    await c.change(f, `${text} `, 4)
+    assert.deepEqual(await actions(f, d), [])
+  })
+
+  it('fixes all in a file, and sets the entry’s execute bit by command', async () => {
+    makeTree(t.root, { 'q/run.sh': '#!/bin/sh\n', 'q/skill.json': '{}' })
+    const f = join(t.root, 'q/skill.json')
+    const text =
+      '\ufeff{"name": "q", "description": "A skill that does a thing well.", "entry": "run.sh", "timeout_seconds": "30"}'
+    await c.open(f, text)
+    const ds = await c.waitDiagnostics(uri(f), (d) => d.some((x) => x.code === 'practice/bom'))
+    // Fix all, as many passes as the text needs: the BOM first, then the timeout as a number.
+    const fixAll = async (text: string, version: number) => {
+      const all = (await actions(f, [], ['source.fixAll'])).find(
+        (a) => a.kind === 'source.fixAll.ongrid-skill',
+      )
+      assert.ok(all)
+      const fixed = apply(text, all.edit?.documentChanges?.[0].edits ?? [])
+      const n = c.publishes.get(uri(f)) ?? 0
+      await c.change(f, fixed, version)
+      return { fixed, diagnostics: await c.waitDiagnostics(uri(f), () => true, n) }
+    }
+    const one = await fixAll(text, 2)
+    assert.ok(!one.fixed.startsWith('\ufeff'))
+    assert.ok(!one.diagnostics.some((x) => x.code === 'practice/bom'))
+    const two = await fixAll(one.fixed, 3)
+    assert.match(two.fixed, /"timeout_seconds": 30\}$/)
+    const after1 = two.diagnostics
+    const notExec = after1.filter((x) => x.code === 'run/not-executable')
+    assert.equal(notExec.length, 1, JSON.stringify(ds))
+    const [m] = await actions(f, notExec)
+    assert.equal(m.command?.command, 'ongrid-skill.setMode')
+    const n2 = c.publishes.get(uri(f)) ?? 0
+    await c.conn.sendRequest('workspace/executeCommand', {
+      command: m.command?.command,
+      arguments: m.command?.arguments,
+    })
+    await c.waitDiagnostics(uri(f), (x) => !x.some((y) => y.code === 'run/not-executable'), n2)
+    // A mode no finding offers is not set.
+    await c.conn.sendRequest('workspace/executeCommand', {
+      command: 'ongrid-skill.setMode',
+      arguments: [join(t.root, 'q/skill.json'), 0o777],
+    })
+    assert.equal(statSync(join(t.root, 'q/skill.json')).mode & 0o777, 0o644)
   })
 })
