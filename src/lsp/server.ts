@@ -13,6 +13,8 @@ import {
   type Diagnostic,
   DidChangeWatchedFilesNotification,
   type InitializeParams,
+  MessageType,
+  ShowMessageNotification,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
@@ -25,6 +27,7 @@ import { setOverlay } from '../core/overlay.js'
 import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
 import { diagnoseScope, type Shown, scopeOf } from './diagnostics.js'
 import { complete, hover, links } from './features.js'
+import { commandArgv, lenses, RUN_COMMAND, runCli, TEST_COMMAND } from './lenses.js'
 
 /** Pause after the last change before the checks run again. */
 export const DEFAULT_DEBOUNCE_MS = 75
@@ -150,7 +153,8 @@ export function startServer(opts: ServerOptions): Connection {
         completionProvider: { triggerCharacters: ['"', ':', ' '] },
         documentLinkProvider: {},
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-        executeCommandProvider: { commands: [SET_MODE_COMMAND] },
+        executeCommandProvider: { commands: [SET_MODE_COMMAND, RUN_COMMAND, TEST_COMMAND] },
+        codeLensProvider: {},
       },
       serverInfo: { name: 'ongrid-skill' },
     }
@@ -186,6 +190,10 @@ export function startServer(opts: ServerOptions): Connection {
     }
   })
 
+  // window/showMessage, a notification (window.show*Message sends a request, which awaits a click).
+  const show = (type: MessageType, message: string) => {
+    void connection.sendNotification(ShowMessageNotification.type, { type, message })
+  }
   const served = (uri: string) => {
     const doc = documents.get(uri)
     const file = doc ? pathOf(uri) : null
@@ -222,7 +230,23 @@ export function startServer(opts: ServerOptions): Connection {
       return doc === undefined ? undefined : { uri: doc.uri, version: doc.version }
     })
   })
-  connection.onExecuteCommand((p) => {
+  connection.onCodeLens((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null ? [] : lenses(s.doc, s.file)
+  })
+  connection.onExecuteCommand(async (p) => {
+    if (p.command === RUN_COMMAND || p.command === TEST_COMMAND) {
+      const argv = commandArgv(p.command, p.arguments ?? [])
+      if (argv === null) return null
+      const shown = `ongrid-skill ${argv.map((a) => (/^[\w./:=^$-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`
+      connection.console.log(`$ ${shown}`)
+      const { code, output } = await runCli(argv, argv[1])
+      connection.console.log(output)
+      const last = output.trimEnd().split('\n').at(-1) ?? ''
+      const text = `${shown}: exit ${code ?? 'killed'}${last ? ` — ${last}` : ''}`
+      show(code === 0 ? MessageType.Info : MessageType.Error, text)
+      return { code, output }
+    }
     if (p.command !== SET_MODE_COMMAND) return null
     const [file, mode] = (p.arguments ?? []) as [unknown, unknown]
     // Only a mode a finding shown now offers, on the file it names.
@@ -233,7 +257,7 @@ export function startServer(opts: ServerOptions): Connection {
     try {
       chmodSync(file, mode)
     } catch (e) {
-      connection.window.showErrorMessage(`ongrid-skill: chmod ${file}: ${(e as Error).message}`)
+      show(MessageType.Error, `ongrid-skill: chmod ${file}: ${(e as Error).message}`)
     }
     scheduleFile(file)
     return null

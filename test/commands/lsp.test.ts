@@ -473,3 +473,87 @@ describe('lsp: code actions', () => {
     assert.equal(statSync(join(t.root, 'q/skill.json')).mode & 0o777, 0o644)
   })
 })
+
+describe('lsp: Run and Test lenses', () => {
+  it('runs a pack with examples/args.json, and one case of a case file, showing the outcome', async () => {
+    const t = tempRoot()
+    makeTree(t.root, {
+      'p/skill.json':
+        '{"name":"p","description":"A skill that does a thing well.","entry":"run.sh","class":"safe","timeout_seconds":5}',
+      'p/run.sh': { exec: '#!/bin/sh\ncat\n' },
+      'p/examples/args.json': '{"said": "from examples ü"}',
+      'p/tests/cases.json':
+        '[\n  {"name": "echoes", "args": {"a": 1}, "expect": {"ok": true, "result": {"a": 1}}},\n  {"name": "other", "args": {}, "expect": {"ok": false}}\n]\n',
+    })
+    const c = await startLsp(t.root)
+    const messages: { type: number; message: string }[] = []
+    c.conn.onNotification('window/showMessage', (m: { type: number; message: string }) => {
+      messages.push(m)
+    })
+    try {
+      const f = join(t.root, 'p/skill.json')
+      await c.open(f, readFileSync(f, 'utf8'))
+      type Lens = {
+        range: { start: { line: number } }
+        command: { title: string; command: string; arguments: unknown[] }
+      }
+      const lensesOf = (file: string) =>
+        c.conn.sendRequest('textDocument/codeLens', { textDocument: { uri: uri(file) } }) as Promise<Lens[]>
+      const [run, test] = await lensesOf(f)
+      assert.equal(run.command.title, 'Run (examples/args.json)')
+      assert.equal(test.command.title, 'Test')
+      const r = (await c.conn.sendRequest('workspace/executeCommand', run.command)) as {
+        code: number
+        output: string
+      }
+      assert.equal(r.code, 0, r.output)
+      assert.match(r.output, /"said": ?"from examples ü"/)
+      assert.ok(
+        await waitFor(
+          () => messages.some((m) => m.type === 3 && /ongrid-skill run .*: exit 0/.test(m.message)),
+          5000,
+        ),
+      )
+      const cases = join(t.root, 'p/tests/cases.json')
+      await c.open(cases, readFileSync(cases, 'utf8'))
+      const caseLenses = await lensesOf(cases)
+      assert.deepEqual(
+        caseLenses.map((l) => [l.range.start.line, l.command.title]),
+        [
+          [1, 'Run'],
+          [1, 'Test echoes'],
+          [2, 'Run'],
+          [2, 'Test other'],
+        ],
+      )
+      const one = (await c.conn.sendRequest('workspace/executeCommand', caseLenses[1].command)) as {
+        code: number
+        output: string
+      }
+      assert.equal(one.code, 0, one.output)
+      assert.match(one.output, /echoes/)
+      assert.doesNotMatch(one.output, /other/)
+      // The whole suite: "other" fails (the entry succeeds), so the run is an error message.
+      await c.conn.sendRequest('workspace/executeCommand', test.command)
+      assert.ok(
+        await waitFor(
+          () => messages.some((m) => m.type === 1 && /ongrid-skill test .*: exit 1/.test(m.message)),
+          5000,
+        ),
+      )
+      // A command whose pack is not one is not run.
+      assert.equal(
+        await c.conn.sendRequest('workspace/executeCommand', {
+          command: 'ongrid-skill.run',
+          arguments: [t.root],
+        }),
+        null,
+      )
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n${c.stderr()}`)
+    } finally {
+      if (c.child.exitCode === null) await stopLsp(c)
+      t.cleanup()
+    }
+  })
+})
