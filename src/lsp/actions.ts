@@ -15,7 +15,7 @@ import {
 import { fromBuffer, toText } from '../core/go/gostring.js'
 import { applyEdits } from '../core/lint/fix.js'
 import type { Fix, TextEdit } from '../core/lint/types.js'
-import { type Shown, textOf } from './diagnostics.js'
+import { type DiagnosticData, type Shown, textOf } from './diagnostics.js'
 
 export const SET_MODE_COMMAND = 'ongrid-skill.setMode'
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.ongrid-skill`
@@ -57,11 +57,18 @@ function action(
   return a
 }
 
-const same = (a: Diagnostic, b: Diagnostic) =>
-  a.code === b.code &&
-  a.message === b.message &&
-  a.range.start.line === b.range.start.line &&
-  a.range.start.character === b.range.start.character
+/** The diagnostic a client sends back: same rule, same start (or the same data, its offsets). */
+function same(a: Diagnostic, b: Diagnostic): boolean {
+  if (a.code !== b.code) return false
+  const da = a.data as DiagnosticData | undefined
+  const db = b.data as Partial<DiagnosticData> | undefined
+  if (da !== undefined && db?.start === da.start && db.end === da.end) return true
+  return (
+    a.message === b.message &&
+    a.range.start.line === b.range.start.line &&
+    a.range.start.character === b.range.start.character
+  )
+}
 
 function fixTitle(s: Shown): string {
   const fix = s.finding.fix

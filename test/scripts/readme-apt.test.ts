@@ -33,6 +33,8 @@ test('every apt package .ci/run and .ci/mariadb.sh install is named in README', 
     'libxml2-utils',
     'mariadb-client',
     'mariadb-server',
+    'neovim',
+    'unzip',
     'zsh',
   ])
   for (const p of pkgs) assert.ok(readme.includes(p), `README does not name ${p}`)
