@@ -5,6 +5,7 @@
  * when its input closes, on `exit`, or when the client's process is gone (checked every 3 s).
  */
 import { chmodSync } from 'node:fs'
+import { PassThrough } from 'node:stream'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import {
   CodeActionKind,
@@ -28,6 +29,9 @@ import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
 import { diagnoseScope, type Shown, scopeOf } from './diagnostics.js'
 import { complete, hover, links } from './features.js'
 import { commandArgv, lenses, RUN_COMMAND, runCli, TEST_COMMAND } from './lenses.js'
+
+/** Queued behind the client's messages when its input ends (see startServer). */
+const INPUT_ENDED = '$/ongrid-skill/inputEnded'
 
 /** Pause after the last change before the checks run again. */
 export const DEFAULT_DEBOUNCE_MS = 75
@@ -56,10 +60,35 @@ export interface ServerOptions {
 }
 
 export function startServer(opts: ServerOptions): Connection {
-  const connection = createConnection(
-    new StreamMessageReader(opts.input),
-    new StreamMessageWriter(opts.output),
-  )
+  // The input goes through a stream of ours: when it ends, one more message is queued behind the
+  // ones read, and handled after them (a shutdown and exit sent just before the end are honoured);
+  // the library's own reaction to the end would leave them to a closed connection (a crash).
+  const input = new PassThrough()
+  opts.input.pipe(input, { end: false })
+  let ended = false
+  /** Messages handled so far (documents' and requests'). */
+  let handled = 0
+  const onEnd = () => {
+    if (ended) return
+    ended = true
+    const body = JSON.stringify({ jsonrpc: '2.0', method: INPUT_ENDED })
+    input.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    // A message cut short by the end never lets that one through: exit all the same once no
+    // message has been handled for 2 s.
+    let seen = -1
+    setInterval(() => {
+      if (seen === handled) process.exit(shutdown ? 0 : 1)
+      seen = handled
+    }, 2000)
+  }
+  opts.input.on('end', onEnd)
+  opts.input.on('close', onEnd)
+  let shutdown = false
+  const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(opts.output))
+  connection.onShutdown(() => {
+    shutdown = true
+  })
+  connection.onNotification(INPUT_ENDED, () => process.exit(shutdown ? 0 : 1))
   const documents = new TextDocuments(TextDocument)
   let folders: string[] = []
   let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
@@ -133,6 +162,7 @@ export function startServer(opts: ServerOptions): Connection {
   const scheduleFile = (file: string) => schedule(scopeOf(file, folders))
 
   const syncOverlay = (doc: TextDocument, open: boolean) => {
+    handled++
     const file = pathOf(doc.uri)
     if (file === null || !isServedPath(file)) return null
     setOverlay(fromText(file), open ? Buffer.from(doc.getText(), 'utf8') : null)
@@ -195,6 +225,7 @@ export function startServer(opts: ServerOptions): Connection {
     void connection.sendNotification(ShowMessageNotification.type, { type, message })
   }
   const served = (uri: string) => {
+    handled++
     const doc = documents.get(uri)
     const file = doc ? pathOf(uri) : null
     return doc && file !== null ? { doc, file } : null

@@ -218,6 +218,7 @@ describe('lsp', () => {
     const c3 = await start(t.root)
     c3.child.stdin.end()
     assert.equal((await c3.exited).code, 1)
+    assert.equal(c3.stderr(), '')
   })
 
   it('exits when its client dies: no orphan', async () => {
