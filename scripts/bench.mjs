@@ -26,6 +26,7 @@ import { cpus, loadavg } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkAuditTail, seedAuditDb } from './bench/audit-seed.mjs'
+import { checkLspLatency, checkLspSession, lspInput } from './bench/lsp.mjs'
 import { marketplacePack } from './bench/marketplace-pack.mjs'
 import { RSS_METHOD, resetDir, runOnce, stats } from './bench/measure.mjs'
 import { generateTree } from './bench/tree.mjs'
@@ -344,6 +345,54 @@ const FIGURES = [
     // 30k 148 MB; live heap 10.8, 10.5, 10.5 MB).
     budgets: [
       { metric: 'heap', ratioTo: 'mcp-calls-1k', max: 1.25 },
+      { metric: 'rss', max: 200 * MB },
+    ],
+  },
+  {
+    name: 'lsp-latency',
+    title: 'ongrid-skill lsp: diagnostics of a pack after a change (100 changes, each awaited; no pause)',
+    requires: 'lsp',
+    prepare: () => {
+      const file = join(benchPack('lsp', '#!/bin/sh\ncat\n'), 'skill.json')
+      return {
+        argv: [process.execPath, join(REPO, 'scripts/bench/lsp-latency-driver.mjs'), BIN, file, '100'],
+        check: (out) => checkLspLatency(out, 0.03),
+      }
+    },
+  },
+  {
+    name: 'lsp-edits-1k',
+    title: './bin/run.js lsp: open a skill.json, 1,000 changes sent at once, shutdown',
+    requires: 'lsp',
+    rss: true,
+    heap: true,
+    prepare: () => {
+      const file = join(benchPack('lsp', '#!/bin/sh\ncat\n'), 'skill.json')
+      return {
+        argv: [BIN, 'lsp', '--stdio'],
+        input: lspInput(file, 1000),
+        check: (out) => checkLspSession(out, file),
+      }
+    },
+  },
+  {
+    name: 'lsp-edits-10k',
+    title: './bin/run.js lsp: 10,000 changes (2 runs)',
+    requires: 'lsp',
+    rss: true,
+    heap: true,
+    runs: 2,
+    prepare: () => {
+      const file = join(benchPack('lsp', '#!/bin/sh\ncat\n'), 'skill.json')
+      return {
+        argv: [BIN, 'lsp', '--stdio'],
+        input: lspInput(file, 10_000),
+        check: (out) => checkLspSession(out, file),
+      }
+    },
+    // Memory stays flat over ten times the edits: buffers are replaced, not kept.
+    budgets: [
+      { metric: 'heap', ratioTo: 'lsp-edits-1k', max: 1.25 },
       { metric: 'rss', max: 200 * MB },
     ],
   },

@@ -14,6 +14,7 @@ const LAYERS = [
   ['core/go', 'src/core/go/'],
   ['core', 'src/core/'],
   ['cli', 'src/cli/'],
+  ['lsp', 'src/lsp/'],
   ['ui', 'src/ui/'],
   ['commands', 'src/commands/'],
   ['hooks', 'src/hooks/'],
@@ -23,7 +24,8 @@ const LAYERS = [
 const MAY_IMPORT = {
   commands: ['commands', 'cli'],
   hooks: ['cli'],
-  cli: ['cli', 'core', 'core/go', 'ui'],
+  cli: ['cli', 'core', 'core/go', 'ui', 'lsp'],
+  lsp: ['lsp', 'core', 'core/go', 'ui'],
   ui: ['ui', 'core', 'core/go'],
   core: ['core', 'core/go'],
   'core/go': ['core/go'],
@@ -38,6 +40,7 @@ const MAY_IMPORT_TYPES = { 'src/cli/actions/': ['commands'] }
 /** Packages a layer must not import (node: builtins are always allowed). */
 const FORBIDDEN_PACKAGES = {
   core: /^(@oclif\/|ink($|\/|-)|chalk($|\/)|react($|\/))/,
+  lsp: /^(@oclif\/|ink($|\/|-)|chalk($|\/)|react($|\/))/,
   'core/go': /^(?!node:)/,
 }
 

@@ -53,6 +53,7 @@ const ACTIONS: Record<string, () => Promise<(input: never) => Promise<number>>> 
   'marketplace:pack': async () => (await import('./actions/marketplace.js')).marketplacePackAction,
   mcp: async () => (await import('./actions/mcp.js')).mcpAction,
   version: async () => (await import('./actions/version.js')).versionAction,
+  lsp: async () => (await import('./actions/lsp.js')).lspAction,
 }
 
 /** Topics whose commands are `topic command` on the command line. */

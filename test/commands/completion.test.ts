@@ -36,14 +36,14 @@ complete -p ongrid-skill
     assert.equal(b.status, 0, b.stderr)
     assert.deepEqual(b.stdout.trimEnd().split('\n'), [
       'validate',
-      'audit completion help init lint load-dirs marketplace mcp remote run test validate version',
+      'audit completion help init lint load-dirs lsp marketplace mcp remote run test validate version',
       'tail',
       '--status',
       'error',
       'stylish sarif',
       '--fail-severity',
       'python',
-      'lint load-dirs',
+      'lint load-dirs lsp',
       '--root --role',
       'complete -o bashdefault -o filenames -F _ongrid_skill ongrid-skill',
     ])
@@ -131,7 +131,7 @@ zpty -d z
       ['ongrid-skill audit tail --status e', ['error']],
       ['ongrid-skill marketplace pack --format ', ['tar.gz zip']],
       ['ongrid-skill init -t p', ['python']],
-      ['ongrid-skill help l', ['lint load-dirs']],
+      ['ongrid-skill help l', ['lint load-dirs lsp']],
       ['ongrid-skill validate packs/d', ['disk_usage']],
     ]
     for (const route of ['fpath', 'source'] as const) {

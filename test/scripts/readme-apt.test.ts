@@ -34,6 +34,8 @@ test('every apt package .ci/run and .ci/mariadb.sh install is named in README', 
     'mariadb-client',
     'mariadb-server',
     'pre-commit',
+    'neovim',
+    'unzip',
     'zsh',
   ])
   for (const p of pkgs) assert.ok(readme.includes(p), `README does not name ${p}`)

@@ -13,6 +13,7 @@ import { fromBuffer, type GoString, toBuffer, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { stat } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
+import { overlayOf } from '../overlay.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError, LIST_RULES_HINT } from './errors.js'
@@ -131,6 +132,8 @@ export const MAX_CONFIG_BYTES = 1024 * 1024
 
 /** Reads a config file, bounded, never waiting on a FIFO. */
 function readConfigFile(path: GoString): { value: Buffer } {
+  const buffer = overlayOf(path)
+  if (buffer !== undefined) return { value: buffer }
   try {
     return { value: readFileBounded(toBuffer(path), MAX_CONFIG_BYTES, { regularOnly: true }) }
   } catch (e) {

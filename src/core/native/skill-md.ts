@@ -4,9 +4,11 @@
  * required `name` / `description`, the name rule with its normalisation warning, and the
  * activation reconciliation. Loads the yaml.v3 port (core/go/yaml): import this module lazily.
  */
+import { ok } from '../go/errors.js'
 import { fromBuffer, type GoString, toText, trimSpace } from '../go/gostring.js'
 import { readFile } from '../go/os/file.js'
 import { quote } from '../go/strconv/quote.js'
+import { overlayOf } from '../overlay.js'
 import { type Decoded, stringField } from './fields.js'
 import { type Split, splitFrontmatter } from './split.js'
 import { decodeNode, parseFrontmatterYaml, RAW_MAP_TYPE, SKILL_TYPE } from './yaml-decode.js'
@@ -75,7 +77,8 @@ export function parseSkillMd(path: GoString): NativeParse {
     result.error = { stage, message, exact, ...at }
     return result
   }
-  const file = readFile(path)
+  const buffer = overlayOf(path)
+  const file = buffer === undefined ? readFile(path) : ok(buffer)
   if (!file.ok) return fail('read', `chatruntime: read ${path}: ${file.err.error()}`, top)
   const raw = fromBuffer(file.value)
   result.raw = raw

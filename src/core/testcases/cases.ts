@@ -5,6 +5,7 @@ import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
 import { jsonSyntaxText } from '../json-syntax.js'
 import { stringify } from '../json-text.js'
+import { overlayOf } from '../overlay.js'
 import { readFileBounded } from '../read-bounded.js'
 
 /**
@@ -104,7 +105,7 @@ export const MAX_CASE_FILE = 64 * 1024 * 1024
 
 /** A case file's bytes, or args_file's: a regular file of at most MAX_CASE_FILE. */
 export function readCaseBytes(file: string): Buffer {
-  return readFileBounded(file, MAX_CASE_FILE, { regularOnly: true })
+  return overlayOf(fromText(file)) ?? readFileBounded(file, MAX_CASE_FILE, { regularOnly: true })
 }
 
 /**

@@ -1,0 +1,127 @@
+/**
+ * Positions in a file's bytes, as the editor counts them. The checks locate a finding by a byte
+ * offset, or by Go's line (split on `\n`) and a column counting code points; the Language Server
+ * Protocol counts lines broken by `\n`, `\r\n` or `\r`, and characters in UTF-16 code units. An
+ * invalid UTF-8 byte is one unit (the U+FFFD an editor shows for it).
+ */
+
+export interface Position {
+  line: number
+  character: number
+}
+
+function isCont(b: number | undefined): boolean {
+  return b !== undefined && b >= 0x80 && b < 0xc0
+}
+
+/** Bytes of the UTF-8 sequence at `i` (1 for an invalid byte) and its UTF-16 length. */
+function sequenceAt(buf: Buffer, i: number): [bytes: number, units: number] {
+  const b = buf[i]
+  const want =
+    b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 1
+  for (let k = 1; k < want; k++) if (!isCont(buf[i + k])) return [1, 1]
+  return [want, want === 4 ? 2 : 1]
+}
+
+export class ByteText {
+  /** Byte offsets where each editor line starts. */
+  private readonly starts: number[] = [0]
+
+  constructor(readonly bytes: Buffer) {
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]
+      if (b === 0x0a) this.starts.push(i + 1)
+      else if (b === 0x0d) {
+        if (bytes[i + 1] === 0x0a) i++
+        this.starts.push(i + 1)
+      }
+    }
+  }
+
+  /** The editor's position of byte offset `at` (clamped to the file). */
+  positionAt(at: number): Position {
+    const off = Math.max(0, Math.min(at, this.bytes.length))
+    let lo = 0
+    let hi = this.starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (this.starts[mid] <= off) lo = mid
+      else hi = mid - 1
+    }
+    let character = 0
+    for (let i = this.starts[lo]; i < off; ) {
+      const [n, units] = sequenceAt(this.bytes, i)
+      // An offset inside a sequence (never given by the checks) counts as its start.
+      if (i + n > off) break
+      character += units
+      i += n
+    }
+    return { line: lo, character }
+  }
+
+  /** The byte offset of an editor position (clamped to its line). */
+  offsetAt(p: Position): number {
+    if (p.line >= this.starts.length) return this.bytes.length
+    const start = this.starts[Math.max(0, p.line)]
+    const end = p.line + 1 < this.starts.length ? this.starts[p.line + 1] : this.bytes.length
+    let i = start
+    let units = 0
+    while (i < end && units < p.character) {
+      const b = this.bytes[i]
+      if (b === 0x0a || b === 0x0d) break
+      const [n, u] = sequenceAt(this.bytes, i)
+      i += n
+      units += u
+    }
+    return i
+  }
+
+  /** The byte offset of Go's 1-based line (split on `\n`) and column (code points). */
+  offsetOfLineColumn(line: number, column: number): number {
+    const buf = this.bytes
+    let i = 0
+    for (let l = 1; l < line; l++) {
+      const nl = buf.indexOf(0x0a, i)
+      if (nl === -1) return buf.length
+      i = nl + 1
+    }
+    for (let c = 1; c < column && i < buf.length && buf[i] !== 0x0a; c++) {
+      i++
+      while (isCont(buf[i])) i++
+    }
+    return i
+  }
+
+  /**
+   * Where the token at byte `at` ends: a JSON string (to its closing quote), a word (a literal,
+   * a number, a YAML key), else one character; never past the line.
+   */
+  tokenEnd(at: number): number {
+    const buf = this.bytes
+    if (at >= buf.length) return at
+    const b = buf[at]
+    if (b === 0x0a || b === 0x0d) return at
+    if (b === 0x22) {
+      for (let i = at + 1; i < buf.length; i++) {
+        const c = buf[i]
+        if (c === 0x0a || c === 0x0d) return i
+        if (c === 0x5c) i++
+        else if (c === 0x22) return i + 1
+      }
+      return buf.length
+    }
+    const word = (c: number) =>
+      (c >= 0x30 && c <= 0x39) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      c === 0x2d ||
+      c === 0x2e ||
+      c === 0x2b ||
+      c === 0x5f ||
+      c >= 0x80
+    if (!word(b)) return at + sequenceAt(buf, at)[0]
+    let i = at
+    while (i < buf.length && word(buf[i])) i++
+    return i
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * `ongrid-skill lsp`: the Language Server Protocol over stdio. Diagnostics are `lint`'s, on the
+ * unsaved text (`core/overlay.ts`), recomputed after a pause in typing and when files they
+ * depend on change on disk (`workspace/didChangeWatchedFiles`). The connection ends the process
+ * when its input closes, on `exit`, or when the client's process is gone (checked every 3 s).
+ */
+import { chmodSync } from 'node:fs'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import {
+  CodeActionKind,
+  type Connection,
+  createConnection,
+  type Diagnostic,
+  DidChangeWatchedFilesNotification,
+  type InitializeParams,
+  MessageType,
+  ShowMessageNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  TextDocumentSyncKind,
+  TextDocuments,
+} from 'vscode-languageserver/node.js'
+import { TextDocument } from 'vscode-languageserver-textdocument'
+import { fromText } from '../core/go/gostring.js'
+import { RULES_BY_ID } from '../core/lint/registry.js'
+import { setOverlay } from '../core/overlay.js'
+import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
+import { diagnoseScope, type Shown, scopeOf } from './diagnostics.js'
+import { complete, hover, links } from './features.js'
+import { commandArgv, lenses, RUN_COMMAND, runCli, TEST_COMMAND } from './lenses.js'
+
+/** Queued behind the client's messages when its input ends (see startServer). */
+const INPUT_ENDED = '$/ongrid-skill/inputEnded'
+
+/** Pause after the last change before the checks run again. */
+export const DEFAULT_DEBOUNCE_MS = 75
+
+/** Files the server reads as text it may be given unsaved. */
+export function isServedPath(file: string): boolean {
+  return (
+    /(^|\/)(skill\.json|SKILL\.md|\.ongrid-skill\.ya?ml)$/.test(file) ||
+    /(^|\/)tests\/[^/]+\.json$/.test(file)
+  )
+}
+
+function pathOf(uri: string): string | null {
+  if (!uri.startsWith('file:')) return null
+  try {
+    return fileURLToPath(uri)
+  } catch {
+    return null
+  }
+}
+
+export interface ServerOptions {
+  input: NodeJS.ReadableStream
+  output: NodeJS.WritableStream
+  debounceMs?: number
+}
+
+export function startServer(opts: ServerOptions): Connection {
+  // The input goes through a stream of ours: when it ends, one more message is queued behind the
+  // ones read, and handled after them (a shutdown and exit sent just before the end are honoured);
+  // the library's own reaction to the end would leave them to a closed connection (a crash).
+  const input = new PassThrough()
+  opts.input.pipe(input, { end: false })
+  let ended = false
+  /** Messages handled so far (documents' and requests'). */
+  let handled = 0
+  const onEnd = () => {
+    if (ended) return
+    ended = true
+    const body = JSON.stringify({ jsonrpc: '2.0', method: INPUT_ENDED })
+    input.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+    // A message cut short by the end never lets that one through: exit all the same once no
+    // message has been handled for 2 s.
+    let seen = -1
+    setInterval(() => {
+      if (seen === handled) process.exit(shutdown ? 0 : 1)
+      seen = handled
+    }, 2000)
+  }
+  opts.input.on('end', onEnd)
+  opts.input.on('close', onEnd)
+  let shutdown = false
+  const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(opts.output))
+  connection.onShutdown(() => {
+    shutdown = true
+  })
+  connection.onNotification(INPUT_ENDED, () => process.exit(shutdown ? 0 : 1))
+  const documents = new TextDocuments(TextDocument)
+  let folders: string[] = []
+  let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
+  /** Scope → the files it last published diagnostics for. */
+  const published = new Map<string, Set<string>>()
+  /** URI → the diagnostics last sent for it (hover shows their rules' docs). */
+  const shown = new Map<string, Diagnostic[]>()
+  /** File → the findings behind its diagnostics, and the version of the text they were found in. */
+  const behind = new Map<string, { version: number | null; shown: Shown[] }>()
+  const pending = new Set<string>()
+  let timer: NodeJS.Timeout | null = null
+  let draining = false
+
+  const uriOf = (file: string): string => {
+    const url = pathToFileURL(file).href
+    return documents.get(url) === undefined
+      ? (documents.all().find((d) => pathOf(d.uri) === file)?.uri ?? url)
+      : url
+  }
+
+  const runScope = async (scope: string) => {
+    const versions = new Map(documents.all().map((d) => [pathOf(d.uri), d.version]))
+    const { files, findings, failure } = await diagnoseScope(scope)
+    if (failure !== null) connection.console.log(`${scope}: ${failure}`)
+    const before = published.get(scope) ?? new Set<string>()
+    for (const file of before) if (!files.has(file)) files.set(file, [])
+    const now = new Set<string>()
+    for (const [file, diagnostics] of files) {
+      if (diagnostics.length > 0) now.add(file)
+      const uri = uriOf(file)
+      const doc = documents.get(uri)
+      if (diagnostics.length > 0) shown.set(uri, diagnostics)
+      else shown.delete(uri)
+      behind.set(file, { version: versions.get(file) ?? null, shown: findings.get(file) ?? [] })
+      await connection.sendDiagnostics({
+        uri,
+        diagnostics: diagnostics as Diagnostic[],
+        ...(doc ? { version: doc.version } : {}),
+      })
+    }
+    published.set(scope, now)
+  }
+
+  const drain = async () => {
+    while (pending.size > 0) {
+      const scopes = [...pending]
+      pending.clear()
+      for (const s of scopes) {
+        try {
+          await runScope(s)
+        } catch (e) {
+          connection.console.error(`${s}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+        }
+      }
+    }
+    draining = false
+  }
+
+  const schedule = (scope: string) => {
+    pending.add(scope)
+    if (timer !== null) clearTimeout(timer)
+    timer = setTimeout(() => {
+      timer = null
+      if (!draining) {
+        draining = true
+        void drain()
+      }
+    }, debounceMs)
+  }
+
+  const scheduleFile = (file: string) => schedule(scopeOf(file, folders))
+
+  const syncOverlay = (doc: TextDocument, open: boolean) => {
+    handled++
+    const file = pathOf(doc.uri)
+    if (file === null || !isServedPath(file)) return null
+    setOverlay(fromText(file), open ? Buffer.from(doc.getText(), 'utf8') : null)
+    return file
+  }
+
+  connection.onInitialize((params: InitializeParams) => {
+    const given = params.workspaceFolders?.map((f) => pathOf(f.uri)) ?? [
+      params.rootUri ? pathOf(params.rootUri) : (params.rootPath ?? null),
+    ]
+    folders = given.filter((f): f is string => f !== null).map((f) => f.replace(/\/+$/, '') || '/')
+    const o = params.initializationOptions as { debounceMs?: unknown } | undefined
+    if (typeof o?.debounceMs === 'number' && o.debounceMs >= 0) debounceMs = o.debounceMs
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['"', ':', ' '] },
+        documentLinkProvider: {},
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+        executeCommandProvider: { commands: [SET_MODE_COMMAND, RUN_COMMAND, TEST_COMMAND] },
+        codeLensProvider: {},
+      },
+      serverInfo: { name: 'ongrid-skill' },
+    }
+  })
+
+  connection.onInitialized(() => {
+    // Files the findings depend on (entries, their modes, other packs): watched by the client.
+    connection.client
+      .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] })
+      .catch(() => {})
+  })
+
+  documents.onDidOpen((e) => {
+    const file = syncOverlay(e.document, true)
+    if (file !== null) scheduleFile(file)
+  })
+  documents.onDidChangeContent((e) => {
+    const file = syncOverlay(e.document, true)
+    if (file !== null) scheduleFile(file)
+  })
+  documents.onDidClose((e) => {
+    const file = syncOverlay(e.document, false)
+    if (file !== null) scheduleFile(file)
+  })
+
+  connection.onDidChangeWatchedFiles((e) => {
+    // A scope already checked is checked again when a file inside it changes on disk: an entry
+    // (its mode), another pack (a duplicate name), a config, a case file not open.
+    for (const c of e.changes) {
+      const file = pathOf(c.uri)
+      if (file === null) continue
+      for (const s of published.keys()) if (s === '/' || file === s || file.startsWith(`${s}/`)) schedule(s)
+    }
+  })
+
+  // window/showMessage, a notification (window.show*Message sends a request, which awaits a click).
+  const show = (type: MessageType, message: string) => {
+    void connection.sendNotification(ShowMessageNotification.type, { type, message })
+  }
+  const served = (uri: string) => {
+    handled++
+    const doc = documents.get(uri)
+    const file = doc ? pathOf(uri) : null
+    return doc && file !== null ? { doc, file } : null
+  }
+  connection.onHover((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null
+      ? null
+      : hover(
+          s.doc,
+          s.file,
+          p.position,
+          shown.get(p.textDocument.uri) ?? [],
+          (id) => RULES_BY_ID.get(id)?.docs,
+        )
+  })
+  connection.onCompletion((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null ? [] : complete(s.doc, s.file, p.position, process.env)
+  })
+  connection.onDocumentLinks((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null ? [] : links(s.doc, s.file)
+  })
+
+  connection.onCodeAction((p) => {
+    const s = served(p.textDocument.uri)
+    const b = s === null ? undefined : behind.get(s.file)
+    // Offsets of findings from another text than the one shown are not offered.
+    if (s === null || b === undefined || b.version !== s.doc.version) return []
+    return codeActions(s.file, b.shown, p.context.diagnostics, p.context.only, (file) => {
+      const doc = documents.get(uriOf(file))
+      return doc === undefined ? undefined : { uri: doc.uri, version: doc.version }
+    })
+  })
+  connection.onCodeLens((p) => {
+    const s = served(p.textDocument.uri)
+    return s === null ? [] : lenses(s.doc, s.file)
+  })
+  connection.onExecuteCommand(async (p) => {
+    if (p.command === RUN_COMMAND || p.command === TEST_COMMAND) {
+      const argv = commandArgv(p.command, p.arguments ?? [])
+      if (argv === null) return null
+      const shown = `ongrid-skill ${argv.map((a) => (/^[\w./:=^$-]+$/.test(a) ? a : JSON.stringify(a))).join(' ')}`
+      connection.console.log(`$ ${shown}`)
+      const { code, output } = await runCli(argv, argv[1])
+      connection.console.log(output)
+      const last = output.trimEnd().split('\n').at(-1) ?? ''
+      const text = `${shown}: exit ${code ?? 'killed'}${last ? ` — ${last}` : ''}`
+      show(code === 0 ? MessageType.Info : MessageType.Error, text)
+      return { code, output }
+    }
+    if (p.command !== SET_MODE_COMMAND) return null
+    const [file, mode] = (p.arguments ?? []) as [unknown, unknown]
+    // Only a mode a finding shown now offers, on the file it names.
+    const offered = [...behind.values()].some((b) =>
+      b.shown.some((x) => x.finding.fix?.file === file && x.finding.fix?.mode === mode),
+    )
+    if (!offered || typeof file !== 'string' || typeof mode !== 'number') return null
+    try {
+      chmodSync(file, mode)
+    } catch (e) {
+      show(MessageType.Error, `ongrid-skill: chmod ${file}: ${(e as Error).message}`)
+    }
+    scheduleFile(file)
+    return null
+  })
+
+  documents.listen(connection)
+  connection.listen()
+  return connection
+}
