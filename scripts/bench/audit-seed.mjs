@@ -69,12 +69,12 @@ export function seedAuditDb({
   const t0 = Date.now()
   mkdirSync(dir, { recursive: true })
   for (const p of [path, `${path}-wal`, `${path}-shm`, done]) rmSync(p, { force: true })
-  // Synchronous (the bench's prepare steps are): better-sqlite3 is CommonJS.
-  const Sqlite = createRequire(import.meta.url)('better-sqlite3')
-  const db = new Sqlite(path)
+  // Synchronous (the bench's prepare steps are): Node's own SQLite, as the audit store uses.
+  const { DatabaseSync } = createRequire(import.meta.url)('node:sqlite')
+  const db = new DatabaseSync(path)
   // No journal while loading (a throwaway file); WAL at the end, as the manager keeps it.
-  db.pragma('journal_mode = OFF')
-  db.pragma('synchronous = OFF')
+  db.exec('PRAGMA journal_mode = OFF')
+  db.exec('PRAGMA synchronous = OFF')
   // The table first, its indexes after the rows: building an index once is faster than
   // maintaining it through a million inserts. The result is the same file layout-wise.
   if (DDL === null) throw new Error(`${built} is missing: run npm run build first`)
@@ -86,7 +86,8 @@ export function seedAuditDb({
   )
   const r = rng(seed)
   const start = Date.UTC(2026, 0, 1)
-  db.transaction(() => {
+  db.exec('BEGIN')
+  {
     for (let i = 0; i < rows; i++) {
       const skill = SKILLS[Math.floor(r() * SKILLS.length)]
       const at = start + i * 2000 + Math.floor(r() * 1000)
@@ -114,9 +115,10 @@ export function seedAuditDb({
         ended,
       )
     }
-  })()
+  }
+  db.exec('COMMIT')
   db.exec(indexes.join(';\n'))
-  db.pragma('journal_mode = WAL')
+  db.exec('PRAGMA journal_mode = WAL')
   db.close()
   writeFileSync(done, `${rows}\n`)
   return { path, rows, generated: true, ms: Date.now() - t0 }
@@ -129,6 +131,9 @@ export function seedAuditDb({
 export function checkAuditTail(stdoutPath, rows, n) {
   const lines = readFileSync(stdoutPath, 'utf8').split('\n')
   if (lines.pop() !== '') return 'output does not end with a newline'
+  // The rows, then the closing document (schemas/output/audit-tail.schema.json).
+  const last = lines.pop() ?? ''
+  if (!last.includes('"command":"audit tail"')) return 'no closing document'
   if (lines.length !== n) return `${lines.length} lines, expected ${n}`
   for (let i = 0; i < n; i++) {
     let o
