@@ -285,7 +285,12 @@ describe('ongrid-skill audit tail', () => {
     assert.equal(none.stdout, '')
     assert.equal(none.stderr, 'ongrid-skill: no rows matched --skill nosuch\n')
     const json = cli(['--db', `sqlite:${file}`, '--skill', 'nosuch', '--json'])
-    assert.deepEqual([json.stdout, json.stderr], ['', ''], '--json: no rows is no lines')
+    // --json: no row lines, only the closing document, which says 0 rows.
+    assert.equal(json.stderr, '')
+    assert.deepEqual(
+      json.stdout.split('\n').map((l) => (l === '' ? l : JSON.parse(l).rows)),
+      [0, ''],
+    )
     assert.equal(cli(['--db', `sqlite:${file}`, '-n', '1']).stderr, '')
   })
 
