@@ -34,7 +34,7 @@ function editorPosition(text: string, line: number, column: number) {
 }
 
 interface LintFinding {
-  ruleId: string
+  rule_id: string
   severity: 'error' | 'warn' | 'info'
   line: number
   column: number
@@ -56,7 +56,7 @@ function lintAsDiagnostics(dir: string) {
     out.set(
       uri(file),
       f.findings.map((x) => ({
-        code: x.ruleId,
+        code: x.rule_id,
         severity: SEVERITY[x.severity],
         message: x.hint ? `${x.message}\nhint: ${x.hint}` : x.message,
         start: editorPosition(text, x.line, x.column),
