@@ -87,34 +87,32 @@ export function seedAuditDb({
   const r = rng(seed)
   const start = Date.UTC(2026, 0, 1)
   db.exec('BEGIN')
-  {
-    for (let i = 0; i < rows; i++) {
-      const skill = SKILLS[Math.floor(r() * SKILLS.length)]
-      const at = start + i * 2000 + Math.floor(r() * 1000)
-      const took = Math.floor(r() * 3000)
-      const nanos = Math.floor(r() * 1_000_000)
-      const fate = r()
-      const error =
-        fate < 0.03
-          ? `subprocess skill ${skill}: timed out after 30s`
-          : fate < 0.1
-            ? `subprocess skill ${skill}: exit 1 (stderr: ${'x'.repeat(Math.floor(r() * 80))})`
-            : ''
-      const ended = sqliteTime(at + took, nanos)
-      insert.run(
-        skill,
-        Math.floor(r() * 8),
-        Math.floor(r() * 50),
-        ROLES[Math.floor(r() * ROLES.length)],
-        skill === 'restart_nginx' ? 'mutating' : 'safe',
-        `{"path":"/var/log/${i % 97}","limit":${i % 13}}`,
-        error === '' ? `{"used":${Math.floor(r() * 1e9)},"ok":true}\n` : '',
-        error,
-        sqliteTime(at, Math.floor(r() * 1_000_000)),
-        ended,
-        ended,
-      )
-    }
+  for (let i = 0; i < rows; i++) {
+    const skill = SKILLS[Math.floor(r() * SKILLS.length)]
+    const at = start + i * 2000 + Math.floor(r() * 1000)
+    const took = Math.floor(r() * 3000)
+    const nanos = Math.floor(r() * 1_000_000)
+    const fate = r()
+    const error =
+      fate < 0.03
+        ? `subprocess skill ${skill}: timed out after 30s`
+        : fate < 0.1
+          ? `subprocess skill ${skill}: exit 1 (stderr: ${'x'.repeat(Math.floor(r() * 80))})`
+          : ''
+    const ended = sqliteTime(at + took, nanos)
+    insert.run(
+      skill,
+      Math.floor(r() * 8),
+      Math.floor(r() * 50),
+      ROLES[Math.floor(r() * ROLES.length)],
+      skill === 'restart_nginx' ? 'mutating' : 'safe',
+      `{"path":"/var/log/${i % 97}","limit":${i % 13}}`,
+      error === '' ? `{"used":${Math.floor(r() * 1e9)},"ok":true}\n` : '',
+      error,
+      sqliteTime(at, Math.floor(r() * 1_000_000)),
+      ended,
+      ended,
+    )
   }
   db.exec('COMMIT')
   db.exec(indexes.join(';\n'))

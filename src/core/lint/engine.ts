@@ -6,6 +6,7 @@ import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
 import { newEntryCache } from './entry.js'
+import { ruleMeta } from './rule-meta.js'
 import { collectTargets, type RootUsed } from './targets.js'
 import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
 
@@ -266,14 +267,6 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     }
   }
 
-  const rules = RULES.filter((r) => opts.set === 'all' || r.category === 'manager').map((r) => ({
-    id: r.id,
-    severity: r.severity,
-    category: r.category,
-    kind: r.kind,
-    docs: r.docs,
-    ...(r.fixable ? { fixable: r.fixable } : {}),
-    ...(r.hasSuggestions ? { hasSuggestions: true } : {}),
-  }))
+  const rules = RULES.filter((r) => opts.set === 'all' || r.category === 'manager').map(ruleMeta)
   return { files, rules, leftOut: targets.leftOut, roots: targets.roots }
 }

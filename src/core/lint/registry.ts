@@ -35,7 +35,7 @@ import schemaPropertyDescription from './rules/schema-property-description.js'
 import schemaRedosPattern from './rules/schema-redos-pattern.js'
 import schemaRequiredUnknown from './rules/schema-required-unknown.js'
 import schemaTopType from './rules/schema-top-type.js'
-import type { Rule, RuleMeta } from './types.js'
+import type { Rule } from './types.js'
 
 export const RULES: readonly Rule<Context>[] = [
   ...MANAGER_RULES,
@@ -73,15 +73,4 @@ export const RULES: readonly Rule<Context>[] = [
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule<Context>> = new Map(RULES.map((r) => [r.id, r]))
 
-/** What listings, docs and SARIF need of a rule. */
-export function ruleMeta(r: RuleMeta): RuleMeta {
-  return {
-    id: r.id,
-    severity: r.severity,
-    category: r.category,
-    kind: r.kind,
-    docs: r.docs,
-    ...(r.fixable ? { fixable: r.fixable } : {}),
-    ...(r.hasSuggestions ? { hasSuggestions: true } : {}),
-  }
-}
+export { ruleMeta } from './rule-meta.js'
