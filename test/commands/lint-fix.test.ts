@@ -100,6 +100,23 @@ describe('lint --fix, --fix-dry-run, --fix-type', () => {
     )
   })
 
+  test('--fix-dry-run exits 1 while a fix is pending, even when the fix would leave nothing to report', () => {
+    // A pack whose one finding is a CR at the end of its #! line: fixable, a warning only.
+    const dir = `${R}/t${n++}`
+    makeTree(dir, {
+      'skills/a/skill.json':
+        '{\n  "name": "disk_a",\n  "description": "Reports the free space of a filesystem, in bytes.",\n  "entry": "run.sh",\n  "class": "safe"\n}\n',
+      'skills/a/run.sh': '#!/bin/sh\r\necho "{}"\n',
+    })
+    chmodSync(`${dir}/skills/a/run.sh`, 0o755)
+    const pending = runCliSync(['lint', 'skills', '--fix-dry-run'], { cwd: dir })
+    assert.match(pending.stdout, /^diff --git a\/skills\/a\/run\.sh/)
+    assert.equal(pending.code, 1, pending.stderr)
+    assert.equal(runCliSync(['lint', 'skills', '--fix'], { cwd: dir }).code, 0)
+    const done = runCliSync(['lint', 'skills', '--fix-dry-run'], { cwd: dir })
+    assert.deepEqual([done.stdout, done.code], ['', 0], done.stderr)
+  })
+
   test('--fix-dry-run shows a mode fix as git mode lines', () => {
     const dir = `${R}/t${n++}`
     makeTree(dir, {
@@ -112,7 +129,7 @@ describe('lint --fix, --fix-dry-run, --fix-type', () => {
       r.stdout,
       'diff --git a/skills/a/run.sh b/skills/a/run.sh\nold mode 100644\nnew mode 100755\n',
     )
-    assert.equal(r.code, 0)
+    assert.equal(r.code, 1, 'a fix is pending')
   })
 
   test('--fix-type picks categories', () => {

@@ -197,7 +197,10 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   // What is left after the fixes is judged against the baseline, as a run without --fix would be.
   const baseline = lintBaseline({ baseline: flags.baseline, update: false, prune: false }, argv, fixed.result)
   if (dryRun) {
-    // The diff is the output; the exit code is that of the findings the diff would leave.
+    // The diff is the output. A pending fix is exit 1, as `ruff --diff` and `black --diff` do:
+    // one pass cannot tell what a fixed file will still be found to hold (a BOM hides every other
+    // finding of its file), so a CI gate must not pass on it. Without fixes: the findings left.
+    if (fixed.fixedInDiff.size > 0) return EXIT.findings
     const accepted = baseline?.outcome.baselined
     const left = fixed.result.files
       .filter((f) => !f.ignored)
