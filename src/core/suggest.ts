@@ -1,7 +1,8 @@
 /**
  * "Did you mean" for names the user typed: commands, flag values, templates, rule ids, skills.
  * The nearest candidate by edit distance (a swap of two neighbours counts as one edit), when it
- * is near enough to be a slip: at most a third of the longer name's length, at least one edit.
+ * is near enough to be a slip: at most a third of the longer name's length, at least one edit,
+ * and not every letter (a one-letter input is never a slip for another letter).
  * A candidate the input is a prefix of (`valid` → `validate`) also counts, and one of three
  * letters or more that starts the input (`warning` → `warn`, `validates` → `validate`).
  */
@@ -14,8 +15,11 @@ export function didYouMean(input: string, candidates: Iterable<string>): string 
     const d = distance(lower, c.toLowerCase())
     const limit = Math.max(1, Math.floor(Math.max(input.length, c.length) / 3))
     const lc = c.toLowerCase()
+    // Never a name that shares nothing with the input: "c" is no slip for "a", nor "x" for "n".
     const near =
-      d <= limit || (lower.length >= 3 && lc.startsWith(lower)) || (lc.length >= 3 && lower.startsWith(lc))
+      (d <= limit && d < Math.max(input.length, c.length)) ||
+      (lower.length >= 3 && lc.startsWith(lower)) ||
+      (lc.length >= 3 && lower.startsWith(lc))
     if (near && d < bestDistance) {
       best = c
       bestDistance = d

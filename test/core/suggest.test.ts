@@ -26,6 +26,11 @@ describe('didYouMean', () => {
     assert.equal(didYouMean('frobnicate', commands), undefined)
     assert.equal(didYouMean('x', commands), undefined)
     assert.equal(didYouMean('lint', commands), undefined)
+    // A one-letter name is no slip for another letter: an enum of "a","b" given "c", a key "x" beside "n".
+    assert.equal(didYouMean('c', ['a', 'b']), undefined)
+    assert.equal(didYouMean('x', ['n', 'mode', 'path']), undefined)
+    assert.equal(didYouMean('ab', ['xy']), undefined)
+    assert.equal(didYouMean('prt', ['port', 'n']), 'port')
   })
   test('rule ids and enum values', () => {
     const rules = ['practice/class-unset', 'practice/description-short', 'manager/name']
