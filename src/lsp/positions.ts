@@ -5,6 +5,8 @@
  * invalid UTF-8 byte is one unit (the U+FFFD an editor shows for it).
  */
 
+import { lineAt } from '../core/line-starts.js'
+
 export interface Position {
   line: number
   character: number
@@ -41,13 +43,7 @@ export class ByteText {
   /** The editor's position of byte offset `at` (clamped to the file). */
   positionAt(at: number): Position {
     const off = Math.max(0, Math.min(at, this.bytes.length))
-    let lo = 0
-    let hi = this.starts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (this.starts[mid] <= off) lo = mid
-      else hi = mid - 1
-    }
+    const lo = lineAt(this.starts, off)
     let character = 0
     for (let i = this.starts[lo]; i < off; ) {
       const [n, units] = sequenceAt(this.bytes, i)

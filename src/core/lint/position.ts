@@ -1,4 +1,5 @@
 import type { GoString } from '../go/gostring.js'
+import { lineAt, lineStarts } from '../line-starts.js'
 
 /**
  * Byte offsets → line:column. Lines are split on `\n` as Go splits them (a `\r` before it
@@ -12,14 +13,8 @@ export class LineIndex {
 
   private lineStarts(): number[] {
     if (this.starts) return this.starts
-    const starts = [0]
-    let i = this.raw.indexOf('\n')
-    while (i !== -1) {
-      starts.push(i + 1)
-      i = this.raw.indexOf('\n', i + 1)
-    }
-    this.starts = starts
-    return starts
+    this.starts = lineStarts(this.raw)
+    return this.starts
   }
 
   /** The 1-based line and column of byte offset `at` (clamped to the file). */
@@ -27,13 +22,7 @@ export class LineIndex {
     const raw = this.raw
     const off = Math.max(0, Math.min(at, raw.length))
     const starts = this.lineStarts()
-    let lo = 0
-    let hi = starts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (starts[mid] <= off) lo = mid
-      else hi = mid - 1
-    }
+    const lo = lineAt(starts, off)
     let column = 1
     for (let i = starts[lo]; i < off; i++) {
       const c = raw.charCodeAt(i)

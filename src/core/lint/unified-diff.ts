@@ -4,6 +4,7 @@
  * that `git apply` takes it. Texts are byte strings; the diff is too.
  */
 import type { GoString } from '../go/gostring.js'
+import { lineAt, lineStarts } from '../line-starts.js'
 import { applyEdits } from './fix.js'
 import type { TextEdit } from './types.js'
 
@@ -27,20 +28,10 @@ function linesOf(text: GoString): string[] {
  * around each change. Edits are those applyEdits applied (sorted, non-overlapping).
  */
 export function hunks(text: GoString, edits: readonly TextEdit[], context = 3): string[] {
-  const starts = [0]
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  const starts = lineStarts(text)
   // A text ending in `\n` has no line after it.
   const lineCount = text === '' ? 0 : text.endsWith('\n') ? starts.length - 1 : starts.length
-  const lineOf = (off: number): number => {
-    let lo = 0
-    let hi = starts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (starts[mid] <= off) lo = mid
-      else hi = mid - 1
-    }
-    return Math.min(lo, Math.max(0, lineCount - 1))
-  }
+  const lineOf = (off: number): number => Math.min(lineAt(starts, off), Math.max(0, lineCount - 1))
   const lineStart = (l: number) => (l < starts.length ? starts[l] : text.length)
   const lineEnd = (l: number) => (l + 1 < starts.length ? starts[l + 1] : text.length)
 

@@ -8,6 +8,7 @@ import { ok } from '../go/errors.js'
 import { fromBuffer, type GoString, toText, trimSpace } from '../go/gostring.js'
 import { readFile } from '../go/os/file.js'
 import { quote } from '../go/strconv/quote.js'
+import { lineAt, lineStarts } from '../line-starts.js'
 import { overlayOf } from '../overlay.js'
 import { type Decoded, stringField } from './fields.js'
 import { type Split, splitFrontmatter } from './split.js'
@@ -90,21 +91,11 @@ export function parseSkillMd(path: GoString): NativeParse {
   const text = toText(fm)
   // Offsets in the YAML text → file line:column (the frontmatter starts on the line after `---`;
   // columns count code points, and only a trailing CR was removed from each line).
-  const lineStarts = [0]
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1)
-  const lineOf = (offset: number): number => {
-    let lo = 0
-    let hi = lineStarts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (lineStarts[mid] <= offset) lo = mid
-      else hi = mid - 1
-    }
-    return lo + 1
-  }
+  const starts = lineStarts(text)
+  const lineOf = (offset: number): number => lineAt(starts, offset) + 1
   result.pos = (offset: number) => {
     const l = lineOf(offset)
-    return { line: split.openLine + l, column: [...text.slice(lineStarts[l - 1], offset)].length + 1 }
+    return { line: split.openLine + l, column: [...text.slice(starts[l - 1], offset)].length + 1 }
   }
   let skill: Map<string, Decoded> | null = null
   if (fm.length > 0) {
