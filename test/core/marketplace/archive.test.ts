@@ -3,12 +3,12 @@ import { readdirSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { gzipSync } from 'node:zlib'
+import { parsePax } from '../../../src/core/go/archive/tar/reader.js'
 import {
   EXTRACT_LIMITS,
   extractUpload,
   MAX_UPLOAD,
   minUploadRequest,
-  parsePax,
   safeJoin,
   tarEnding,
 } from '../../../src/core/marketplace/archive.js'
