@@ -900,7 +900,8 @@ function main() {
         fig.reason = `run failed: ${bad}`
         continue
       }
-      if (round >= opts.warmup) fig.runs.push(r)
+      // The 1-min load average as the run ended: what the figure was measured at.
+      if (round >= opts.warmup) fig.runs.push({ ...r, load: loadavg()[0] })
     }
   }
   if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
@@ -909,6 +910,7 @@ function main() {
   const byName = new Map(figures.map((f) => [f.def.name, f]))
   for (const fig of figures) {
     fig.wall = fig.status === 'ok' ? stats(fig.runs.map((r) => r.wallMs)) : null
+    fig.load = fig.status === 'ok' ? stats(fig.runs.map((r) => r.load)) : null
     const peaks = fig.runs.map((r) => r.rssBytes)
     fig.rss = fig.def.rss && fig.status === 'ok' && peaks.every((p) => p !== null) ? stats(peaks) : null
     if (fig.def.rss && fig.status === 'ok' && !fig.rss) fig.rssNote = 'the probe wrote no peak for some runs'
@@ -1022,6 +1024,7 @@ function main() {
         peakRssBytes: f.rss && { ...f.rss, samples: f.runs.map((r) => r.rssBytes) },
         liveHeapBytes: f.heap && { ...f.heap, samples: f.runs.map((r) => r.heapBytes) },
         cpuMs: f.cpu && { ...f.cpu, samples: f.runs.map((r) => Number(r.cpuMs.toFixed(3))) },
+        loadavg1: f.load && { median: Number(f.load.median.toFixed(2)), max: Number(f.load.max.toFixed(2)) },
         sizeBytes: f.sizeBytes,
       })),
       budgets: budgets.map(({ figure, text, status, measured, shown }) => ({
@@ -1041,10 +1044,11 @@ function main() {
     w(`${opts.runs} runs per figure after ${opts.warmup} warm-up, interleaved; wall = spawn to exit`)
     for (const n of notes) w(`note: ${n}`)
     w('')
-    const rows = [['figure', 'median', 'min', 'max', `× ${FLOOR}`, 'cpu', 'peak RSS', '']]
+    const rows = [['figure', 'median', 'min', 'max', `× ${FLOOR}`, 'cpu', 'peak RSS', 'load', '']]
+    const last = rows[0].length - 1
     for (const f of figures) {
       if (f.status !== 'ok') {
-        rows.push([f.def.name, '', '', '', '', '', '', f.reason])
+        rows.push([f.def.name, '', '', '', '', '', '', '', f.reason])
         continue
       }
       rows.push([
@@ -1055,12 +1059,13 @@ function main() {
         f.ratio === null ? '—' : f.ratio.toFixed(2),
         f.cpu ? fmtMs(f.cpu.median) : '',
         f.rss ? `${fmtMB(f.rss.median)} (max ${fmtMB(f.rss.max)})` : (f.rssNote ?? ''),
+        f.load ? f.load.median.toFixed(1) : '',
         f.def.title,
       ])
     }
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (i === 7 ? 0 : r[i].length))))
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (i === last ? 0 : r[i].length))))
     for (const r of rows) {
-      const cells = r.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      const cells = r.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]) : c.padStart(widths[i])))
       w(cells.join('  ').trimEnd())
     }
     for (const f of figures)
