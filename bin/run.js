@@ -1,5 +1,5 @@
 #!/bin/sh
-':' //; if [ -n "${NODE_EXTRA_CA_CERTS+x}" ]; then ONGRID_SKILL_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export ONGRID_SKILL_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi; exec node "$0" "$@"
+':' //; if [ -n "${NODE_EXTRA_CA_CERTS+x}" ]; then ONGRID_SKILL_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export ONGRID_SKILL_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi; exec node --max-semi-space-size=2 "$0" "$@"
 
 // The entry point, written for cold start (see ARCHITECTURE.md, "Cold start"). CommonJS (bin/package.json).
 //
@@ -16,17 +16,8 @@ if (moved !== undefined) {
   delete process.env.ONGRID_SKILL_EXTRA_CA_CERTS
 }
 
-// A reader that goes away (`| head`) ends the output, quietly: no stack trace for EPIPE.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e) => {
-    if (e.code !== 'EPIPE') throw e
-    process.exit(process.exitCode ?? 0)
-  })
-}
-
-const { readFileSync } = require('node:fs')
+const { readFileSync, writeSync } = require('node:fs')
 const { join } = require('node:path')
-const { pathToFileURL } = require('node:url')
 
 const ROOT = join(__dirname, '..')
 const argv = process.argv.slice(2)
@@ -40,10 +31,23 @@ const compileCache = typeof Module.enableCompileCache === 'function'
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-  process.stdout.write(
-    `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version} (ongrid manager ${pkg.ongridManagerRelease})\n`,
-  )
+  const line = `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version} (ongrid manager ${pkg.ongridManagerRelease})\n`
+  // One line straight to fd 1: creating process.stdout (a socket for a pipe) costs more than the
+  // rest of this path. A reader that went away ends it quietly, as below.
+  try {
+    writeSync(1, line)
+  } catch (e) {
+    if (e.code === 'EAGAIN') process.stdout.write(line)
+    else if (e.code !== 'EPIPE') throw e
+  }
 } else {
+  // A reader that goes away (`| head`) ends the output, quietly: no stack trace for EPIPE.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e) => {
+      if (e.code !== 'EPIPE') throw e
+      process.exit(process.exitCode ?? 0)
+    })
+  }
   main().catch((e) => {
     process.stderr.write(`ongrid-skill: ${e?.message ?? e}\n`)
     process.exitCode = 70
@@ -53,6 +57,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
 // Plain invocations of the commands people run in loops go through the fast path, without
 // oclif; everything else (help, malformed flags, init) is oclif's.
 async function main() {
+  const { pathToFileURL } = require('node:url')
   if (compileCache) Module.enableCompileCache()
   const fast = loadBundle() ?? (await import('../dist/cli/fast.js'))
   if (!(await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json'))))) {
@@ -99,6 +104,7 @@ function loadBundle() {
   }
   if (process.env.ONGRID_SKILL_DEBUG_LOAD)
     process.stderr.write(`ongrid-skill: fast path from dist/bundle/fast.js, ${how}\n`)
+  const { pathToFileURL } = require('node:url')
   const url = pathToFileURL(file)
   const load = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier)
   const module = { exports: {} }

@@ -150,10 +150,14 @@ function manifestFor(r, name, entry) {
   }
 }
 
-/** Broken variants of a manifest's text: what hand-edited JSON really looks like. */
-function breakJson(r, m) {
+/**
+ * Broken variants of a manifest's text: what hand-edited JSON really looks like. With
+ * `syntaxOk` only the type errors (still JSON): a schema-only validator such as ajv-cli stops
+ * at the first file it cannot parse, so the trees it is compared on hold none.
+ */
+function breakJson(r, m, syntaxOk) {
   const text = JSON.stringify(m, null, 2)
-  switch (r.int(6)) {
+  switch (syntaxOk ? [2, 5][r.int(2)] : r.int(6)) {
     case 0: // trailing comma
       return text.replace(/\n}$/, ',\n}')
     case 1: // truncated write
@@ -186,16 +190,23 @@ function walkOrder(a, b) {
   return pa.length - pb.length
 }
 
-export function treeKey({ packs, groups, seed }) {
-  return `packs${packs}-groups${groups}-seed${seed}-v${GENERATOR_VERSION}`
+export function treeKey({ packs, groups, seed, syntaxOk = false }) {
+  return `packs${packs}-groups${groups}-seed${seed}${syntaxOk ? '-json' : ''}-v${GENERATOR_VERSION}`
 }
 
 /**
  * Returns { root, expect, generated, ms }: root is the absolute allow-list dir, expect the
  * counts of loader outcomes. Reuses a complete cached tree unless `regen` is set.
  */
-export function generateTree({ baseDir, packs = 10_000, groups = 100, seed = 1, regen = false }) {
-  const key = treeKey({ packs, groups, seed })
+export function generateTree({
+  baseDir,
+  packs = 10_000,
+  groups = 100,
+  seed = 1,
+  syntaxOk = false,
+  regen = false,
+}) {
+  const key = treeKey({ packs, groups, seed, syntaxOk })
   const dir = join(baseDir, key)
   const expectPath = join(dir, 'expect.json')
   if (!regen && existsSync(expectPath)) {
@@ -261,7 +272,7 @@ export function generateTree({ baseDir, packs = 10_000, groups = 100, seed = 1, 
     else if (kind === 'duplicate') name = r.pick(registered)
     else if (kind === 'builtin') name = r.pick(BUILTINS)
     const m = manifestFor(r, name, entry)
-    const text = kind === 'brokenJson' ? breakJson(r, m) : `${JSON.stringify(m, null, 2)}\n`
+    const text = kind === 'brokenJson' ? breakJson(r, m, syntaxOk) : `${JSON.stringify(m, null, 2)}\n`
     writeFileSync(join(packDir, 'skill.json'), text)
     const entryPath = join(packDir, entry)
     if (binLayout) mkdirSync(join(packDir, 'bin'))
@@ -294,6 +305,7 @@ export function generateTree({ baseDir, packs = 10_000, groups = 100, seed = 1, 
   expect.packs = packs
   expect.groups = groups
   expect.seed = seed
+  expect.syntaxOk = syntaxOk
   expect.generatorVersion = GENERATOR_VERSION
   rmSync(dir, { recursive: true, force: true })
   renameSync(tmp, dir)

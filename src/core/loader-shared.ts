@@ -248,6 +248,9 @@ function startWorker(data: Omit<ShareData, 'port'>): { port: MessagePort; thread
   let thread: Worker
   try {
     thread = new Worker(new URL('./loader-worker.js', import.meta.url), {
+      // It only reads and posts what it read: a small young generation keeps its peak low
+      // (V8's default sizes it for throughput, several MB per semi-space).
+      resourceLimits: { maxYoungGenerationSizeMb: 2 },
       workerData: { ...data, port: port2 } satisfies ShareData,
       transferList: [port2],
     })

@@ -157,6 +157,16 @@ describe('bin/run.js', () => {
     assert.doesNotMatch(r.stderr, /EPIPE|Error|\n {4}at /)
   })
 
+  test('--version to a reader already gone: exit 0, nothing on stderr', () => {
+    // The launcher writes the line straight to fd 1 (no stream): EPIPE must still end it quietly.
+    const r = runCliSync(['--version'], {
+      program: true,
+      sh: '{ sleep 0.3; "$0" "$@"; echo "exit $?" >&2; } | :',
+      env: baseEnv(),
+    })
+    assert.equal(r.stderr, 'exit 0\n')
+  })
+
   test('--version, help through oclif, and bin/dev.js', () => {
     const v = start('program', ['--version'], baseEnv())
     assert.match(v.stdout, /^ongrid-skill\/\d+\.\d+\.\d+ \S+ node-v\d+\S* \(ongrid manager v0\.13\.4\)\n$/)

@@ -11,7 +11,7 @@
  */
 import { fromBuffer, type GoString, toBuffer, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
-import { stat } from '../go/os/file.js'
+import { statIfAny } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
 import { overlayOf } from '../overlay.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
@@ -106,8 +106,8 @@ export class ConfigFinder {
       }
       visited.push(d)
       const present = CONFIG_NAMES.map((n) => join(d, n)).filter((c) => {
-        const s = stat(c)
-        return s.ok && !s.value.isDir()
+        const s = statIfAny(c)
+        return s !== null && !s.isDir()
       })
       if (present.length > 1) {
         throw new ConfigError(

@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync } from 'node:fs'
+import { readdirSync, realpathSync, statSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fromText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
@@ -85,6 +85,8 @@ export function caseFiles(packDir: string): string[] {
   const dir = join(packDir, 'tests')
   let names: string[]
   try {
+    // Most packs have no tests/: asked without the exception readdirSync throws for it.
+    if (statSync(dir, { throwIfNoEntry: false }) === undefined) return []
     names = readdirSync(dir, { withFileTypes: true })
       .filter((d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.json'))
       .map((d) => d.name)

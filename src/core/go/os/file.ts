@@ -177,6 +177,22 @@ function statAs(op: 'stat' | 'lstat', p: GoString): Result<FileStat> {
   return ok(fileStatFromNode(basename(p), st))
 }
 
+/**
+ * os.Stat for a caller that only asks whether it succeeded: the FileStat, or null on any error,
+ * which is not built. Where quietNoEntry is false (Node 22 and later) every failed `stat` throws a
+ * JS exception, and the commonest lookups (a config name that is not there) paid for one each.
+ */
+export function statIfAny(p: GoString): FileStat | null {
+  const np = nodePath(p)
+  if (np === null) return null
+  try {
+    const st = fs.statSync(np, { throwIfNoEntry: false })
+    return st === undefined ? null : fileStatFromNode(basename(p), st)
+  } catch {
+    return null
+  }
+}
+
 /** os.Stat */
 export function stat(p: GoString): Result<FileStat> {
   return statAs('stat', p)

@@ -24,6 +24,7 @@ import {
   readFile,
   readlink,
   stat,
+  statIfAny,
 } from '../../../../src/core/go/os/file.js'
 import { inDir, makeFixture } from './fixture.js'
 
@@ -254,6 +255,18 @@ describe('os functions over the fixture tree', () => {
           rd,
           'readDirNames ' + label,
         )
+      }
+    })
+  })
+
+  test('statIfAny: Stat’s FileStat when it succeeds, null whatever its error', () => {
+    inDir(root, () => {
+      // Every case above plus the failures a config lookup meets: ENOENT, ENOTDIR, ELOOP, a NUL.
+      for (const p of [...CASES.map((c) => c[0]), 'nowhere', 'a/x', 'dangling', 'loop', 'a\0b', 'sub/\xff']) {
+        const want = stat(p)
+        const got = statIfAny(p)
+        if (!want.ok) assert.equal(got, null, JSON.stringify(p))
+        else assert.deepEqual(info({ ok: true, value: got as FileStat }), info(want), JSON.stringify(p))
       }
     })
   })

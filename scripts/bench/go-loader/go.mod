@@ -1,0 +1,3 @@
+module ongridskill/benchloader
+
+go 1.19
