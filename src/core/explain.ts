@@ -90,12 +90,21 @@ function nonAbsoluteHint(path: GoString): string {
 }
 
 /** Why `mcp` serves no tool, on stderr whatever else is asked: a client shows nothing of it. */
-export function noToolsHints(o: { relative: readonly GoString[]; registered: number }): string[] {
+export function noToolsHints(o: {
+  relative: readonly GoString[]
+  registered: number
+  /** The loader's lines: none when it walked the dirs and found no skill.json. */
+  lines: readonly GoString[]
+}): string[] {
   if (o.relative.length > 0)
     return o.relative.map(
       (d) =>
         `"${toText(d)}" is relative, and the manager skips a relative dir: a client (Claude Desktop, an IDE) starts this server in a working dir of its own, so give every dir absolute (from here, "${resolvePath(toText(d))}")`,
     )
+  if (o.registered === 0 && o.lines.length === 0)
+    return [
+      'no skill registered from the dirs, and the loader said nothing: no skill.json was found under them',
+    ]
   if (o.registered === 0)
     return [
       'no skill registered from the dirs: see the loader lines above, or run load-dirs --explain on them',

@@ -98,6 +98,14 @@ describe('mcp serving no tool: why, on stderr', () => {
       r.stderr,
     )
   })
+  test('a dir holding no skill.json: the loader says nothing, and the hint points at no line', async () => {
+    makeTree(R, { 'empty/notes.txt': 'no pack here\n' })
+    const r = await mcp([`${R}/empty`])
+    assert.equal(
+      r.stderr,
+      'mcp: serving 0 tools (0 skills registered)\nmcp: hint: no skill registered from the dirs, and the loader said nothing: no skill.json was found under them\n',
+    )
+  })
   test('tools served: no hint', async () => {
     const r = await mcp([`${R}/skills`])
     assert.ok(r.stderr.endsWith('mcp: serving 1 tool (1 skill registered)\n'), r.stderr)

@@ -22,15 +22,19 @@ test('said without --explain: a relative dir only, with its absolute path from h
 })
 
 test('why mcp serves no tool: relative dirs first, then nothing registered, then nothing offered', () => {
-  assert.deepEqual(noToolsHints({ relative: ['a', 'b'], registered: 3 }).length, 2)
+  assert.deepEqual(noToolsHints({ relative: ['a', 'b'], registered: 3, lines: [] }).length, 2)
   assert.match(
-    noToolsHints({ relative: ['a'], registered: 0 })[0],
+    noToolsHints({ relative: ['a'], registered: 0, lines: [] })[0],
     /^"a" is relative, .*\(from here, ".*\/a"\)$/,
   )
-  assert.deepEqual(noToolsHints({ relative: [], registered: 0 }), [
+  assert.deepEqual(noToolsHints({ relative: [], registered: 0, lines: ['skill loader: parse …'] }), [
     'no skill registered from the dirs: see the loader lines above, or run load-dirs --explain on them',
   ])
-  assert.deepEqual(noToolsHints({ relative: [], registered: 2 }), [
+  // The loader walked the dirs and found no skill.json: it says nothing, so no line is pointed at.
+  assert.deepEqual(noToolsHints({ relative: [], registered: 0, lines: [] }), [
+    'no skill registered from the dirs, and the loader said nothing: no skill.json was found under them',
+  ])
+  assert.deepEqual(noToolsHints({ relative: [], registered: 2, lines: [] }), [
     'none of the 2 skills registered is offered: see the lines above (--class names the classes to serve)',
   ])
 })

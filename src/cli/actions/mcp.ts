@@ -71,7 +71,12 @@ function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
 }
 
 /** No tool to serve: why, on stderr whatever else is asked (a client shows the user nothing). */
-function whyNoTools(r: { tools: McpTool[]; registered: number; relative: GoString[] }): void {
+function whyNoTools(r: {
+  tools: McpTool[]
+  registered: number
+  relative: GoString[]
+  lines: GoString[]
+}): void {
   if (r.tools.length > 0) return
   const tty = process.stderr.isTTY === true
   const hints = noToolsHints(r).map((h) => `mcp: hint: ${terminalLine(h, tty)}\n`)

@@ -88,7 +88,8 @@ export async function compileSchema(
   ])
   const depth = jsonDepth(schema)
   if (depth > AJV_MAX_DEPTH) return { ok: false, error: ajvTooDeep(depth) }
-  const options = { strict: opts.strict, allErrors: true, validateFormats: true }
+  // logger false: ajv would write its notes (`unknown format "x" ignored …`) to the console itself.
+  const options = { strict: opts.strict, allErrors: true, validateFormats: true, logger: false }
   // biome-ignore lint/suspicious/noExplicitAny: the two ajv classes share this surface
   const ajv: any = draft === 'draft-07' ? new (Ajv as any)(options) : new (Ajv2020 as any)(options)
   // biome-ignore lint/suspicious/noExplicitAny: ajv-formats' CJS default export

@@ -3,6 +3,9 @@ import { ECHO } from '../../../helpers/tree.js'
 import { ruleTester } from '../rule-tester.js'
 import { CLEAN_PACK, pack } from './fixtures.js'
 
+/** The manager's verdict beside each finding: it never checks a schema. */
+const OFFERED = 'the manager does not check the schema: it offers the tool with it as written (--show-tool).'
+
 const TYPE_LIST = pack({ schema: { type: 'object', properties: { a: { type: ['string', 'nul'] } } } })
 const TYPE_NUMBER = pack({ schema: { type: 'object', properties: { b: { type: 5 } } } })
 
@@ -68,7 +71,7 @@ ruleTester(rule, {
           message: 'schema: strict mode: unknown keyword: "bogus"',
           line: 1,
           column: 228,
-          hint: 'ajv’s strict mode refuses keywords and formats it does not know: fix the spelling, or drop it.',
+          hint: `${OFFERED} ajv’s strict mode refuses keywords and formats it does not know: fix the spelling, or drop it.`,
           file: 'skills/a/skill.json',
         },
       ],
@@ -100,7 +103,7 @@ ruleTester(rule, {
           message: 'schema: strict mode: unknown keyword: "bogus"',
           line: 1,
           column: POINTING.indexOf('"bogus":1') + 1,
-          hint: 'ajv’s strict mode refuses keywords and formats it does not know: fix the spelling, or drop it.',
+          hint: `${OFFERED} ajv’s strict mode refuses keywords and formats it does not know: fix the spelling, or drop it.`,
           file: 'skills/a/skill.json',
         },
       ],
@@ -140,6 +143,7 @@ ruleTester(rule, {
           message: 'schema/$schema: must be string',
           line: 1,
           column: NOT_A_STRING.indexOf('"$schema"') + 1,
+          hint: OFFERED,
           file: 'skills/a/skill.json',
         },
       ],
@@ -158,6 +162,7 @@ ruleTester(rule, {
             'schema: schema with key or id "https://json-schema.org/draft/2020-12/schema" already exists',
           line: 1,
           column: METAS_ID.indexOf('"schema"') + 1,
+          hint: OFFERED,
           file: 'skills/a/skill.json',
         },
         ...[
@@ -168,6 +173,43 @@ ruleTester(rule, {
           column: AFTER.indexOf('"type":"strin"') + 1,
           file: 'skills/b/skill.json',
         })),
+      ],
+    },
+  ],
+})
+
+const UNRESOLVED = pack({
+  schema: { type: 'object', properties: { a: { $ref: '#/$defs/nope', description: 'a' } } },
+})
+const MUTATING = pack({ class: 'mutating', schema: { type: 'object', $id: 5, properties: {} } })
+
+ruleTester(rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a $ref ajv cannot resolve (ajv throws): a finding, the manager’s verdict beside it',
+      files: { 'skills/a/skill.json': UNRESOLVED, 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: /^schema: can't resolve reference #\/\$defs\/nope from id /,
+          line: 1,
+          column: UNRESOLVED.indexOf('"schema"') + 1,
+          hint: OFFERED,
+          file: 'skills/a/skill.json',
+        },
+      ],
+    },
+    {
+      name: 'a skill the bridge does not offer: the verdict says so',
+      files: { 'skills/a/skill.json': MUTATING, 'skills/a/run.sh': ECHO },
+      findings: [
+        {
+          message: 'schema/$id: must be string',
+          line: 1,
+          column: MUTATING.indexOf('"$id"') + 1,
+          hint: 'the manager does not check the schema (and offers only safe skills to the LLM, not this mutating one).',
+          file: 'skills/a/skill.json',
+        },
       ],
     },
   ],
