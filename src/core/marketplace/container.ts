@@ -361,13 +361,10 @@ export async function loadPluginContainer(
     result.warnings = warnings
   }
 
+  const note = (path: GoString, code: string, reason: GoString) => warnings.push({ path, code, reason })
   const hooks = join(dir, 'hooks')
   if (isDir(hooks)) {
-    warnings.push({
-      path: hooks,
-      code: 'hooks_unsupported',
-      reason: 'hooks/ subdir found; ongrid does not run plugin hooks',
-    })
+    note(hooks, 'hooks_unsupported', 'hooks/ subdir found; ongrid does not run plugin hooks')
     const dropped: GoString[] = []
     walk(hooks, (path, info) => {
       if (info === null || info.isDir()) return null
@@ -376,21 +373,11 @@ export async function loadPluginContainer(
       return null
     })
     dropped.sort()
-    for (const p of dropped) {
-      warnings.push({
-        path: p,
-        code: 'hooks_dropped',
-        reason: 'hook file ignored; ongrid never executes plugin hooks',
-      })
-    }
+    for (const p of dropped) note(p, 'hooks_dropped', 'hook file ignored; ongrid never executes plugin hooks')
   }
   const mcp = join(dir, '.mcp.json')
   if (isFile(mcp)) {
-    warnings.push({
-      path: mcp,
-      code: 'mcp_unsupported',
-      reason: '.mcp.json found; ongrid does not run MCP servers yet',
-    })
+    note(mcp, 'mcp_unsupported', '.mcp.json found; ongrid does not run MCP servers yet')
   }
   result.warnings = warnings
   return { ok: true, result, kind: det.kind }
