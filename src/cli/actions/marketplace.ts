@@ -14,19 +14,15 @@ import type MarketplaceVerify from '../../commands/marketplace/verify.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { base } from '../../core/go/path/filepath/path.js'
-import type { RuleMeta, Severity } from '../../core/lint/types.js'
+import type { Severity } from '../../core/lint/types.js'
 import {
   type CheckDocument,
   checkDocument,
-  emptyDocument,
-  NOT_EXACT,
   openTarget,
-  signatureDoc,
-  signatureFailedHint,
   uncoveredOf,
+  verifyDocument,
 } from '../../core/marketplace/check.js'
 import {
-  checkInstall,
   DEVMODE_ENV,
   PINNED_PUBKEY_ENV,
   parseDevMode,
@@ -34,7 +30,13 @@ import {
   REQUIRE_SIGNED_ENV,
   type TrustConfig,
 } from '../../core/marketplace/install.js'
-import { collectEntries, DEFAULT_EXCLUDES, excludeTest, sameTree } from '../../core/marketplace/pack.js'
+import {
+  archiveName,
+  checkPacked,
+  DEFAULT_EXCLUDES,
+  packEntries,
+  packSource,
+} from '../../core/marketplace/pack.js'
 import { MARKETPLACE_RULES } from '../../core/marketplace/rules.js'
 import { listPackFiles, verifySignature } from '../../core/marketplace/signature.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
@@ -124,17 +126,6 @@ function trustOf(
   return { devMode, requireSigned, pinnedKey, source: flags.source ?? 'local', origin }
 }
 
-const RULES: RuleMeta[] = [
-  ...MARKETPLACE_RULES,
-  {
-    id: 'marketplace-practice/no-wrapper',
-    severity: 'warn',
-    category: 'best-practice',
-    kind: 'any',
-    docs: 'an archive without one top-level folder: staged under a random name',
-  },
-]
-
 /**
  * Prints the document in the chosen format; returns the exit code (1 on any error finding).
  * Quiet, only the findings that fail (errors) are shown.
@@ -143,7 +134,7 @@ async function render(doc: CheckDocument, format: Format, failed: boolean, quiet
   if (quiet) doc = { ...doc, findings: doc.findings.filter((f) => f.severity === 'error') }
   const cwd = process.cwd()
   const tty = process.stdout.isTTY === true
-  const out: LintOutput = lintOutput(doc, RULES, cwd, tty)
+  const out: LintOutput = lintOutput(doc, MARKETPLACE_RULES, cwd, tty)
   let text: string
   if (format === 'stylish') {
     const { relative } = await import('node:path')
@@ -183,41 +174,7 @@ async function verifyAction({ args, flags }: InputOf<typeof MarketplaceVerify>):
   const requireSigned = flags['require-signed'] === true
   const t = await openTarget(args.path ?? '.')
   try {
-    const doc = emptyDocument('marketplace verify', t, {
-      pinnedKey: trust.pinnedKey !== '',
-      from: { pinnedKey: trust.origin.pinnedKey },
-    })
-    if (t.root === null) {
-      const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
-      doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
-      doc.findings.push({
-        ruleId: 'marketplace/install-refused',
-        severity: 'error',
-        file: t.display,
-        message: text,
-      })
-      return await render(doc, format, true, flags.quiet === true)
-    }
-    const v = verifySignature(t.root, trust.pinnedKey)
-    doc.signature = signatureDoc(v, t.root)
-    if (v.state === 'failed') {
-      const hint = signatureFailedHint(v.err?.error() ?? '')
-      doc.findings.push({
-        ruleId: 'marketplace/signature-failed',
-        severity: 'error',
-        file: t.show(t.root),
-        message: `${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
-        ...(hint === undefined ? {} : { hint }),
-      })
-    } else if (v.state === 'unsigned') {
-      doc.findings.push({
-        ruleId: 'marketplace/unsigned',
-        severity: requireSigned ? 'error' : 'info',
-        file: t.show(t.root),
-        message: 'no signature.json found',
-      })
-    }
-    const failed = v.state === 'failed' || (v.state === 'unsigned' && requireSigned)
+    const { doc, failed } = verifyDocument(t, trust.pinnedKey, trust.origin.pinnedKey, requireSigned)
     return await render(doc, format, failed, flags.quiet === true)
   } finally {
     t.cleanup()
@@ -371,10 +328,9 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
 
 /** `marketplace pack PATH [-o FILE] [--format tar.gz|zip]`. */
 async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Promise<number> {
-  const { STRICT_ID } = await import('../../core/marketplace/install.js')
   const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
   const { archiveFormat, extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
-  const { isTempName, stageFile } = await import('../../core/atomic-write.js')
+  const { stageFile } = await import('../../core/atomic-write.js')
   const fmt = flags.format
   // The upload endpoint goes by the name's suffix: a name without the format's is refused there.
   if (flags.output !== undefined && archiveFormat(base(fromText(resolve(flags.output)))) !== fmt)
@@ -392,55 +348,11 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   // The manager's verdict on the source first: what it refuses is not packed.
   const t = await openTarget(dir)
   const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })
-  if (doc.install?.ok !== true)
-    throw new UserError(
-      `the manager would refuse this pack: ${doc.install?.error ?? 'no layout'}`,
-      EXIT.findings,
-    )
-  const ours = doc.findings.filter((f) => f.severity === 'error')
-  if (ours.length > 0) throw new UserError(`${ours[0].message} (${ours[0].ruleId})`, EXIT.findings)
-  const id = doc.pack?.id ?? ''
-  if (!STRICT_ID.test(id)) {
-    throw new UserError(
-      `pack id ${JSON.stringify(id)} is not of the form ^[a-z0-9][a-z0-9-]{0,127}$; set "id" in the manifest`,
-      EXIT.findings,
-    )
-  }
-  // check has verified the source as the manager would (without a pin).
-  const sig = doc.signature ?? { state: 'unsigned', error: null, hash: null }
-  if (sig.state === 'failed') {
-    throw new UserError(
-      `signature.json does not verify (${sig.error}); sign again after your last change`,
-      EXIT.findings,
-    )
-  }
+  const { id, version, sig } = packSource(doc)
   const globs = [...(flags['default-excludes'] === false ? [] : DEFAULT_EXCLUDES), ...(flags.exclude ?? [])]
-  const tests = globs.map(excludeTest)
-  const skipped: string[] = []
-  // A temp file a writer of ours left (after a kill -9) is never shipped.
-  const entries = collectEntries(
-    dir,
-    (rel, isDir) =>
-      tests.some((t) => t(rel, isDir)) || (!isDir && isTempName(rel.slice(rel.lastIndexOf('/') + 1))),
-    skipped,
-  )
-  // The signature covers the source's *.md / *.json: leaving one out changes what the manager hashes.
-  if (sig.state === 'verified') {
-    const kept = new Set(entries.map((e) => e.rel))
-    const lost = listPackFiles(fromText(dir))
-      .files.signable.map((f) => f.rel)
-      .filter((r) => !kept.has(r))
-    if (lost.length > 0) {
-      throw new UserError(
-        `the excludes leave out signed files (${lost.slice(0, 3).map(toText).join(', ')}${lost.length > 3 ? ', …' : ''}): the archive would not verify; move them out of the pack and sign again`,
-        EXIT.findings,
-      )
-    }
-  }
+  const { entries, skipped } = packEntries(dir, globs, sig.state === 'verified')
   const bytes = fmt === 'zip' ? await writeZip(id, entries) : await writeTarGz(id, entries)
-  const version = doc.pack?.version ?? ''
-  const defaultName = `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${fmt}`
-  const out = resolve(flags.output ?? defaultName)
+  const out = resolve(flags.output ?? archiveName(id, version, fmt))
   if (!flags.force) refuseExisting(out, typedFlag('output', 'o'), true)
   if (out.startsWith(`${dir}/`)) throw new UserError(`${out} is inside the pack; write the archive elsewhere`)
   try {
@@ -463,21 +375,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
     }
     if (!x.ok) throw new Error(`the archive just written is refused: ${toText(x.error)}`)
     try {
-      if (!x.value.descended || base(x.value.root) !== id)
-        throw new Error('the archive just written has no single top-level folder named after the pack id')
-      const diff = sameTree(x.value.root, entries)
-      if (diff !== null) throw new Error(`the archive just written extracts differently: ${diff}`)
-      const again = await checkInstall(x.value.root, undefined, { stagingName: id })
-      if (again.installError !== null || again.load?.pack.id !== id) {
-        throw new Error(
-          `the extracted archive is refused: ${toText(again.installError ?? `id ${again.load?.pack.id}`)}`,
-        )
-      }
-      // checkInstall verified the extracted tree as the manager does after an install.
-      const v = again.signature
-      if (v?.state !== sig.state || (v.hash ?? null) !== sig.hash) {
-        throw new Error(`the extracted archive's signature is ${v?.state}, the pack's ${sig.state}`)
-      }
+      await checkPacked(x.value, entries, id, sig)
     } finally {
       x.value.cleanup()
     }

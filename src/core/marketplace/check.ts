@@ -12,7 +12,7 @@ import { base } from '../go/path/filepath/path.js'
 import type { Severity } from '../lint/types.js'
 import { capabilityDeclarationJSON } from './capabilities.js'
 import { checkInstall, type InstallCheck, stagingBasename, type TrustConfig } from './install.js'
-import { UNSIGNED_MESSAGE, WARNING_SEVERITY, warningRuleId } from './rules.js'
+import { marketplaceRule, UNSIGNED_MESSAGE, warningRuleId } from './rules.js'
 import {
   listPackFiles,
   PIN_MISMATCH,
@@ -236,12 +236,13 @@ export async function checkDocument(
   if (t.uploadError || t.root === null) {
     const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
     doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
-    findings.push({
-      ruleId: 'marketplace/install-refused',
-      severity: 'error',
-      file: t.display,
-      message: text + (t.uploadError?.exact === false ? NOT_EXACT : ''),
-    })
+    findings.push(
+      finding(
+        'marketplace/install-refused',
+        t.display,
+        text + (t.uploadError?.exact === false ? NOT_EXACT : ''),
+      ),
+    )
     return doc
   }
   const c: InstallCheck = await checkInstall(t.root, trust, { stagingName: t.stagingName })
@@ -266,12 +267,13 @@ export async function checkDocument(
     const packFile = t.show(t.root)
     for (const w of c.load.warnings) {
       const onPath = w.path !== '' && w.code !== 'skills_path_rejected'
-      findings.push({
-        ruleId: warningRuleId(w.code),
-        severity: WARNING_SEVERITY.get(w.code) ?? 'warn',
-        file: onPath ? t.show(w.path) : packFile,
-        message: `${w.code}: ${t.show(w.reason)}${w.exact === false ? NOT_EXACT : ''}`,
-      })
+      findings.push(
+        finding(
+          warningRuleId(w.code),
+          onPath ? t.show(w.path) : packFile,
+          `${w.code}: ${t.show(w.reason)}${w.exact === false ? NOT_EXACT : ''}`,
+        ),
+      )
     }
   }
   doc.install = {
@@ -288,45 +290,113 @@ export async function checkDocument(
     } else doc.capabilitiesUnsupported = caps.unsupported
   }
   if (c.installError !== null) {
-    findings.push({
-      ruleId: 'marketplace/install-refused',
-      severity: 'error',
-      file: t.show(t.root),
-      message: t.show(c.installError) + (c.installErrorExact ? '' : NOT_EXACT),
-    })
+    findings.push(
+      finding(
+        'marketplace/install-refused',
+        t.show(t.root),
+        t.show(c.installError) + (c.installErrorExact ? '' : NOT_EXACT),
+      ),
+    )
   }
   if (c.kind !== '') {
     const v = c.signature ?? verifySignature(t.root, trust.pinnedKey)
     doc.signature = signatureDoc(v, t.root)
     if (v.state === 'failed') {
-      findings.push({
-        ruleId: 'marketplace/signature-failed',
-        severity: 'warn',
-        file: t.show(t.root),
-        message: `signature ${v.state}: ${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
-        hint: 'the manager installs it anyway unless ONGRID_MARKETPLACE_DEVMODE is off and the source must be signed',
-      })
+      findings.push(
+        finding(
+          'marketplace/signature-failed',
+          t.show(t.root),
+          `signature ${v.state}: ${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
+          {
+            hint: 'the manager installs it anyway unless ONGRID_MARKETPLACE_DEVMODE is off and the source must be signed',
+          },
+        ),
+      )
     } else if (v.state === 'unsigned') {
-      findings.push({
-        ruleId: 'marketplace/unsigned',
-        severity: 'info',
-        file: t.show(t.root),
-        message: UNSIGNED_MESSAGE,
-      })
+      findings.push(finding('marketplace/unsigned', t.show(t.root), UNSIGNED_MESSAGE))
     }
   }
   for (const f of c.findings) {
-    findings.push({ ruleId: f.id, severity: f.severity, file: t.show(f.path), message: OURS + f.message })
+    findings.push(finding(f.id, t.show(f.path), OURS + f.message))
   }
   if (t.noWrapper && c.kind !== '') {
-    findings.push({
-      ruleId: 'marketplace-practice/no-wrapper',
-      severity: 'warn',
-      file: t.display,
-      message: `${OURS}the archive has no single top-level folder: the manager stages it under a random ongrid-pack-<digits> dir${c.kind === 'bare_skills' ? ', which becomes the pack id (every upload is a new pack)' : ''}`,
-    })
+    findings.push(
+      finding(
+        'marketplace-practice/no-wrapper',
+        t.display,
+        `${OURS}the archive has no single top-level folder: the manager stages it under a random ongrid-pack-<digits> dir${c.kind === 'bare_skills' ? ', which becomes the pack id (every upload is a new pack)' : ''}`,
+      ),
+    )
   }
   return doc
+}
+
+/**
+ * `marketplace verify`'s document: the signature as the manager verifies it after an install
+ * (`pinnedKey`: the pin, '' for none), and whether it fails (failed; unsigned too when
+ * `requireSigned`).
+ */
+export function verifyDocument(
+  t: Target,
+  pinnedKey: GoString,
+  pinFrom: 'flag' | 'env' | 'default',
+  requireSigned: boolean,
+): { doc: CheckDocument; failed: boolean } {
+  const doc = emptyDocument('marketplace verify', t, {
+    pinnedKey: pinnedKey !== '',
+    from: { pinnedKey: pinFrom },
+  })
+  if (t.root === null) {
+    const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
+    doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
+    doc.findings.push(finding('marketplace/install-refused', t.display, text))
+    return { doc, failed: true }
+  }
+  const v = verifySignature(t.root, pinnedKey)
+  doc.signature = signatureDoc(v, t.root)
+  if (v.state === 'failed') {
+    const hint = signatureFailedHint(v.err?.error() ?? '')
+    doc.findings.push(
+      finding(
+        'marketplace/signature-failed',
+        t.show(t.root),
+        `${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
+        {
+          severity: 'error',
+          ...(hint === undefined ? {} : { hint }),
+        },
+      ),
+    )
+  } else if (v.state === 'unsigned') {
+    doc.findings.push(
+      finding(
+        'marketplace/unsigned',
+        t.show(t.root),
+        UNSIGNED_MESSAGE,
+        requireSigned ? { severity: 'error' } : {},
+      ),
+    )
+  }
+  return { doc, failed: v.state === 'failed' || (v.state === 'unsigned' && requireSigned) }
+}
+
+/**
+ * A finding of a rule of MARKETPLACE_RULES, at the rule's severity unless `severity` says
+ * otherwise (verify fails on what check only reports).
+ */
+function finding(
+  ruleId: string,
+  file: string,
+  message: string,
+  opts: { severity?: Severity; hint?: string } = {},
+): MarketplaceFinding {
+  return {
+    ruleId,
+    severity: opts.severity ?? marketplaceRule(ruleId).severity,
+    file,
+    message,
+    ...(opts.hint === undefined ? {} : { hint: opts.hint }),
+  }
 }
 
 /** What to do after a failed verify, by the manager's text (ours: the manager says nothing more). */

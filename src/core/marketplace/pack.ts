@@ -4,49 +4,27 @@
  * upload endpoint extracted with what was packed.
  */
 import * as fsModule from 'node:fs'
-import { UserError } from '../errors.js'
-import { type GoString, toText } from '../go/gostring.js'
+import { isTempName } from '../atomic-write.js'
+import { EXIT, UserError } from '../errors.js'
+import { excludeTest } from '../glob.js'
+import { fromText, type GoString, toText } from '../go/gostring.js'
+import { base } from '../go/path/filepath/path.js'
+import type { PackEntry } from './archive-write.js'
+import type { CheckDocument } from './check.js'
+import { checkInstall, STRICT_ID } from './install.js'
 import { listPackFiles } from './signature.js'
 
 /** Left out of every archive unless --no-default-excludes: version control data and Finder litter. */
 export const DEFAULT_EXCLUDES = ['.git', '.hg', '.svn', '.bzr', '_darcs', 'CVS', '.DS_Store']
 
-/**
- * A --exclude glob as a test on a `/`-separated path under the pack: `*` and `?` within one
- * name, `**` across names; a glob without `/` matches a name at any depth (as in .gitignore), one
- * with `/` the path from the pack root; a trailing `/` matches dirs only.
- */
-export function excludeTest(glob: string): (rel: string, dir: boolean) => boolean {
-  const dirOnly = glob.endsWith('/')
-  let g = dirOnly ? glob.slice(0, -1) : glob
-  const anchored = g.includes('/')
-  if (g.startsWith('/')) g = g.slice(1)
-  let re = ''
-  for (let i = 0; i < g.length; i++) {
-    const c = g[i]
-    if (c === '*' && g[i + 1] === '*') {
-      const slash = g[i + 2] === '/'
-      re += slash ? '(?:.*/)?' : '.*'
-      i += slash ? 2 : 1
-    } else if (c === '*') re += '[^/]*'
-    else if (c === '?') re += '[^/]'
-    else re += c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')
-  }
-  const whole = new RegExp(`^${re}$`)
-  return (rel, dir) => {
-    if (dirOnly && !dir) return false
-    return anchored ? whole.test(rel) : whole.test(rel.slice(rel.lastIndexOf('/') + 1))
-  }
-}
-
 /** The pack's tree for an archive, or why it cannot be packed faithfully; `skipped` lists what the excludes left out. */
-export function collectEntries(
+function collectEntries(
   dir: string,
   exclude: (rel: string, dir: boolean) => boolean,
   skipped: string[],
-): import('./archive-write.js').PackEntry[] {
+): PackEntry[] {
   const { readdirSync, lstatSync: lst, readFileSync: rd } = fsModule
-  const out: import('./archive-write.js').PackEntry[] = []
+  const out: PackEntry[] = []
   const problems: string[] = []
   const walkDir = (abs: Buffer, rel: GoString) => {
     for (const name of (readdirSync(abs, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare)) {
@@ -85,7 +63,7 @@ export function collectEntries(
 }
 
 /** Compares the tree the endpoint extracted with the entries packed: same files, bytes and modes. */
-export function sameTree(root: GoString, entries: import('./archive-write.js').PackEntry[]): string | null {
+function sameTree(root: GoString, entries: PackEntry[]): string | null {
   const { lstatSync: lst, readFileSync: rd } = fsModule
   const seen = new Set<string>()
   for (const e of entries) {
@@ -109,4 +87,104 @@ export function sameTree(root: GoString, entries: import('./archive-write.js').P
   for (const f of [...extra.signable, ...extra.uncovered])
     if (!seen.has(f.rel) && f.rel !== 'signature.json') return `${toText(f.rel)} appeared`
   return null
+}
+
+/** What `pack` needs of the source's check document: the id, version and signature of a pack the manager accepts. */
+type SourceSignature = Pick<NonNullable<CheckDocument['signature']>, 'state' | 'error' | 'hash'>
+
+/**
+ * The manager's verdict on the source, as `pack` takes it: what the manager refuses, what we
+ * find an error, an id `pack` cannot name an archive after and a signature that no longer
+ * verifies are refused (exit 1); else the pack's id, version and signature.
+ */
+export function packSource(doc: CheckDocument): { id: string; version: string; sig: SourceSignature } {
+  if (doc.install?.ok !== true)
+    throw new UserError(
+      `the manager would refuse this pack: ${doc.install?.error ?? 'no layout'}`,
+      EXIT.findings,
+    )
+  const ours = doc.findings.filter((f) => f.severity === 'error')
+  if (ours.length > 0) throw new UserError(`${ours[0].message} (${ours[0].ruleId})`, EXIT.findings)
+  const id = doc.pack?.id ?? ''
+  if (!STRICT_ID.test(id)) {
+    throw new UserError(
+      `pack id ${JSON.stringify(id)} is not of the form ^[a-z0-9][a-z0-9-]{0,127}$; set "id" in the manifest`,
+      EXIT.findings,
+    )
+  }
+  // check has verified the source as the manager would (without a pin).
+  const sig = doc.signature ?? { state: 'unsigned', error: null, hash: null }
+  if (sig.state === 'failed') {
+    throw new UserError(
+      `signature.json does not verify (${sig.error}); sign again after your last change`,
+      EXIT.findings,
+    )
+  }
+  return { id, version: doc.pack?.version ?? '', sig }
+}
+
+/**
+ * The entries of the archive of `dir`, without what the globs match nor a temp file a writer of
+ * ours left (after a kill -9); `skipped` lists what was left out. A `signed` pack's *.md / *.json
+ * are never left out: that would change what the manager hashes.
+ */
+export function packEntries(
+  dir: string,
+  globs: readonly string[],
+  signed: boolean,
+): { entries: PackEntry[]; skipped: string[] } {
+  const tests = globs.map(excludeTest)
+  const skipped: string[] = []
+  const entries = collectEntries(
+    dir,
+    (rel, isDir) =>
+      tests.some((t) => t(rel, isDir)) || (!isDir && isTempName(rel.slice(rel.lastIndexOf('/') + 1))),
+    skipped,
+  )
+  if (signed) {
+    const kept = new Set(entries.map((e) => e.rel))
+    const lost = listPackFiles(fromText(dir))
+      .files.signable.map((f) => f.rel)
+      .filter((r) => !kept.has(r))
+    if (lost.length > 0) {
+      throw new UserError(
+        `the excludes leave out signed files (${lost.slice(0, 3).map(toText).join(', ')}${lost.length > 3 ? ', …' : ''}): the archive would not verify; move them out of the pack and sign again`,
+        EXIT.findings,
+      )
+    }
+  }
+  return { entries, skipped }
+}
+
+/** The archive's default name: the id, the version when it is a plain word, the format. */
+export function archiveName(id: string, version: string, format: 'tar.gz' | 'zip'): string {
+  return `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${format}`
+}
+
+/**
+ * The archive just written, as the upload endpoint extracted it, against what was packed: one
+ * top-level folder named after the id, the same tree, an install accepted with that id and the
+ * source's signature. A difference is a bug of ours (an Error, not a UserError).
+ */
+export async function checkPacked(
+  x: { root: GoString; descended: boolean },
+  entries: PackEntry[],
+  id: string,
+  sig: SourceSignature,
+): Promise<void> {
+  if (!x.descended || base(x.root) !== id)
+    throw new Error('the archive just written has no single top-level folder named after the pack id')
+  const diff = sameTree(x.root, entries)
+  if (diff !== null) throw new Error(`the archive just written extracts differently: ${diff}`)
+  const again = await checkInstall(x.root, undefined, { stagingName: id })
+  if (again.installError !== null || again.load?.pack.id !== id) {
+    throw new Error(
+      `the extracted archive is refused: ${toText(again.installError ?? `id ${again.load?.pack.id}`)}`,
+    )
+  }
+  // checkInstall verified the extracted tree as the manager does after an install.
+  const v = again.signature
+  if (v?.state !== sig.state || (v.hash ?? null) !== sig.hash) {
+    throw new Error(`the extracted archive's signature is ${v?.state}, the pack's ${sig.state}`)
+  }
 }
