@@ -234,15 +234,7 @@ export async function checkDocument(
   })
   const findings = doc.findings
   if (t.uploadError || t.root === null) {
-    const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
-    doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
-    findings.push(
-      finding(
-        'marketplace/install-refused',
-        t.display,
-        text + (t.uploadError?.exact === false ? NOT_EXACT : ''),
-      ),
-    )
+    uploadRefused(doc, t)
     return doc
   }
   const c: InstallCheck = await checkInstall(t.root, trust, { stagingName: t.stagingName })
@@ -347,9 +339,7 @@ export function verifyDocument(
     from: { pinnedKey: pinFrom },
   })
   if (t.root === null) {
-    const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
-    doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
-    doc.findings.push(finding('marketplace/install-refused', t.display, text))
+    uploadRefused(doc, t)
     return { doc, failed: true }
   }
   const v = verifySignature(t.root, pinnedKey)
@@ -378,6 +368,17 @@ export function verifyDocument(
     )
   }
   return { doc, failed: v.state === 'failed' || (v.state === 'unsigned' && requireSigned) }
+}
+
+/**
+ * An upload the endpoint refuses: the install's error as it returns it, and its finding, the same
+ * for check and verify (marked when the text is not the manager's exact one).
+ */
+function uploadRefused(doc: CheckDocument, t: Target): void {
+  const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
+  doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
+  const marked = text + (t.uploadError?.exact === false ? NOT_EXACT : '')
+  doc.findings.push(finding('marketplace/install-refused', t.display, marked))
 }
 
 /**

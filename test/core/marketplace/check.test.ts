@@ -132,6 +132,23 @@ describe('checkDocument', () => {
 })
 
 describe('verifyDocument', () => {
+  test('a refused upload: the same finding as check’s, marked when the text is not the manager’s', async () => {
+    const archive = join(root, `inexact${n++}.tar.gz`)
+    // A gzip header, then a deflate block of a type that does not exist: zlib's words, not Go's.
+    writeFileSync(archive, Buffer.from('1f8b08000000000000030000ffffffffffffffff', 'hex').fill(0xff, 10))
+    const t = await openTarget(archive)
+    assert.equal(t.uploadError?.exact, false)
+    const verified = verifyDocument(t, '', 'default', false)
+    assert.equal(verified.failed, true)
+    const checked = await checkDocument(t, DEFAULT_TRUST)
+    assert.deepEqual(verified.doc.findings, checked.findings)
+    assert.deepEqual(verified.doc.install, checked.install)
+    assert.match(
+      verified.doc.findings[0].message,
+      /^invalid argument\ngzip: .* \(not the manager’s exact text\)$/,
+    )
+  })
+
   test('unsigned: info, or an error that fails with --require-signed; the one message', async () => {
     const t = await openTarget(demo())
     const loose = verifyDocument(t, '', 'default', false)
