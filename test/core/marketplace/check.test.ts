@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { generateKeyPairSync } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { after, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { UserError } from '../../../src/core/errors.js'
 import { fromText } from '../../../src/core/go/gostring.js'
 import {
@@ -14,39 +13,10 @@ import {
 } from '../../../src/core/marketplace/check.js'
 import { DEFAULT_TRUST } from '../../../src/core/marketplace/install.js'
 import { MARKETPLACE_RULES, UNSIGNED_MESSAGE } from '../../../src/core/marketplace/rules.js'
-import {
-  computePackHash,
-  SIGNATURE_MISMATCH,
-  signatureJSON,
-  signStream,
-} from '../../../src/core/marketplace/signature.js'
-import { makeTree, tempRoot } from '../../helpers/tree.js'
+import { SIGNATURE_MISMATCH } from '../../../src/core/marketplace/signature.js'
+import { packFixtures, SKILL } from './fixture.js'
 
-const { root, cleanup } = tempRoot('ongrid-mp-check-')
-after(cleanup)
-let n = 0
-function pack(nodes: Parameters<typeof makeTree>[1]): string {
-  const dir = join(root, `p${n++}`)
-  mkdirSync(dir)
-  makeTree(dir, nodes)
-  return dir
-}
-const SKILL = '---\nname: hello\ndescription: Says hello.\n---\nHi\n'
-const demo = (id = 'demo') =>
-  pack({
-    '.claude-plugin/plugin.json': JSON.stringify({ id, version: '1.0.0' }),
-    'skills/hello/SKILL.md': SKILL,
-  })
-
-function sign(dir: string): void {
-  const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
-  const h = computePackHash(fromText(dir))
-  const pem = key.publicKey.export({ type: 'spki', format: 'pem' }).toString()
-  writeFileSync(
-    join(dir, 'signature.json'),
-    signatureJSON(signStream(key.privateKey, h.stream as Buffer), pem),
-  )
-}
+const { root, demo, sign, fresh } = packFixtures('ongrid-mp-check-')
 
 const severityOf = new Map(MARKETPLACE_RULES.map((r) => [r.id, r.severity]))
 
@@ -68,14 +38,14 @@ describe('openTarget', () => {
       assert.match(e.message, /nope: no such file or directory$/)
       return true
     })
-    const fifo = join(root, `fifo${n++}`)
+    const fifo = fresh('fifo')
     execFileSync('mkfifo', [fifo])
     await assert.rejects(openTarget(fifo), /not a regular file or directory \(a FIFO or device\)/)
   })
 
   test('an archive is extracted, shown under its own name, and removed by cleanup', async () => {
     const dir = demo()
-    const archive = join(root, `a${n++}.tar.gz`)
+    const archive = `${fresh('a')}.tar.gz`
     execFileSync('tar', ['czf', archive, '-C', dirname(dir), basename(dir)])
     const t = await openTarget(archive)
     assert.equal(t.archive, true)
@@ -102,7 +72,7 @@ describe('checkDocument', () => {
 
   test('an archive without one top-level folder: marketplace-practice/no-wrapper, a listed rule', async () => {
     const dir = demo()
-    const archive = join(root, `flat${n++}.tar.gz`)
+    const archive = `${fresh('flat')}.tar.gz`
     execFileSync('tar', ['czf', archive, '-C', dir, '.claude-plugin', 'skills'])
     const t = await openTarget(archive)
     try {
@@ -118,7 +88,7 @@ describe('checkDocument', () => {
   })
 
   test('a refused upload: marketplace/install-refused with the endpoint’s text', async () => {
-    const archive = join(root, `bad${n++}.tar.gz`)
+    const archive = `${fresh('bad')}.tar.gz`
     writeFileSync(archive, 'not gzip')
     const t = await openTarget(archive)
     const doc = await checkDocument(t, DEFAULT_TRUST)
@@ -133,7 +103,7 @@ describe('checkDocument', () => {
 
 describe('verifyDocument', () => {
   test('a refused upload: the same finding as check’s, marked when the text is not the manager’s', async () => {
-    const archive = join(root, `inexact${n++}.tar.gz`)
+    const archive = `${fresh('inexact')}.tar.gz`
     // A gzip header, then a deflate block of a type that does not exist: zlib's words, not Go's.
     writeFileSync(archive, Buffer.from('1f8b08000000000000030000ffffffffffffffff', 'hex').fill(0xff, 10))
     const t = await openTarget(archive)

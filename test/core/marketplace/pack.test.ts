@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
-import { generateKeyPairSync } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { UserError } from '../../../src/core/errors.js'
 import { fromText } from '../../../src/core/go/gostring.js'
 import { type CheckDocument, checkDocument, openTarget } from '../../../src/core/marketplace/check.js'
@@ -14,25 +13,10 @@ import {
   packEntries,
   packSource,
 } from '../../../src/core/marketplace/pack.js'
-import { computePackHash, signatureJSON, signStream } from '../../../src/core/marketplace/signature.js'
-import { makeTree, tempRoot } from '../../helpers/tree.js'
+import { makeTree } from '../../helpers/tree.js'
+import { packFixtures, SKILL } from './fixture.js'
 
-const { root, cleanup } = tempRoot('ongrid-mp-pack-')
-after(cleanup)
-let n = 0
-function pack(nodes: Parameters<typeof makeTree>[1]): string {
-  const dir = join(root, `p${n++}`)
-  mkdirSync(dir)
-  makeTree(dir, nodes)
-  return dir
-}
-const SKILL = '---\nname: hello\ndescription: Says hello.\n---\nHi\n'
-const demo = (id = 'demo', extra: Parameters<typeof makeTree>[1] = {}) =>
-  pack({
-    '.claude-plugin/plugin.json': JSON.stringify({ id, version: '1.0.0' }),
-    'skills/hello/SKILL.md': SKILL,
-    ...extra,
-  })
+const { pack, demo, sign, fresh } = packFixtures('ongrid-mp-pack-')
 const docOf = async (dir: string) => checkDocument(await openTarget(dir), DEFAULT_TRUST)
 
 function refusal(fn: () => unknown, re: RegExp): void {
@@ -107,13 +91,7 @@ describe('packEntries', () => {
 
   test('a signed pack keeps every signed file', () => {
     const dir = demo()
-    const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
-    const h = computePackHash(fromText(dir))
-    const pem = key.publicKey.export({ type: 'spki', format: 'pem' }).toString()
-    writeFileSync(
-      join(dir, 'signature.json'),
-      signatureJSON(signStream(key.privateKey, h.stream as Buffer), pem),
-    )
+    sign(dir)
     assert.equal(packEntries(dir, ['SKILL.md'], false).skipped.length, 1)
     refusal(
       () => packEntries(dir, ['SKILL.md'], true),
@@ -136,7 +114,7 @@ test('checkPacked: an extraction that differs from what was packed is a bug of o
     checkPacked({ root: fromText(dir), descended: false }, entries, 'demo', sig),
     /no single top-level folder named after the pack id/,
   )
-  const copy = join(root, `c${n++}`, 'demo')
+  const copy = join(fresh('c'), 'demo')
   mkdirSync(copy, { recursive: true })
   makeTree(copy, {
     '.claude-plugin/plugin.json': '{"id":"demo","version":"1.0.0"}',
