@@ -44,11 +44,17 @@ const FORBIDDEN_PACKAGES = {
   'core/go': /^(?!node:)/,
 }
 
-/** Inside a layer: folders below another one, which they must not import. */
+/**
+ * Inside a layer: folders below another one, which they must not import (but for the files
+ * listed third). The marketplace's verdict is lint's peer: lint reads its loader, and it takes
+ * nothing of lint's but the finding types.
+ */
 const BELOW = [
   ['src/core/schema/', 'src/core/lint/'],
   ['src/core/native/', 'src/core/lint/'],
   ['src/core/json-tree.ts', 'src/core/lint/'],
+  ['src/core/glob.ts', 'src/core/lint/'],
+  ['src/core/marketplace/', 'src/core/lint/', ['src/core/lint/types.ts']],
 ]
 
 /**
@@ -111,8 +117,9 @@ export function crossings(files, read) {
         problems.push(`${where}: ${layer} imports ${to} (${toLayer ?? 'outside src'})`)
         continue
       }
-      for (const [below, above] of BELOW)
-        if (file.startsWith(below) && to.startsWith(above)) problems.push(`${where}: ${below} imports ${to}`)
+      for (const [below, above, except = []] of BELOW)
+        if (file.startsWith(below) && to.startsWith(above) && !except.includes(to))
+          problems.push(`${where}: ${below} imports ${to}`)
       for (const [inner, parent] of PRIVATE)
         if (to.startsWith(inner) && !file.startsWith(parent))
           problems.push(`${where}: ${to} is imported from outside ${parent}`)

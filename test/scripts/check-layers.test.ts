@@ -65,6 +65,24 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
     )
   })
 
+  test('the marketplace takes nothing of lint but its finding types', async () => {
+    assert.deepEqual(
+      await check({
+        'src/core/marketplace/rules.ts': "import type { RuleMeta } from '../lint/types.js'\n",
+        'src/core/marketplace/check.ts':
+          "import { check } from '../lint/engine.js'\nimport { a } from '../../ui/marketplace/report.js'\n",
+        'src/core/marketplace/pack.ts': "import { x } from '../../cli/errors.js'\n",
+        'src/core/glob.ts': "import { y } from './lint/config.js'\n",
+      }),
+      [
+        'src/core/marketplace/check.ts:1: src/core/marketplace/ imports src/core/lint/engine.ts',
+        'src/core/marketplace/check.ts:2: core imports src/ui/marketplace/report.ts (ui)',
+        'src/core/marketplace/pack.ts:1: core imports src/cli/errors.ts (cli)',
+        'src/core/glob.ts:1: src/core/glob.ts imports src/core/lint/config.ts',
+      ],
+    )
+  })
+
   test('no command is allowed past cli: init works through its action like the others', async () => {
     assert.deepEqual(
       await check({ 'src/commands/init.ts': "import { initPack } from '../core/init/init.js'\n" }),

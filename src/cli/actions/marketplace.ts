@@ -14,43 +14,36 @@ import type MarketplaceVerify from '../../commands/marketplace/verify.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { base } from '../../core/go/path/filepath/path.js'
-import type { RuleMeta, Severity } from '../../core/lint/types.js'
-import { capabilityDeclarationJSON } from '../../core/marketplace/capabilities.js'
+import type { Severity } from '../../core/lint/types.js'
 import {
-  checkInstall,
+  type CheckDocument,
+  checkDocument,
+  openTarget,
+  uncoveredOf,
+  verifyDocument,
+} from '../../core/marketplace/check.js'
+import {
   DEVMODE_ENV,
-  type InstallCheck,
   PINNED_PUBKEY_ENV,
   parseDevMode,
   parseRequireSigned,
   REQUIRE_SIGNED_ENV,
-  stagingBasename,
   type TrustConfig,
 } from '../../core/marketplace/install.js'
 import {
-  MARKETPLACE_RULES,
-  UNSIGNED_MESSAGE,
-  WARNING_SEVERITY,
-  warningRuleId,
-} from '../../core/marketplace/rules.js'
-import {
-  listPackFiles,
-  PIN_MISMATCH,
-  SIGNATURE_MISMATCH,
-  type Verdict,
-  verifySignature,
-} from '../../core/marketplace/signature.js'
+  archiveName,
+  checkPacked,
+  DEFAULT_EXCLUDES,
+  packEntries,
+  packSource,
+} from '../../core/marketplace/pack.js'
+import { MARKETPLACE_RULES } from '../../core/marketplace/rules.js'
+import { listPackFiles, verifySignature } from '../../core/marketplace/signature.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
 import { envelope } from '../../ui/envelope.js'
 import { renderLint } from '../../ui/lint/format.js'
 import { counts, type LintOutput } from '../../ui/lint/model.js'
-import {
-  type CapabilityDeclaration,
-  type CheckDocument,
-  checkJson,
-  lintOutput,
-  summary,
-} from '../../ui/marketplace/report.js'
+import { checkJson, lintOutput, summary } from '../../ui/marketplace/report.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { typedFlag } from '../number-flag.js'
@@ -58,77 +51,7 @@ import { argBytes, envBytes } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 import { type Format, formatOf } from './lint.js'
 
-/** A pack dir or an extracted archive, with how its paths are shown. */
-export interface Target {
-  /** As typed, resolved (text). */
-  display: string
-  archive: boolean
-  /** The pack root to check (byte string), null when the archive was refused. */
-  root: GoString | null
-  /** The name the manager's staging copy would have (bare pack ids come from it). */
-  stagingName: GoString
-  /** Upload errors (the text after `invalid argument\n`). */
-  uploadError: { text: GoString; exact: boolean } | null
-  /** Archive without a single top-level folder. */
-  noWrapper: boolean
-  /** Maps a path or text under the checked tree to what the user sees (text). */
-  show: (s: GoString) => string
-  cleanup: () => void
-}
-
-export async function openTarget(path: string): Promise<Target> {
-  const display = resolve(path)
-  let st: ReturnType<typeof statSync>
-  try {
-    st = statSync(display)
-  } catch (e) {
-    throw new UserError(`${path}: ${reasonText(e)}`)
-  }
-  if (!st.isDirectory() && !st.isFile())
-    throw new UserError(
-      `${path}: not a regular file or directory (a FIFO or device); give a pack dir or an archive`,
-    )
-  if (st.isDirectory()) {
-    const root = fromText(display)
-    return {
-      display,
-      archive: false,
-      root,
-      stagingName: stagingBasename(base(root)),
-      uploadError: null,
-      noWrapper: false,
-      show: (s) => toText(s),
-      cleanup: () => {},
-    }
-  }
-  const { extractUpload } = await import('../../core/marketplace/archive.js')
-  const x = await extractUpload(display)
-  if (!x.ok && x.ours === true) throw new UserError(`${path}: ${toText(x.error)}`)
-  if (!x.ok) {
-    return {
-      display,
-      archive: true,
-      root: null,
-      stagingName: '',
-      uploadError: { text: x.error, exact: x.exact },
-      noWrapper: false,
-      show: (s) => toText(s),
-      cleanup: () => {},
-    }
-  }
-  const { dest, root, descended, cleanup } = x.value
-  const shown = fromText(display)
-  return {
-    display,
-    archive: true,
-    root,
-    stagingName: stagingBasename(base(root)),
-    uploadError: null,
-    noWrapper: !descended,
-    show: (s) => toText(s.split(dest).join(shown)),
-    cleanup,
-  }
-}
+export { DEFAULT_EXCLUDES }
 
 /**
  * Runs `fn` so that a stop signal leaves nothing of ours behind: the archive's extraction dirs
@@ -149,9 +72,6 @@ async function stoppable(fn: () => Promise<number>): Promise<number> {
     off()
   }
 }
-
-const NOT_EXACT = ' (not the manager’s exact text)'
-const OURS = 'not the manager’s verdict: '
 
 /** Where a trust setting came from: the flag, the manager's variable, or the manager's default. */
 type Origin = 'flag' | 'env' | 'default'
@@ -206,170 +126,6 @@ function trustOf(
   return { devMode, requireSigned, pinnedKey, source: flags.source ?? 'local', origin }
 }
 
-function uncoveredOf(root: GoString): string[] {
-  return listPackFiles(root)
-    .files.uncovered.filter((u) => u.why === 'extension' || u.why === 'symlink')
-    .map((u) => toText(u.rel))
-}
-
-function signatureDoc(v: Verdict, root: GoString): NonNullable<CheckDocument['signature']> {
-  return {
-    state: v.state,
-    error: v.err ? toText(v.err.error()) : null,
-    exact: v.exact,
-    hash: v.hash ?? null,
-    curve: v.curve ?? null,
-    uncovered: uncoveredOf(root),
-  }
-}
-
-/** A check or verify document for the target with nothing found yet. */
-function emptyDocument(
-  command: CheckDocument['command'],
-  t: Target,
-  trust: CheckDocument['trust'],
-): CheckDocument {
-  return {
-    command,
-    target: {
-      path: t.display,
-      archive: t.archive,
-      root: t.root !== null && t.archive ? t.show(t.root) : null,
-    },
-    layout: null,
-    pack: null,
-    skills: [],
-    agents: [],
-    warnings: [],
-    install: null,
-    capabilities: null,
-    capabilitiesJSON: null,
-    signature: null,
-    trust,
-    findings: [],
-  }
-}
-
-/** The check document: the manager's verdict on the target, and our findings. */
-export async function checkDocument(
-  t: Target,
-  trust: TrustConfig & { origin?: Record<string, 'flag' | 'env' | 'default'> },
-): Promise<CheckDocument> {
-  const doc = emptyDocument('marketplace check', t, {
-    devMode: trust.devMode,
-    requireSigned: trust.requireSigned,
-    pinnedKey: trust.pinnedKey !== '',
-    source: trust.source,
-    ...(trust.origin ? { from: trust.origin } : {}),
-  })
-  const findings = doc.findings
-  if (t.uploadError || t.root === null) {
-    const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
-    doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
-    findings.push({
-      ruleId: 'marketplace/install-refused',
-      severity: 'error',
-      file: t.display,
-      message: text + (t.uploadError?.exact === false ? NOT_EXACT : ''),
-    })
-    return doc
-  }
-  const c: InstallCheck = await checkInstall(t.root, trust, { stagingName: t.stagingName })
-  doc.layout = c.kind
-  if (c.load) {
-    const p = c.load.pack
-    doc.pack = {
-      id: toText(p.id),
-      displayName: toText(p.displayName),
-      version: toText(p.version),
-      description: toText(p.description),
-      manifestSha256: p.manifestSHA256,
-    }
-    doc.skills = c.load.skills.map((s) => ({ name: toText(s.name), path: t.show(s.path), from: s.from }))
-    doc.agents = c.load.agents.map((a) => ({ name: toText(a.name), path: t.show(a.path) }))
-    doc.warnings = c.load.warnings.map((w) => ({
-      path: t.show(w.path),
-      code: w.code,
-      reason: t.show(w.reason),
-      exact: w.exact !== false,
-    }))
-    const packFile = t.show(t.root)
-    for (const w of c.load.warnings) {
-      const onPath = w.path !== '' && w.code !== 'skills_path_rejected'
-      findings.push({
-        ruleId: warningRuleId(w.code),
-        severity: WARNING_SEVERITY.get(w.code) ?? 'warn',
-        file: onPath ? t.show(w.path) : packFile,
-        message: `${w.code}: ${t.show(w.reason)}${w.exact === false ? NOT_EXACT : ''}`,
-      })
-    }
-  }
-  doc.install = {
-    ok: c.installError === null,
-    error: c.installError === null ? null : t.show(c.installError),
-    exact: c.installErrorExact,
-  }
-  if (c.installError === null && c.load) {
-    const l = c.load
-    const caps = capabilityDeclarationJSON(l.pack.id, l.pack.version, l.skills, l.agents.length)
-    if (caps.ok) {
-      doc.capabilitiesJSON = toText(caps.json)
-      doc.capabilities = JSON.parse(doc.capabilitiesJSON) as CapabilityDeclaration
-    } else doc.capabilitiesUnsupported = caps.unsupported
-  }
-  if (c.installError !== null) {
-    findings.push({
-      ruleId: 'marketplace/install-refused',
-      severity: 'error',
-      file: t.show(t.root),
-      message: t.show(c.installError) + (c.installErrorExact ? '' : NOT_EXACT),
-    })
-  }
-  if (c.kind !== '') {
-    const v = c.signature ?? verifySignature(t.root, trust.pinnedKey)
-    doc.signature = signatureDoc(v, t.root)
-    if (v.state === 'failed') {
-      findings.push({
-        ruleId: 'marketplace/signature-failed',
-        severity: 'warn',
-        file: t.show(t.root),
-        message: `signature ${v.state}: ${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
-        hint: 'the manager installs it anyway unless ONGRID_MARKETPLACE_DEVMODE is off and the source must be signed',
-      })
-    } else if (v.state === 'unsigned') {
-      findings.push({
-        ruleId: 'marketplace/unsigned',
-        severity: 'info',
-        file: t.show(t.root),
-        message: UNSIGNED_MESSAGE,
-      })
-    }
-  }
-  for (const f of c.findings) {
-    findings.push({ ruleId: f.id, severity: f.severity, file: t.show(f.path), message: OURS + f.message })
-  }
-  if (t.noWrapper && c.kind !== '') {
-    findings.push({
-      ruleId: 'marketplace-practice/no-wrapper',
-      severity: 'warn',
-      file: t.display,
-      message: `${OURS}the archive has no single top-level folder: the manager stages it under a random ongrid-pack-<digits> dir${c.kind === 'bare_skills' ? ', which becomes the pack id (every upload is a new pack)' : ''}`,
-    })
-  }
-  return doc
-}
-
-const RULES: RuleMeta[] = [
-  ...MARKETPLACE_RULES,
-  {
-    id: 'marketplace-practice/no-wrapper',
-    severity: 'warn',
-    category: 'best-practice',
-    kind: 'any',
-    docs: 'an archive without one top-level folder: staged under a random name',
-  },
-]
-
 /**
  * Prints the document in the chosen format; returns the exit code (1 on any error finding).
  * Quiet, only the findings that fail (errors) are shown.
@@ -378,7 +134,7 @@ async function render(doc: CheckDocument, format: Format, failed: boolean, quiet
   if (quiet) doc = { ...doc, findings: doc.findings.filter((f) => f.severity === 'error') }
   const cwd = process.cwd()
   const tty = process.stdout.isTTY === true
-  const out: LintOutput = lintOutput(doc, RULES, cwd, tty)
+  const out: LintOutput = lintOutput(doc, MARKETPLACE_RULES, cwd, tty)
   let text: string
   if (format === 'stylish') {
     const { relative } = await import('node:path')
@@ -418,41 +174,7 @@ async function verifyAction({ args, flags }: InputOf<typeof MarketplaceVerify>):
   const requireSigned = flags['require-signed'] === true
   const t = await openTarget(args.path ?? '.')
   try {
-    const doc = emptyDocument('marketplace verify', t, {
-      pinnedKey: trust.pinnedKey !== '',
-      from: { pinnedKey: trust.origin.pinnedKey },
-    })
-    if (t.root === null) {
-      const text = `invalid argument\n${toText(t.uploadError?.text ?? '')}`
-      doc.install = { ok: false, error: text, exact: t.uploadError?.exact ?? true }
-      doc.findings.push({
-        ruleId: 'marketplace/install-refused',
-        severity: 'error',
-        file: t.display,
-        message: text,
-      })
-      return await render(doc, format, true, flags.quiet === true)
-    }
-    const v = verifySignature(t.root, trust.pinnedKey)
-    doc.signature = signatureDoc(v, t.root)
-    if (v.state === 'failed') {
-      const hint = signatureFailedHint(v.err?.error() ?? '')
-      doc.findings.push({
-        ruleId: 'marketplace/signature-failed',
-        severity: 'error',
-        file: t.show(t.root),
-        message: `${t.show(v.err?.error() ?? '')}${v.exact ? '' : NOT_EXACT}`,
-        ...(hint === undefined ? {} : { hint }),
-      })
-    } else if (v.state === 'unsigned') {
-      doc.findings.push({
-        ruleId: 'marketplace/unsigned',
-        severity: requireSigned ? 'error' : 'info',
-        file: t.show(t.root),
-        message: 'no signature.json found',
-      })
-    }
-    const failed = v.state === 'failed' || (v.state === 'unsigned' && requireSigned)
+    const { doc, failed } = verifyDocument(t, trust.pinnedKey, trust.origin.pinnedKey, requireSigned)
     return await render(doc, format, failed, flags.quiet === true)
   } finally {
     t.cleanup()
@@ -476,19 +198,6 @@ function isLink(p: string): boolean {
   } catch {
     return false
   }
-}
-
-/** What to do after a failed verify, by the manager's text (ours: the manager says nothing more). */
-export function signatureFailedHint(err: string): string | undefined {
-  if (err === SIGNATURE_MISMATCH)
-    return 'a signed file (*.md, *.json) changed after signing, or the signature is not this key’s: re-sign with `ongrid-skill marketplace sign PATH --key KEY.pem`'
-  if (err === PIN_MISMATCH)
-    return 'signed with another key than the pinned one: sign with the pinned key’s private key, or pin this pack’s pub_key'
-  if (
-    /^(parse signature\.json|decode sig|decode pub_key|signature\.json missing|pub_key|parse PKIX)/.test(err)
-  )
-    return 'signature.json is damaged: sign the pack again with `ongrid-skill marketplace sign PATH --key KEY.pem`'
-  return undefined
 }
 
 /** `marketplace keygen [-o FILE]`: a P-256 private key (0600) and FILE.pub, never over existing files. */
@@ -617,118 +326,11 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   return EXIT.ok
 }
 
-/** Left out of every archive unless --no-default-excludes: version control data and Finder litter. */
-export const DEFAULT_EXCLUDES = ['.git', '.hg', '.svn', '.bzr', '_darcs', 'CVS', '.DS_Store']
-
-/**
- * A --exclude glob as a test on a `/`-separated path under the pack: `*` and `?` within one
- * name, `**` across names; a glob without `/` matches a name at any depth (as in .gitignore), one
- * with `/` the path from the pack root; a trailing `/` matches dirs only.
- */
-export function excludeTest(glob: string): (rel: string, dir: boolean) => boolean {
-  const dirOnly = glob.endsWith('/')
-  let g = dirOnly ? glob.slice(0, -1) : glob
-  const anchored = g.includes('/')
-  if (g.startsWith('/')) g = g.slice(1)
-  let re = ''
-  for (let i = 0; i < g.length; i++) {
-    const c = g[i]
-    if (c === '*' && g[i + 1] === '*') {
-      const slash = g[i + 2] === '/'
-      re += slash ? '(?:.*/)?' : '.*'
-      i += slash ? 2 : 1
-    } else if (c === '*') re += '[^/]*'
-    else if (c === '?') re += '[^/]'
-    else re += c.replace(/[\\^$.|+()[\]{}]/g, '\\$&')
-  }
-  const whole = new RegExp(`^${re}$`)
-  return (rel, dir) => {
-    if (dirOnly && !dir) return false
-    return anchored ? whole.test(rel) : whole.test(rel.slice(rel.lastIndexOf('/') + 1))
-  }
-}
-
-/** The pack's tree for an archive, or why it cannot be packed faithfully; `skipped` lists what the excludes left out. */
-function collectEntries(
-  dir: string,
-  exclude: (rel: string, dir: boolean) => boolean,
-  skipped: string[],
-): import('../../core/marketplace/archive-write.js').PackEntry[] {
-  const { readdirSync, lstatSync: lst, readFileSync: rd } = fsModule
-  const out: import('../../core/marketplace/archive-write.js').PackEntry[] = []
-  const problems: string[] = []
-  const walkDir = (abs: Buffer, rel: GoString) => {
-    for (const name of (readdirSync(abs, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare)) {
-      const r = rel === '' ? name.toString('latin1') : `${rel}/${name.toString('latin1')}`
-      const p = Buffer.concat([abs, Buffer.from('/'), name])
-      const shown = toText(r)
-      const st = lst(p)
-      if (exclude(shown, st.isDirectory())) {
-        skipped.push(st.isDirectory() ? `${shown}/` : shown)
-        continue
-      }
-      if (!Buffer.from(name.toString('utf8'), 'utf8').equals(name))
-        problems.push(`${shown}: the name is not valid UTF-8`)
-      if (name.includes('..'))
-        problems.push(
-          `${shown}: a name containing ".." (tarball-URL installs drop it, which breaks the signature)`,
-        )
-      if (st.isSymbolicLink())
-        problems.push(
-          `${shown}: a symlink (tar uploads drop it, zip uploads turn it into a file: the installed tree would differ)`,
-        )
-      else if (st.isDirectory()) {
-        out.push({ rel: r, dir: true, mode: st.mode })
-        walkDir(p, r)
-      } else if (st.isFile()) out.push({ rel: r, dir: false, mode: st.mode, data: rd(p) })
-      else problems.push(`${shown}: not a regular file or directory`)
-    }
-  }
-  walkDir(Buffer.from(dir), '')
-  if (problems.length > 0) {
-    throw new UserError(
-      `cannot pack ${dir} faithfully: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`,
-    )
-  }
-  return out
-}
-
-/** Compares the tree the endpoint extracted with the entries packed: same files, bytes and modes. */
-function sameTree(
-  root: GoString,
-  entries: import('../../core/marketplace/archive-write.js').PackEntry[],
-): string | null {
-  const { lstatSync: lst, readFileSync: rd } = fsModule
-  const seen = new Set<string>()
-  for (const e of entries) {
-    const p = Buffer.from(`${root}/${e.rel}`, 'latin1')
-    let st: fsModule.Stats
-    try {
-      st = lst(p)
-    } catch {
-      return `${toText(e.rel)} is missing after extraction`
-    }
-    if (e.dir !== st.isDirectory()) return `${toText(e.rel)} changed type`
-    if (!e.dir) {
-      if (!rd(p).equals(e.data ?? Buffer.alloc(0))) return `${toText(e.rel)} changed content`
-      const want = e.mode & 0o111 ? 0o755 : 0o644
-      if ((st.mode & 0o777) !== want)
-        return `${toText(e.rel)} has mode ${(st.mode & 0o777).toString(8)}, not ${want.toString(8)}`
-    }
-    seen.add(e.rel)
-  }
-  const extra = listPackFiles(root).files
-  for (const f of [...extra.signable, ...extra.uncovered])
-    if (!seen.has(f.rel) && f.rel !== 'signature.json') return `${toText(f.rel)} appeared`
-  return null
-}
-
 /** `marketplace pack PATH [-o FILE] [--format tar.gz|zip]`. */
 async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Promise<number> {
-  const { STRICT_ID } = await import('../../core/marketplace/install.js')
   const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
   const { archiveFormat, extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
-  const { isTempName, stageFile } = await import('../../core/atomic-write.js')
+  const { stageFile } = await import('../../core/atomic-write.js')
   const fmt = flags.format
   // The upload endpoint goes by the name's suffix: a name without the format's is refused there.
   if (flags.output !== undefined && archiveFormat(base(fromText(resolve(flags.output)))) !== fmt)
@@ -746,55 +348,11 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   // The manager's verdict on the source first: what it refuses is not packed.
   const t = await openTarget(dir)
   const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })
-  if (doc.install?.ok !== true)
-    throw new UserError(
-      `the manager would refuse this pack: ${doc.install?.error ?? 'no layout'}`,
-      EXIT.findings,
-    )
-  const ours = doc.findings.filter((f) => f.severity === 'error')
-  if (ours.length > 0) throw new UserError(`${ours[0].message} (${ours[0].ruleId})`, EXIT.findings)
-  const id = doc.pack?.id ?? ''
-  if (!STRICT_ID.test(id)) {
-    throw new UserError(
-      `pack id ${JSON.stringify(id)} is not of the form ^[a-z0-9][a-z0-9-]{0,127}$; set "id" in the manifest`,
-      EXIT.findings,
-    )
-  }
-  // check has verified the source as the manager would (without a pin).
-  const sig = doc.signature ?? { state: 'unsigned', error: null, hash: null }
-  if (sig.state === 'failed') {
-    throw new UserError(
-      `signature.json does not verify (${sig.error}); sign again after your last change`,
-      EXIT.findings,
-    )
-  }
+  const { id, version, sig } = packSource(doc)
   const globs = [...(flags['default-excludes'] === false ? [] : DEFAULT_EXCLUDES), ...(flags.exclude ?? [])]
-  const tests = globs.map(excludeTest)
-  const skipped: string[] = []
-  // A temp file a writer of ours left (after a kill -9) is never shipped.
-  const entries = collectEntries(
-    dir,
-    (rel, isDir) =>
-      tests.some((t) => t(rel, isDir)) || (!isDir && isTempName(rel.slice(rel.lastIndexOf('/') + 1))),
-    skipped,
-  )
-  // The signature covers the source's *.md / *.json: leaving one out changes what the manager hashes.
-  if (sig.state === 'verified') {
-    const kept = new Set(entries.map((e) => e.rel))
-    const lost = listPackFiles(fromText(dir))
-      .files.signable.map((f) => f.rel)
-      .filter((r) => !kept.has(r))
-    if (lost.length > 0) {
-      throw new UserError(
-        `the excludes leave out signed files (${lost.slice(0, 3).map(toText).join(', ')}${lost.length > 3 ? ', …' : ''}): the archive would not verify; move them out of the pack and sign again`,
-        EXIT.findings,
-      )
-    }
-  }
+  const { entries, skipped } = packEntries(dir, globs, sig.state === 'verified')
   const bytes = fmt === 'zip' ? await writeZip(id, entries) : await writeTarGz(id, entries)
-  const version = doc.pack?.version ?? ''
-  const defaultName = `${id}${/^[A-Za-z0-9._+-]+$/.test(version) ? `-${version}` : ''}.${fmt}`
-  const out = resolve(flags.output ?? defaultName)
+  const out = resolve(flags.output ?? archiveName(id, version, fmt))
   if (!flags.force) refuseExisting(out, typedFlag('output', 'o'), true)
   if (out.startsWith(`${dir}/`)) throw new UserError(`${out} is inside the pack; write the archive elsewhere`)
   try {
@@ -817,21 +375,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
     }
     if (!x.ok) throw new Error(`the archive just written is refused: ${toText(x.error)}`)
     try {
-      if (!x.value.descended || base(x.value.root) !== id)
-        throw new Error('the archive just written has no single top-level folder named after the pack id')
-      const diff = sameTree(x.value.root, entries)
-      if (diff !== null) throw new Error(`the archive just written extracts differently: ${diff}`)
-      const again = await checkInstall(x.value.root, undefined, { stagingName: id })
-      if (again.installError !== null || again.load?.pack.id !== id) {
-        throw new Error(
-          `the extracted archive is refused: ${toText(again.installError ?? `id ${again.load?.pack.id}`)}`,
-        )
-      }
-      // checkInstall verified the extracted tree as the manager does after an install.
-      const v = again.signature
-      if (v?.state !== sig.state || (v.hash ?? null) !== sig.hash) {
-        throw new Error(`the extracted archive's signature is ${v?.state}, the pack's ${sig.state}`)
-      }
+      await checkPacked(x.value, entries, id, sig)
     } finally {
       x.value.cleanup()
     }

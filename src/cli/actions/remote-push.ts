@@ -23,7 +23,7 @@ export async function pushPrepare(
   }
   if (st.isDirectory()) return packDir(path, flags.json === true)
   if (!st.isFile()) throw new UserError(`${path}: not a pack dir or an archive`)
-  const { checkDocument, openTarget } = await import('./marketplace.js')
+  const { checkDocument, openTarget } = await import('../../core/marketplace/check.js')
   const t = await openTarget(path)
   try {
     const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })

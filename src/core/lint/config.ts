@@ -9,6 +9,8 @@
  *
  * The `yaml` package is imported only when such a file exists.
  */
+
+import { globToRegExp, matchesAny } from '../glob.js'
 import { fromBuffer, type GoString, toBuffer, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { statIfAny } from '../go/os/file.js'
@@ -17,7 +19,6 @@ import { overlayOf } from '../overlay.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError, LIST_RULES_HINT } from './errors.js'
-import { globToRegExp, matchesAny } from './glob.js'
 import { SETTINGS, type Setting, settingOf } from './types.js'
 
 export const CONFIG_NAME = '.ongrid-skill.yaml'

@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto'
 import { pathHasPrefix } from '../build.js'
-import { unmarshal } from '../go/encoding/json/decode.js'
+import { structSpec, unmarshal } from '../go/encoding/json/decode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import { fromBuffer, type GoString, toBuffer, trimSpace } from '../go/gostring.js'
-import { readDirEntries, stat } from '../go/os/file.js'
+import { type FileInfo, readDirEntries, stat } from '../go/os/file.js'
 import { abs, base, clean, isAbs, join } from '../go/path/filepath/path.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import { SKIP_DIR, walk } from '../go/path/filepath/walk.js'
@@ -107,17 +107,32 @@ export interface LoadResult {
 
 export type Loaded = { ok: true; result: LoadResult; kind: ContainerKind } | { ok: false; err: GoError }
 
-const MANIFEST_SPEC = {
-  goType: 'chatruntime.PluginManifest',
-  structName: 'PluginManifest',
-  fields: [
-    { tag: 'id', kind: 'string' as const },
-    { tag: 'name', kind: 'string' as const },
-    { tag: 'version', kind: 'string' as const },
-    { tag: 'description', kind: 'string' as const },
-    { tag: 'configSchema', kind: 'rawMessage' as const },
-  ],
+/**
+ * filepath.Walk of `root` as the loader runs it: an entry's error, then the walk's own, become
+ * walk_error warnings; `visit` sees the others.
+ */
+function walkNoting(
+  root: GoString,
+  warnings: LoadWarning[],
+  visit: (path: GoString, info: FileInfo | null) => GoError | null,
+): void {
+  const werr = walk(root, (path, info, err) => {
+    if (err !== null) {
+      warnings.push({ path, code: 'walk_error', reason: err.error() })
+      return null
+    }
+    return visit(path, info)
+  })
+  if (werr !== null) warnings.push({ path: root, code: 'walk_error', reason: werr.error() })
 }
+
+const MANIFEST_SPEC = structSpec('chatruntime.PluginManifest', [
+  ['id', 'string'],
+  ['name', 'string'],
+  ['version', 'string'],
+  ['description', 'string'],
+  ['configSchema', 'rawMessage'],
+])
 const KNOWN = new Set(['id', 'name', 'version', 'description', 'configSchema'])
 
 /** parsePluginManifest(raw, kind). */
@@ -263,11 +278,7 @@ export async function loadPluginContainer(
   for (const sr of result.skillRoots) {
     if (!isDir(sr)) continue
     const files: GoString[] = []
-    const werr = walk(sr, (path, info, err) => {
-      if (err !== null) {
-        warnings.push({ path, code: 'walk_error', reason: err.error() })
-        return null
-      }
+    walkNoting(sr, warnings, (path, info) => {
       if (info === null) return null
       if (info.isSymlink()) {
         if (!safe(path)) return info.isDir() ? SKIP_DIR : null
@@ -282,7 +293,6 @@ export async function loadPluginContainer(
       if (!opts.walkOnly) warnings.push({ path, code: '\0parse', reason: '' })
       return null
     })
-    if (werr !== null) warnings.push({ path: sr, code: 'walk_error', reason: werr.error() })
     if (files.length > 0 && !opts.walkOnly) {
       skillMd ??= await import('../native/skill-md.js')
       const parsed = new Map<GoString, LoadWarning[]>()
@@ -320,11 +330,7 @@ export async function loadPluginContainer(
     const subDir = join(dir, sub)
     if (!isDir(subDir)) continue
     const files: GoString[] = []
-    const werr = walk(subDir, (path, info, err) => {
-      if (err !== null) {
-        warnings.push({ path, code: 'walk_error', reason: err.error() })
-        return null
-      }
+    walkNoting(subDir, warnings, (path, info) => {
       if (info === null || info.isDir()) return null
       if (!mdFilter(info.name)) return null
       if (!safe(path)) return null
@@ -332,7 +338,6 @@ export async function loadPluginContainer(
       warnings.push({ path, code: '\0parse', reason: '' })
       return null
     })
-    if (werr !== null) warnings.push({ path: subDir, code: 'walk_error', reason: werr.error() })
     if (files.length === 0) continue
     const mod = await fm()
     const parsed = new Map<GoString, LoadWarning[]>()
@@ -356,13 +361,10 @@ export async function loadPluginContainer(
     result.warnings = warnings
   }
 
+  const note = (path: GoString, code: string, reason: GoString) => warnings.push({ path, code, reason })
   const hooks = join(dir, 'hooks')
   if (isDir(hooks)) {
-    warnings.push({
-      path: hooks,
-      code: 'hooks_unsupported',
-      reason: 'hooks/ subdir found; ongrid does not run plugin hooks',
-    })
+    note(hooks, 'hooks_unsupported', 'hooks/ subdir found; ongrid does not run plugin hooks')
     const dropped: GoString[] = []
     walk(hooks, (path, info) => {
       if (info === null || info.isDir()) return null
@@ -371,21 +373,11 @@ export async function loadPluginContainer(
       return null
     })
     dropped.sort()
-    for (const p of dropped) {
-      warnings.push({
-        path: p,
-        code: 'hooks_dropped',
-        reason: 'hook file ignored; ongrid never executes plugin hooks',
-      })
-    }
+    for (const p of dropped) note(p, 'hooks_dropped', 'hook file ignored; ongrid never executes plugin hooks')
   }
   const mcp = join(dir, '.mcp.json')
   if (isFile(mcp)) {
-    warnings.push({
-      path: mcp,
-      code: 'mcp_unsupported',
-      reason: '.mcp.json found; ongrid does not run MCP servers yet',
-    })
+    note(mcp, 'mcp_unsupported', '.mcp.json found; ongrid does not run MCP servers yet')
   }
   result.warnings = warnings
   return { ok: true, result, kind: det.kind }
@@ -408,11 +400,7 @@ function spliceParsed(warnings: LoadWarning[], parsed: Map<GoString, LoadWarning
   return out
 }
 
-const SKILLS_SPEC = {
-  goType: 'struct { Skills []string "json:\\"skills\\"" }',
-  structName: '',
-  fields: [{ tag: 'skills', kind: 'stringSlice' as const }],
-}
+const SKILLS_SPEC = structSpec('struct { Skills []string "json:\\"skills\\"" }', [['skills', 'stringSlice']])
 
 /** resolveSkillSubRoots(dir, kind, manifestRaw, &warnings). */
 export function resolveSkillSubRoots(

@@ -9,6 +9,7 @@ import { type GoString, trimSpace } from '../go/gostring.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import { quote } from '../go/strconv/quote.js'
 import { type ContainerKind, detectContainer, type LoadResult, loadPluginContainer } from './container.js'
+import { marketplaceRule, UNSIGNED_MESSAGE } from './rules.js'
 import { type Verdict, verifySignature } from './signature.js'
 import type { LoadWarning } from './types.js'
 
@@ -158,7 +159,7 @@ export async function checkInstall(
   out.signature = sig
   // Step 14: the trust gate.
   if (!trust.devMode && trust.requireSigned.includes(trust.source) && sig.state !== 'verified') {
-    const detail = sig.state === 'unsigned' ? 'no signature.json found' : (sig.err?.error() ?? '')
+    const detail = sig.state === 'unsigned' ? UNSIGNED_MESSAGE : (sig.err?.error() ?? '')
     refuse(
       `forbidden: source ${quote(trust.source)} requires signed packs (state=${sig.state}: ${detail})`,
       sig.exact,
@@ -170,11 +171,12 @@ export async function checkInstall(
 /** The manager's likely bugs and the limits its database enforces, as findings of ours. */
 function ourFindings(out: InstallCheck, dir: GoString, load: LoadResult): void {
   const id = load.pack.id
-  const add = (f: Omit<InstallFinding, 'manager'>) => out.findings.push({ ...f, manager: false })
+  // Each at its rule's severity (rules.ts).
+  const add = (f: Omit<InstallFinding, 'manager' | 'severity'>) =>
+    out.findings.push({ ...f, severity: marketplaceRule(f.id).severity, manager: false })
   if (id === '.') {
     add({
       id: 'marketplace-bug/id-dot',
-      severity: 'error',
       path: dir,
       message:
         'pack id "." passes every manager check, and installing it deletes the whole skills root (every installed pack) before the rename; the manager does not refuse it',
@@ -182,7 +184,6 @@ function ourFindings(out: InstallCheck, dir: GoString, load: LoadResult): void {
   } else if (id === 'skills' || id === '.claude-plugin' || id === 'agents' || id === 'commands') {
     add({
       id: 'marketplace-bug/id-shadows-root',
-      severity: 'error',
       path: dir,
       message: `pack id ${JSON.stringify(id)} can make the skills root itself look like a pack at reload, which hides every other installed pack`,
     })
@@ -190,7 +191,6 @@ function ourFindings(out: InstallCheck, dir: GoString, load: LoadResult): void {
   if (!STRICT_ID.test(id)) {
     add({
       id: 'marketplace-practice/id-form',
-      severity: 'warn',
       path: dir,
       message: `pack id ${JSON.stringify(id)} is not of the form ^[a-z0-9][a-z0-9-]{0,127}$ (the manager accepts it, \`pack\` does not)`,
     })
@@ -201,7 +201,6 @@ function ourFindings(out: InstallCheck, dir: GoString, load: LoadResult): void {
     if ([...Buffer.from(v, 'latin1').toString('utf8')].length > max) {
       add({
         id: 'marketplace-practice/db-limit',
-        severity: 'error',
         path: dir,
         message: `${column} is ${n} characters; the manager's database column holds ${max}, so the install fails with an internal error (MySQL strict mode)`,
       })
@@ -213,7 +212,6 @@ function ourFindings(out: InstallCheck, dir: GoString, load: LoadResult): void {
     if (!danglingOutside(w, load.resolvedRoot)) continue
     add({
       id: 'marketplace-bug/dangling-escape',
-      severity: 'error',
       path: w.path,
       message:
         'this dangling symlink points out of the pack: the manager only warns (symlink_error) and installs it, and it becomes live if its target appears later',

@@ -5,8 +5,8 @@
  */
 import type { RuleMeta, Severity } from '../lint/types.js'
 
-/** The finding of an unsigned pack (marketplace/unsigned), also that rule's docs line. */
-export const UNSIGNED_MESSAGE = 'no signature.json at the pack root'
+/** The finding of an unsigned pack (marketplace/unsigned): the manager's own detail for it. */
+export const UNSIGNED_MESSAGE = 'no signature.json found'
 
 /** The loader's warning codes (chatruntime.LoadWarning.Code) and how much each matters here. */
 const WARNING_CODES: [string, Severity, string][] = [
@@ -40,8 +40,6 @@ export function warningRuleId(code: string): string {
   return `marketplace/${code.replace(/_/g, '-')}`
 }
 
-export const WARNING_SEVERITY = new Map(WARNING_CODES.map(([c, s]) => [c, s]))
-
 export const MARKETPLACE_RULES: RuleMeta[] = [
   {
     id: 'marketplace/install-refused',
@@ -62,7 +60,7 @@ export const MARKETPLACE_RULES: RuleMeta[] = [
     severity: 'info',
     category: 'manager',
     kind: 'any',
-    docs: UNSIGNED_MESSAGE,
+    docs: 'no signature.json at the pack root',
   },
   ...WARNING_CODES.map(
     ([code, severity, docs]): RuleMeta => ({
@@ -108,4 +106,20 @@ export const MARKETPLACE_RULES: RuleMeta[] = [
     kind: 'any',
     docs: "pack id, name or version longer than the manager's database columns (128, 255, 64)",
   },
+  {
+    id: 'marketplace-practice/no-wrapper',
+    severity: 'warn',
+    category: 'best-practice',
+    kind: 'any',
+    docs: 'an archive without one top-level folder: staged under a random name',
+  },
 ]
+
+const BY_ID = new Map(MARKETPLACE_RULES.map((r) => [r.id, r]))
+
+/** A rule of the list, by id; an id not in it is a bug of ours (every finding comes from the list). */
+export function marketplaceRule(id: string): RuleMeta {
+  const rule = BY_ID.get(id)
+  if (rule === undefined) throw new Error(`marketplace rule ${id} is not in MARKETPLACE_RULES`)
+  return rule
+}

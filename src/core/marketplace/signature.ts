@@ -6,7 +6,7 @@
 import { createHash, type KeyObject, sign as nodeSign, verify as nodeVerify } from 'node:crypto'
 import { parsePKIXPublicKey } from '../go/crypto/x509/pkix.js'
 import { decodeString } from '../go/encoding/base64/base64.js'
-import { unmarshal } from '../go/encoding/json/decode.js'
+import { structSpec, unmarshal } from '../go/encoding/json/decode.js'
 import { decode as pemDecode } from '../go/encoding/pem/pem.js'
 import { ErrorString, type GoError, WrapError } from '../go/errors.js'
 import { fromBuffer, type GoString, toBuffer } from '../go/gostring.js'
@@ -132,14 +132,10 @@ export function parseECDSAPublicKey(pemBytes: GoString): KeyParse {
   return { ok: true, key: parsed.key, der: block.bytes, curve: parsed.curve }
 }
 
-const SIG_SPEC = {
-  goType: 'marketplace.signatureManifest',
-  structName: 'signatureManifest',
-  fields: [
-    { tag: 'sig', kind: 'string' as const },
-    { tag: 'pub_key', kind: 'string' as const },
-  ],
-}
+const SIG_SPEC = structSpec('marketplace.signatureManifest', [
+  ['sig', 'string'],
+  ['pub_key', 'string'],
+])
 
 /** VerifySignature(packPath, expectedKey). */
 export function verifySignature(packPath: GoString, expectedKey: GoString): Verdict {

@@ -3,92 +3,13 @@
  * the `--json` document, and the human summary printed above the stylish findings.
  */
 import type { FileReport } from '../../core/lint/engine.js'
-import type { Finding, RuleMeta, Severity } from '../../core/lint/types.js'
+import type { Finding, RuleMeta } from '../../core/lint/types.js'
+import type { CheckDocument } from '../../core/marketplace/check.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../core/marketplace/install.js'
 import { envelope } from '../envelope.js'
 import { filesJson } from '../lint/json.js'
 import { counts, type LintOutput, repoRoot } from '../lint/model.js'
 import { terminalLineText } from '../terminal.js'
-
-export interface MarketplaceFinding {
-  ruleId: string
-  severity: Severity
-  /** Displayed path (text). */
-  file: string
-  message: string
-  hint?: string
-}
-
-export interface CheckDocument {
-  command: 'marketplace check' | 'marketplace verify'
-  target: { path: string; archive: boolean; root: string | null }
-  layout: string | null
-  pack: {
-    id: string
-    displayName: string
-    version: string
-    description: string
-    manifestSha256: string
-  } | null
-  skills: { name: string; path: string; from: string }[]
-  agents: { name: string; path: string }[]
-  warnings: { path: string; code: string; reason: string; exact: boolean }[]
-  install: { ok: boolean; error: string | null; exact: boolean } | null
-  /**
-   * The capability declaration the manager stores and returns when the pack installs
-   * (`capabilities`), parsed from `capabilitiesJSON`: its `CapabilitiesJSON` bytes (json.Marshal).
-   * Both null when the pack would not install, or when a skill declares what is not reproduced
-   * (`capabilitiesUnsupported` names it).
-   */
-  capabilities: CapabilityDeclaration | null
-  capabilitiesJSON: string | null
-  capabilitiesUnsupported?: string
-  signature: {
-    state: string
-    error: string | null
-    exact: boolean
-    hash: string | null
-    curve: string | null
-    uncovered: string[]
-  } | null
-  /** The trust settings used (verify: the pin only). */
-  trust: {
-    devMode?: boolean
-    requireSigned?: string[]
-    pinnedKey: boolean
-    source?: string
-    /** Where each setting came from: a flag, the manager's variable, or the manager's default. */
-    from?: Record<string, 'flag' | 'env' | 'default'>
-  } | null
-  findings: MarketplaceFinding[]
-}
-
-interface CredentialSlot {
-  slot: string
-  label: string
-  fields?: string[]
-}
-
-/** marketplace.CapabilityDeclaration as the manager encodes it. */
-export interface CapabilityDeclaration {
-  pack_id: string
-  version: string
-  skills:
-    | {
-        name: string
-        scope: string
-        requires: { bins?: string[]; config?: string[]; credentials?: CredentialSlot[] }
-        tool_classes: string[] | null
-      }[]
-    | null
-  agent_count: number
-  summary: {
-    tool_classes?: string[]
-    bins?: string[]
-    config_keys?: string[]
-    credential_slots?: CredentialSlot[]
-  }
-}
 
 function capabilitiesLine(doc: CheckDocument): string | null {
   if (doc.capabilitiesUnsupported) return `not reproduced (${doc.capabilitiesUnsupported})`

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { globToRegExp, matchesAny } from '../../../src/core/glob.js'
 import { fromText } from '../../../src/core/go/gostring.js'
 import { nodeAt, parseTree, TooDeepError } from '../../../src/core/json-tree.js'
-import { globToRegExp, matchesAny } from '../../../src/core/lint/glob.js'
 import { LineIndex } from '../../../src/core/lint/position.js'
 
 describe('LineIndex', () => {

@@ -35,6 +35,18 @@ export interface StructSpec {
   fields: FieldSpec[]
 }
 
+/**
+ * The spec of a Go struct whose fields are given in declaration order as [json tag, kind]: its
+ * bare name is the type's after the package (none for an anonymous `struct { … }`).
+ */
+export function structSpec(goType: string, fields: readonly (readonly [string, FieldKind])[]): StructSpec {
+  return {
+    goType,
+    structName: goType.startsWith('struct ') ? '' : goType.slice(goType.lastIndexOf('.') + 1),
+    fields: fields.map(([tag, kind]) => ({ tag, kind })),
+  }
+}
+
 /** string → GoString, int → bigint, []string → GoString[] or null (nil), json.RawMessage → GoString or null (nil). */
 export type FieldValue = GoString | bigint | GoString[] | null
 

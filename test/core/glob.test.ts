@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { excludeTest, globToRegExp } from '../../src/core/glob.js'
+
+describe('excludeTest: --exclude globs as .gitignore reads them', () => {
+  const m = (glob: string, rel: string, dir = false) => excludeTest(glob)(rel, dir)
+  test('without `/`, a name at any depth; with `/`, the path from the pack root', () => {
+    assert.ok(m('*~', 'a/b/notes.md~'))
+    assert.ok(m('.DS_Store', 'skills/x/.DS_Store'))
+    assert.ok(m('docs/*.md', 'docs/a.md'))
+    assert.ok(!m('docs/*.md', 'x/docs/a.md'))
+    assert.ok(m('/top.md', 'top.md'))
+    assert.ok(!m('/top.md', 'a/top.md'))
+    assert.ok(m('./top.md', 'top.md'))
+  })
+  test('a trailing `/` matches dirs only', () => {
+    assert.ok(m('testdata/', 'testdata', true))
+    assert.ok(m('testdata/', 'a/testdata', true))
+    assert.ok(!m('testdata/', 'testdata', false))
+  })
+  test('`**` as a whole segment spans names; inside a name it is `*`', () => {
+    assert.ok(m('**/fixtures', 'a/b/fixtures'))
+    assert.ok(m('a/**/x.md', 'a/x.md'))
+    assert.ok(m('a/**/x.md', 'a/b/c/x.md'))
+    assert.ok(m('a/**', 'a/b/c'))
+    assert.ok(m('a/**.md', 'a/x.md'))
+    assert.ok(!m('a/**.md', 'a/b/x.md'))
+  })
+  test('the same segments as the config’s ignore: globs', () => {
+    for (const [glob, rel] of [
+      ['a/?/x.json', 'a/b/x.json'],
+      ['a/**/x.json', 'a/x/y/x.json'],
+      ['a+b(1)/[x].json', 'a+b(1)/[x].json'],
+      ['a.b', 'aXb'],
+    ])
+      assert.equal(m(glob, rel), globToRegExp(glob).test(rel), `${glob} ${rel}`)
+  })
+})
