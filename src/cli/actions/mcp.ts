@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type Mcp from '../../commands/mcp.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
-import type { LocalExecution } from '../../core/audit/local-store.js'
+import { executedOutcome, executionRow, type LocalExecution } from '../../core/audit/local-store.js'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
@@ -137,7 +137,6 @@ class CallAudit {
   async record(call: LocalExecution): Promise<void> {
     const sink = await this.open()
     if (sink === null) return
-    const { executionRow } = await import('../../core/audit/local-store.js')
     const out = sink.append(executionRow(call))
     if (!out.recorded) process.stderr.write(`warning: audit store: ${out.reason} (call not recorded)\n`)
   }
@@ -347,9 +346,7 @@ class McpHost {
           skill: tool.skill,
           callerRole: 'mcp',
           params: toText(params),
-          ok: result.ok,
-          stdout: result.stdout,
-          error: result.error === null ? null : toText(result.error),
+          ...executedOutcome(result),
           startedNs,
           finishedNs,
         })

@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import type Run from '../../commands/run.js'
 import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
-import { type AuditOutcome, executionRow } from '../../core/audit/local-store.js'
+import { type AuditOutcome, executedOutcome, executionRow } from '../../core/audit/local-store.js'
 import type { SubprocessSkill } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
@@ -146,9 +146,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
       skill,
       callerRole: 'local',
       params: toText(params),
-      ok: result.ok,
-      stdout: result.stdout,
-      error: result.error === null ? null : toText(result.error),
+      ...executedOutcome(result),
       startedNs,
       finishedNs,
     })

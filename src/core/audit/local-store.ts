@@ -1,6 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
+import type { ExecuteResult } from '../executor.js'
 import { type GoString, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { nowNs } from '../go/time/format.js'
@@ -56,6 +57,11 @@ export interface LocalExecution {
   error: string | null
   startedNs: bigint
   finishedNs: bigint
+}
+
+/** An executor's result as executionRow takes it: its outcome, the error as text. */
+export function executedOutcome(r: ExecuteResult): Pick<LocalExecution, 'ok' | 'stdout' | 'error'> {
+  return { ok: r.ok, stdout: r.stdout, error: r.error === null ? null : toText(r.error) }
 }
 
 /**
