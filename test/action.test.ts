@@ -5,7 +5,7 @@ import { delimiter, dirname, join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { BIN, REPO } from './helpers/cli.js'
-import { makeTree, manifest, tempRoot } from './helpers/tree.js'
+import { goodPack, makeTree, packWith, tempRoot } from './helpers/tree.js'
 
 /**
  * action.yml run as a runner runs a composite action: each step's `run:` through
@@ -145,24 +145,14 @@ const stepOut = (o: Outcome, id: string) => o.ran.find((r) => r.step.id === id)
 function workspace(): string {
   const ws = join(T.root, `ws-${++n}`)
   makeTree(ws, {
-    'skills/good/skill.json': manifest({
-      name: 'good',
-      description: 'Says ok to any args, for the tests.',
-      entry: 'run.sh',
-      class: 'safe',
-      timeout_seconds: 10,
-      schema: { type: 'object', properties: {}, additionalProperties: false },
-    }),
-    'skills/good/run.sh': { exec: '#!/bin/sh\ncat >/dev/null\necho \'{"ok":true}\'\n' },
-    'skills/bad/skill.json': manifest({
+    ...goodPack(),
+    ...packWith('skills/bad', {
       name: 'Bad-Name',
       description: 'A pack whose name the manager refuses.',
-      entry: 'run.sh',
       class: 'safe',
       timeout_seconds: 10,
       schema: { type: 'object', properties: {}, additionalProperties: false },
     }),
-    'skills/bad/run.sh': { exec: '#!/bin/sh\necho {}\n' },
   })
   return ws
 }

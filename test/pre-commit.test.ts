@@ -5,7 +5,7 @@ import { delimiter, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { REPO } from './helpers/cli.js'
-import { makeTree, manifest, tempRoot } from './helpers/tree.js'
+import { goodPack, makeTree, packWith, tempRoot } from './helpers/tree.js'
 
 /**
  * .pre-commit-hooks.yaml through pre-commit itself (Debian's package): `pre-commit try-repo`
@@ -60,15 +60,6 @@ const tryRepo = () =>
     timeout: 20 * 60_000,
   })
 
-const GOOD = manifest({
-  name: 'good',
-  description: 'Says ok to any args, for the tests.',
-  entry: 'run.sh',
-  class: 'safe',
-  timeout_seconds: 10,
-  schema: { type: 'object', properties: {}, additionalProperties: false },
-})
-
 describe('.pre-commit-hooks.yaml', () => {
   test('three hooks on skill.json, SKILL.md and case files, their files passed', () => {
     assert.deepEqual(
@@ -97,29 +88,18 @@ describe('pre-commit try-repo: a bad pack staged is refused with the manager’s
   let r: { status: number | null; stdout: string; stderr: string }
   before(() => {
     makeTree(WORK, {
-      'skills/good/skill.json': GOOD,
-      'skills/good/run.sh': { exec: '#!/bin/sh\ncat >/dev/null\necho \'{"ok":true}\'\n' },
+      ...goodPack(),
       'skills/good/tests/cases.json': JSON.stringify([
         { name: 'says ok', args: {}, expect: { result: { ok: true } } },
       ]),
-      'skills/old_bad/skill.json': manifest({
-        name: 'Old-Bad',
-        description: 'Committed before the hooks.',
-        entry: 'run.sh',
-      }),
-      'skills/old_bad/run.sh': { exec: '#!/bin/sh\necho {}\n' },
+      ...packWith('skills/old_bad', { name: 'Old-Bad', description: 'Committed before the hooks.' }),
       'README.md': 'packs\n',
     })
     git('init', '-q')
     git('add', '.')
     git('commit', '-q', '-m', 'before the hooks')
     makeTree(WORK, {
-      'skills/bad/skill.json': manifest({
-        name: 'Bad-Name',
-        description: 'A name the manager refuses.',
-        entry: 'run.sh',
-      }),
-      'skills/bad/run.sh': { exec: '#!/bin/sh\necho {}\n' },
+      ...packWith('skills/bad', { name: 'Bad-Name', description: 'A name the manager refuses.' }),
       'skills/good/tests/cases.json': JSON.stringify([
         { name: 'says ok', args: {}, expect: { result: { ok: true } } },
         { name: 'says ok again', args: { x: 1 }, expect: { result: { ok: true } } },

@@ -35,6 +35,9 @@ export function actionInput<F extends object, A extends object>(parsed: Parsed<F
  * Any failure becomes one line on stderr and a distinct exit code, never a stack trace.
  */
 export abstract class BaseCommand extends Command {
+  /** Every command takes --json (audit tail, whose --json is JSON lines, and lsp say false). */
+  static override enableJsonFlag = true
+
   override logJson(json: unknown): void {
     printJson(json)
   }

@@ -1,3 +1,4 @@
+import { firstLine } from '../core/errors.js'
 import { didYouMean, meanHint } from '../core/suggest.js'
 import { UserError } from './errors.js'
 
@@ -83,7 +84,7 @@ export function fromParseError(
     }
     case 'CLIParseError': {
       // e.g. "Flag --x expects a value"
-      const first = err.message.split('\n')[0]
+      const first = firstLine(err.message)
       return new UserError(first.charAt(0).toLowerCase() + first.slice(1), undefined, seeHelp)
     }
     default: {

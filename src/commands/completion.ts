@@ -9,6 +9,7 @@ import {
 } from '../cli/actions/completion.js'
 import { BaseCommand } from '../cli/base.js'
 import { printJson } from '../cli/errors.js'
+import { examples } from '../cli/examples.js'
 
 export default class Completion extends BaseCommand {
   static override summary = 'Print a shell completion script (bash or zsh)'
@@ -16,19 +17,14 @@ export default class Completion extends BaseCommand {
   static override description =
     `Commands, flags, the values of flags that take one of a list and the built-in templates complete; paths complete as files. The script is generated from the commands themselves and runs in the shell alone: completing never starts ongrid-skill.`
 
-  static override examples = [
-    { description: 'bash: add to ~/.bashrc', command: 'eval "$(<%= config.bin %> completion bash)"' },
-    {
-      description: 'zsh: a file in your $fpath (then restart zsh)',
-      command: '<%= config.bin %> completion zsh > "${fpath[1]}/_<%= config.bin %>"',
-    },
-    {
-      description: 'zsh: or in ~/.zshrc, after compinit',
-      command: 'eval "$(<%= config.bin %> completion zsh)"',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['bash: add to ~/.bashrc', 'eval "$(<%= config.bin %> completion bash)"'],
+    [
+      'zsh: a file in your $fpath (then restart zsh)',
+      '<%= config.bin %> completion zsh > "${fpath[1]}/_<%= config.bin %>"',
+    ],
+    ['zsh: or in ~/.zshrc, after compinit', 'eval "$(<%= config.bin %> completion zsh)"'],
+  )
 
   static override args = {
     shell: Args.string({ ignoreStdin: true, description: 'the shell', options: [...SHELLS], required: true }),

@@ -1,6 +1,7 @@
 import { Args, loadHelpClass } from '@oclif/core'
 import { BaseCommand } from '../cli/base.js'
 import { printJson } from '../cli/errors.js'
+import { examples } from '../cli/examples.js'
 import { commandHelpJson, commandListJson } from '../cli/help-json.js'
 import { unknownCommand } from '../cli/suggest.js'
 
@@ -9,15 +10,13 @@ export default class Help extends BaseCommand {
 
   static override description = 'The same text as `COMMAND --help`; without a command, the list of commands.'
 
-  static override examples = [
-    { description: 'The commands', command: '<%= config.bin %> help' },
-    { description: 'One command', command: '<%= config.bin %> help lint' },
-    { description: 'A command of a topic', command: '<%= config.bin %> help audit tail' },
-  ]
+  static override examples = examples(
+    ['The commands', '<%= config.bin %> help'],
+    ['One command', '<%= config.bin %> help lint'],
+    ['A command of a topic', '<%= config.bin %> help audit tail'],
+  )
 
   static override strict = false
-  static override enableJsonFlag = true
-
   static override args = {
     command: Args.string({
       ignoreStdin: true,

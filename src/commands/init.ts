@@ -9,6 +9,7 @@ import {
   PARAM_TYPES,
 } from '../cli/actions/init.js'
 import { BaseCommand } from '../cli/base.js'
+import { examples } from '../cli/examples.js'
 
 export default class Init extends BaseCommand {
   static override summary =
@@ -25,41 +26,30 @@ Nothing is lost: a non-empty DIR is refused unless --force, which only adds the 
 
 Exit codes: 0 created, 1 created but the template's build step failed, 2 usage error (nothing written), 130 aborted (nothing written; 128 + the signal's number for other stop signals: 143 SIGTERM, 129 SIGHUP).`
 
-  static override examples = [
-    { description: 'Ask for everything, with defaults', command: '<%= config.bin %> <%= command.id %>' },
-    {
-      description: 'No questions: a Python skill in ./check-port',
-      command:
-        '<%= config.bin %> <%= command.id %> check_port --no-input --description "Check whether a TCP port on a host accepts connections."',
-    },
-    {
-      description: 'A Node skill for the params it takes: path (required) and depth',
-      command:
-        "<%= config.bin %> <%= command.id %> list_files -y -d \"List the files under a path, with their sizes.\" -t node --param 'path:string:Directory to list, absolute' --param 'depth:integer:How deep to go' --required path",
-    },
-    {
-      description:
-        'A Go skill that needs a human to run it, with a 2-minute timeout, in skills/restart-nginx',
-      command:
-        '<%= config.bin %> <%= command.id %> restart_nginx -y -d "Restart nginx on the manager host." --template go --class mutating --timeout 2m --dir skills/restart-nginx',
-    },
-    {
-      description: 'Start from your team’s own template dir',
-      command:
-        '<%= config.bin %> <%= command.id %> disk_report -y -d "Report disk usage." --template ./skill-templates/ops',
-    },
-    {
-      description: 'Add the files an existing pack lacks (existing files are kept as they are)',
-      command:
-        '<%= config.bin %> <%= command.id %> check_port -y -d "Check whether a TCP port on a host accepts connections." --force',
-    },
-    {
-      description: 'The built-in templates',
-      command: '<%= config.bin %> <%= command.id %> --list-templates',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['Ask for everything, with defaults', '<%= config.bin %> <%= command.id %>'],
+    [
+      'No questions: a Python skill in ./check-port',
+      '<%= config.bin %> <%= command.id %> check_port --no-input --description "Check whether a TCP port on a host accepts connections."',
+    ],
+    [
+      'A Node skill for the params it takes: path (required) and depth',
+      "<%= config.bin %> <%= command.id %> list_files -y -d \"List the files under a path, with their sizes.\" -t node --param 'path:string:Directory to list, absolute' --param 'depth:integer:How deep to go' --required path",
+    ],
+    [
+      'A Go skill that needs a human to run it, with a 2-minute timeout, in skills/restart-nginx',
+      '<%= config.bin %> <%= command.id %> restart_nginx -y -d "Restart nginx on the manager host." --template go --class mutating --timeout 2m --dir skills/restart-nginx',
+    ],
+    [
+      'Start from your team’s own template dir',
+      '<%= config.bin %> <%= command.id %> disk_report -y -d "Report disk usage." --template ./skill-templates/ops',
+    ],
+    [
+      'Add the files an existing pack lacks (existing files are kept as they are)',
+      '<%= config.bin %> <%= command.id %> check_port -y -d "Check whether a TCP port on a host accepts connections." --force',
+    ],
+    ['The built-in templates', '<%= config.bin %> <%= command.id %> --list-templates'],
+  )
 
   static override args = {
     name: Args.string({

@@ -9,6 +9,7 @@ import {
   quietFlag,
   rootFlag,
 } from '../cli/check-flags.js'
+import { examples } from '../cli/examples.js'
 import { BASELINE_NAME, SEVERITIES } from '../cli/flag-sources.js'
 
 export default class Lint extends BaseCommand {
@@ -31,41 +32,33 @@ A baseline (--baseline FILE, else .ongrid-skill-baseline.json in the current dir
 
 Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, with --show-tool), 2 usage or tool error.`
 
-  static override examples = [
-    { description: 'Lint the packs under the current dir', command: '<%= config.bin %> <%= command.id %>' },
-    {
-      description: 'CI: fail on warnings too, SARIF for code scanning',
-      command: '<%= config.bin %> <%= command.id %> skills --fail-severity warn --format sarif > lint.sarif',
-    },
-    {
-      description: 'Turn a rule off for this run',
-      command: '<%= config.bin %> <%= command.id %> skills --rule practice/class-unset=off',
-    },
-    {
-      description: 'Fix what is certain, then see what is left',
-      command: '<%= config.bin %> <%= command.id %> skills --fix',
-    },
-    {
-      description: 'Review the fixes as a diff first (nothing written)',
-      command: '<%= config.bin %> <%= command.id %> skills --fix-dry-run --fix-type best-practice',
-    },
-    {
-      description: `Accept today's findings: record them in ${BASELINE_NAME} (commit it); later runs fail only on new ones`,
-      command: '<%= config.bin %> <%= command.id %> skills --update-baseline',
-    },
-    {
-      description: 'Every rule with its id and default severity',
-      command: '<%= config.bin %> <%= command.id %> --list-rules',
-    },
-    {
-      description: 'What the LLM receives for a pack',
-      command: '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --show-tool',
-    },
-  ]
+  static override examples = examples(
+    ['Lint the packs under the current dir', '<%= config.bin %> <%= command.id %>'],
+    [
+      'CI: fail on warnings too, SARIF for code scanning',
+      '<%= config.bin %> <%= command.id %> skills --fail-severity warn --format sarif > lint.sarif',
+    ],
+    [
+      'Turn a rule off for this run',
+      '<%= config.bin %> <%= command.id %> skills --rule practice/class-unset=off',
+    ],
+    ['Fix what is certain, then see what is left', '<%= config.bin %> <%= command.id %> skills --fix'],
+    [
+      'Review the fixes as a diff first (nothing written)',
+      '<%= config.bin %> <%= command.id %> skills --fix-dry-run --fix-type best-practice',
+    ],
+    [
+      `Accept today's findings: record them in ${BASELINE_NAME} (commit it); later runs fail only on new ones`,
+      '<%= config.bin %> <%= command.id %> skills --update-baseline',
+    ],
+    ['Every rule with its id and default severity', '<%= config.bin %> <%= command.id %> --list-rules'],
+    [
+      'What the LLM receives for a pack',
+      '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --show-tool',
+    ],
+  )
 
   static override strict = false
-  static override enableJsonFlag = true
-
   static override args = checkPaths
 
   static override flags = {

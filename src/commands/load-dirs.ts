@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { loadDirsAction } from '../cli/actions/load-dirs.js'
 import { BaseCommand } from '../cli/base.js'
+import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV } from '../cli/flag-sources.js'
 
 export default class LoadDirs extends BaseCommand {
@@ -13,28 +14,26 @@ Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}, split as the mana
 
 With --strict, exit 0 means every line was a registration: a rejected manifest, a skipped dir, a walk error, or a skill.json the manager's boot never gets past (a device that does not end) exits 1. With --json every outcome, failures included, is one JSON document on stdout; with --json --explain the hints are in it (each event's "hints", and "hints" of {path, hint} for those not tied to a line).`
 
-  static override examples = [
-    {
-      description: 'Load the example packs (dirs must be absolute, as the manager skips relative ones)',
-      command: '<%= config.bin %> <%= command.id %> "$PWD/examples/skills"',
-    },
-    {
-      description: 'Use the same setting as the manager',
-      command: `${EXTERNAL_DIRS_ENV}=/etc/ongrid/skills,/opt/skills <%= config.bin %> <%= command.id %>`,
-    },
-    {
-      description: 'Print the manager’s JSON log records, with hints on stderr',
-      command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --log-format json --explain',
-    },
-    {
-      description: 'Fail CI when any manifest is rejected or any dir is skipped',
-      command: '<%= config.bin %> <%= command.id %> "$PWD/skills" --strict',
-    },
-  ]
+  static override examples = examples(
+    [
+      'Load the example packs (dirs must be absolute, as the manager skips relative ones)',
+      '<%= config.bin %> <%= command.id %> "$PWD/examples/skills"',
+    ],
+    [
+      'Use the same setting as the manager',
+      `${EXTERNAL_DIRS_ENV}=/etc/ongrid/skills,/opt/skills <%= config.bin %> <%= command.id %>`,
+    ],
+    [
+      'Print the manager’s JSON log records, with hints on stderr',
+      '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --log-format json --explain',
+    ],
+    [
+      'Fail CI when any manifest is rejected or any dir is skipped',
+      '<%= config.bin %> <%= command.id %> "$PWD/skills" --strict',
+    ],
+  )
 
   static override strict = false
-  static override enableJsonFlag = true
-
   static override args = {
     dir: Args.string({
       ignoreStdin: true,

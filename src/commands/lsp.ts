@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { lspAction } from '../cli/actions/lsp.js'
 import { BaseCommand } from '../cli/base.js'
+import { examples } from '../cli/examples.js'
 
 export default class Lsp extends BaseCommand {
   static override summary = 'Serve lint findings to editors over the Language Server Protocol'
@@ -12,12 +13,12 @@ Diagnostics are lint's findings on the unsaved text, after a short pause in typi
 
 The server exits when its input closes, on the protocol's exit notification, or when the client's process is gone: 0 after a shutdown request, 1 otherwise.`
 
-  static override examples = [
-    {
-      description: 'Neovim 0.8+: start it for skill files',
-      command: `nvim --cmd "au FileType json,markdown,yaml lua vim.lsp.start({name='ongrid-skill', cmd={'<%= config.bin %>','<%= command.id %>','--stdio'}, root_dir=vim.fn.getcwd()})"`,
-    },
-  ]
+  static override examples = examples([
+    'Neovim 0.8+: start it for skill files',
+    `nvim --cmd "au FileType json,markdown,yaml lua vim.lsp.start({name='ongrid-skill', cmd={'<%= config.bin %>','<%= command.id %>','--stdio'}, root_dir=vim.fn.getcwd()})"`,
+  ])
+
+  static override enableJsonFlag = false
 
   static override flags = {
     stdio: Flags.boolean({ description: 'talk over stdin/stdout (the default and only transport)' }),

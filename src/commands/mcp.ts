@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { DEFAULT_JOBS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, mcpAction } from '../cli/actions/mcp.js'
 import { BaseCommand } from '../cli/base.js'
+import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV } from '../cli/flag-sources.js'
 
 export default class Mcp extends BaseCommand {
@@ -15,32 +16,24 @@ Bounds: a message (a stdio line, an HTTP body) holds at most 10 MiB; a larger on
 
 Exit codes: 0 the client went away, 2 usage errors, 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; running entries' process groups are killed).`
 
-  static override examples = [
-    {
-      description: 'Serve the example packs on stdio',
-      command: '<%= config.bin %> <%= command.id %> "$PWD/examples/skills"',
-    },
-    {
-      description: 'Offer mutating skills too, and reload when packs change',
-      command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --class safe,mutating --watch',
-    },
-    {
-      description: 'Streamable HTTP on 127.0.0.1:8765/mcp',
-      command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --http 8765',
-    },
-    {
-      description: 'Try it under the MCP Inspector',
-      command: 'npx @modelcontextprotocol/inspector <%= config.bin %> <%= command.id %> "$PWD/skills"',
-    },
-    {
-      description: 'What would be served, as JSON',
-      command: '<%= config.bin %> <%= command.id %> "$PWD/skills" --json',
-    },
-  ]
+  static override examples = examples(
+    ['Serve the example packs on stdio', '<%= config.bin %> <%= command.id %> "$PWD/examples/skills"'],
+    [
+      'Offer mutating skills too, and reload when packs change',
+      '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --class safe,mutating --watch',
+    ],
+    [
+      'Streamable HTTP on 127.0.0.1:8765/mcp',
+      '<%= config.bin %> <%= command.id %> /etc/ongrid/skills --http 8765',
+    ],
+    [
+      'Try it under the MCP Inspector',
+      'npx @modelcontextprotocol/inspector <%= config.bin %> <%= command.id %> "$PWD/skills"',
+    ],
+    ['What would be served, as JSON', '<%= config.bin %> <%= command.id %> "$PWD/skills" --json'],
+  )
 
   static override strict = false
-  static override enableJsonFlag = true
-
   static override args = {
     dir: Args.string({
       ignoreStdin: true,

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { runAction } from '../cli/actions/run.js'
 import { BaseCommand } from '../cli/base.js'
+import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV, ROLES } from '../cli/flag-sources.js'
 
 export default class Run extends BaseCommand {
@@ -15,36 +16,32 @@ Args that are not JSON are a usage error (exit 2, with the position); --no-valid
 
 Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pack, 3 timed out, 4 args do not match the schema, 5 refused by --role (the manager's 403), 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the entry's process group is killed).`
 
-  static override examples = [
-    {
-      description: 'Run a pack with args',
-      command: '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --args \'{"path":"/tmp"}\'',
-    },
-    {
-      description: 'Args from stdin (read only when asked)',
-      command:
-        'echo \'{"path":"/tmp"}\' | <%= config.bin %> <%= command.id %> examples/skills/disk_usage --args-file -',
-    },
-    {
-      description: 'Typed args from the schema (n is an integer, tags an array)',
-      command: '<%= config.bin %> <%= command.id %> ./my_skill --arg n=3 --arg \'tags=["a"]\'',
-    },
-    {
-      description: 'A skill registered from the manager’s dirs, with the manager’s environment',
-      command:
-        '<%= config.bin %> <%= command.id %> disk_usage --dirs /etc/ongrid/skills --env-from /proc/$(pidof ongrid)/environ',
-    },
-    {
-      description: 'Replay a viewer calling it through the REST API',
-      command: '<%= config.bin %> <%= command.id %> ./restart_nginx --role viewer',
-    },
-    {
-      description: 'One JSON document for scripts',
-      command: '<%= config.bin %> <%= command.id %> ./my_skill --args-file args.json --json',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    [
+      'Run a pack with args',
+      '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --args \'{"path":"/tmp"}\'',
+    ],
+    [
+      'Args from stdin (read only when asked)',
+      'echo \'{"path":"/tmp"}\' | <%= config.bin %> <%= command.id %> examples/skills/disk_usage --args-file -',
+    ],
+    [
+      'Typed args from the schema (n is an integer, tags an array)',
+      '<%= config.bin %> <%= command.id %> ./my_skill --arg n=3 --arg \'tags=["a"]\'',
+    ],
+    [
+      'A skill registered from the manager’s dirs, with the manager’s environment',
+      '<%= config.bin %> <%= command.id %> disk_usage --dirs /etc/ongrid/skills --env-from /proc/$(pidof ongrid)/environ',
+    ],
+    [
+      'Replay a viewer calling it through the REST API',
+      '<%= config.bin %> <%= command.id %> ./restart_nginx --role viewer',
+    ],
+    [
+      'One JSON document for scripts',
+      '<%= config.bin %> <%= command.id %> ./my_skill --args-file args.json --json',
+    ],
+  )
 
   static override args = {
     target: Args.string({

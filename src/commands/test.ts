@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
 import { BaseCommand } from '../cli/base.js'
 import { noDefaultIgnoreFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
+import { examples } from '../cli/examples.js'
 
 export default class Test extends BaseCommand {
   static override summary = "Run each pack's table of cases through the manager's executor"
@@ -13,29 +14,24 @@ A case: {"name", "args" | "args_file", "env", "timeout", "expect": {"ok", "resul
 
 Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails its case), 2 usage error (a --filter that takes over 1 s on the case names, a watched path removed) or no tests found (unless --pass-with-no-tests), 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the cases in flight have their process groups killed).`
 
-  static override examples = [
-    { description: "Run the current pack's cases", command: '<%= config.bin %> <%= command.id %>' },
-    {
-      description: 'Every pack under a dir, 4 cases at a time, JUnit for CI',
-      command: '<%= config.bin %> <%= command.id %> skills -j 4 --format junit > junit.xml',
-    },
-    {
-      description: 'Only some cases, stopping at the first failure',
-      command: "<%= config.bin %> <%= command.id %> ./disk_usage --filter 'rejects' --bail",
-    },
-    {
-      description: 'Write the results of snapshot cases into their files',
-      command: '<%= config.bin %> <%= command.id %> ./disk_usage --update',
-    },
-    {
-      description: 'Re-run a pack whenever its files change',
-      command: '<%= config.bin %> <%= command.id %> skills --watch',
-    },
-  ]
+  static override examples = examples(
+    ["Run the current pack's cases", '<%= config.bin %> <%= command.id %>'],
+    [
+      'Every pack under a dir, 4 cases at a time, JUnit for CI',
+      '<%= config.bin %> <%= command.id %> skills -j 4 --format junit > junit.xml',
+    ],
+    [
+      'Only some cases, stopping at the first failure',
+      "<%= config.bin %> <%= command.id %> ./disk_usage --filter 'rejects' --bail",
+    ],
+    [
+      'Write the results of snapshot cases into their files',
+      '<%= config.bin %> <%= command.id %> ./disk_usage --update',
+    ],
+    ['Re-run a pack whenever its files change', '<%= config.bin %> <%= command.id %> skills --watch'],
+  )
 
   static override strict = false
-  static override enableJsonFlag = true
-
   static override args = {
     path: Args.string({
       ignoreStdin: true,

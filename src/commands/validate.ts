@@ -8,6 +8,7 @@ import {
   quietFlag,
   rootFlag,
 } from '../cli/check-flags.js'
+import { examples } from '../cli/examples.js'
 
 export default class Validate extends BaseCommand {
   static override summary = 'Check skill packs as the manager would load and run them'
@@ -25,33 +26,28 @@ The allow-list root for the escape check is --root, or else the dir that holds t
 
 Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, nothing to check). Rules: docs/rules.md, or \`lint --list-rules\`.`
 
-  static override examples = [
-    { description: 'Validate the pack in the current dir', command: '<%= config.bin %> <%= command.id %>' },
-    {
-      description: 'Validate every pack under an allow-list dir, as the manager loads them',
-      command: '<%= config.bin %> <%= command.id %> /etc/ongrid/skills',
-    },
-    {
-      description: 'One pack, checked against the root the manager is configured with',
-      command: '<%= config.bin %> <%= command.id %> ./disk_usage --root /etc/ongrid/skills',
-    },
-    {
-      description: 'Judge vendored packs too: walk node_modules and VCS dirs',
-      command: '<%= config.bin %> <%= command.id %> --no-default-ignore',
-    },
-    {
-      description: 'A native skill',
-      command: '<%= config.bin %> <%= command.id %> skills/triage/SKILL.md',
-    },
-    {
-      description: 'Annotations in a GitHub Actions job (paths relative to the repository root)',
-      command: '<%= config.bin %> <%= command.id %> skills --format github',
-    },
-  ]
+  static override examples = examples(
+    ['Validate the pack in the current dir', '<%= config.bin %> <%= command.id %>'],
+    [
+      'Validate every pack under an allow-list dir, as the manager loads them',
+      '<%= config.bin %> <%= command.id %> /etc/ongrid/skills',
+    ],
+    [
+      'One pack, checked against the root the manager is configured with',
+      '<%= config.bin %> <%= command.id %> ./disk_usage --root /etc/ongrid/skills',
+    ],
+    [
+      'Judge vendored packs too: walk node_modules and VCS dirs',
+      '<%= config.bin %> <%= command.id %> --no-default-ignore',
+    ],
+    ['A native skill', '<%= config.bin %> <%= command.id %> skills/triage/SKILL.md'],
+    [
+      'Annotations in a GitHub Actions job (paths relative to the repository root)',
+      '<%= config.bin %> <%= command.id %> skills --format github',
+    ],
+  )
 
   static override strict = false
-  static override enableJsonFlag = true
-
   static override args = checkPaths
 
   static override flags = {

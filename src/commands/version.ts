@@ -1,5 +1,6 @@
 import { versionAction } from '../cli/actions/version.js'
 import { BaseCommand } from '../cli/base.js'
+import { examples } from '../cli/examples.js'
 
 export default class Version extends BaseCommand {
   static override summary = 'Show the version, Node’s, and the manager release reproduced'
@@ -9,12 +10,10 @@ export default class Version extends BaseCommand {
 
 Exit: 0.`
 
-  static override examples = [
-    { description: 'The version line', command: '<%= config.bin %> version' },
-    { description: 'As a JSON document', command: '<%= config.bin %> version --json' },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['The version line', '<%= config.bin %> version'],
+    ['As a JSON document', '<%= config.bin %> version --json'],
+  )
 
   async run(): Promise<void> {
     await this.runAction(versionAction, await this.parse(Version))

@@ -25,3 +25,14 @@ export class UserError extends Error {
     super(message)
   }
 }
+
+/** A text up to its first line break (`\n` or `\r\n`): the one line a failure is said in. */
+export function firstLine(s: string): string {
+  const i = s.search(/\r?\n/)
+  return i >= 0 ? s.slice(0, i) : s
+}
+
+/** An error's message (anything thrown), cut to its first line. */
+export function errorLine(e: unknown): string {
+  return firstLine(e instanceof Error ? e.message : String(e))
+}

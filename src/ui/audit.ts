@@ -4,6 +4,7 @@
  * coloured when stdout is a colour terminal and NO_COLOR is not set (chalk is loaded only then).
  */
 import type { AuditRow, Status } from '../core/audit/row.js'
+import { firstLine } from '../core/errors.js'
 import { formatRFC3339Nano } from '../core/go/time/format.js'
 import { colorWanted, forcedLevel } from './color.js'
 
@@ -163,11 +164,6 @@ export function zoneOf(ns: bigint): string {
   const off = -new Date(Number(ns / 1_000_000n)).getTimezoneOffset()
   const a = Math.abs(off)
   return `${off < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`
-}
-
-function firstLine(s: string): string {
-  const i = s.search(/\r?\n/)
-  return i >= 0 ? s.slice(0, i) : s
 }
 
 /** `2026-05-01 14:34:56.123` in the local zone. */

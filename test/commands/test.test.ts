@@ -292,6 +292,30 @@ describe('test --audit', () => {
   })
 })
 
+describe('test --audit: a row the store refuses', () => {
+  test('is one warning per case, the cases still reported and the exit theirs (not an internal error)', async () => {
+    const db = join(R, 'refusing.db')
+    const { Database } = await import('../../src/core/audit/sqlite.js')
+    const { SKILL_EXECUTIONS_DDL } = await import('../../src/core/audit/local-store.js')
+    const d = new Database(db)
+    d.exec(SKILL_EXECUTIONS_DDL)
+    d.exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON skill_executions BEGIN SELECT RAISE(ABORT, 'rows refused here'); END;",
+    )
+    d.close()
+    const r = await cli(['good', '--audit', '--audit-db', db])
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(
+      r.stderr.split('\n').filter((l) => l.includes('audit')),
+      [
+        'warning: audit store: rows refused here (case not recorded)',
+        'warning: audit store: rows refused here (case not recorded)',
+      ],
+    )
+    assert.match(r.stdout, /2 passed, 0 failed/)
+  })
+})
+
 describe('test: formats', () => {
   test('json is one document', async () => {
     const r = await cli(['good', 'bad', '--json'])

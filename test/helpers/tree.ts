@@ -48,3 +48,29 @@ export function manifest(fields: Record<string, unknown> = {}): string {
 }
 
 export const ECHO = { exec: '#!/bin/sh\ncat\n' }
+
+/**
+ * A pack the manager loads, for the repository-level tests (action, pre-commit): safe, 10 s, no
+ * args allowed; its entry reads stdin and says {"ok":true}.
+ */
+export function goodPack(dir = 'skills/good'): Record<string, Node> {
+  return {
+    [`${dir}/skill.json`]: manifest({
+      name: 'good',
+      description: 'Says ok to any args, for the tests.',
+      entry: 'run.sh',
+      class: 'safe',
+      timeout_seconds: 10,
+      schema: { type: 'object', properties: {}, additionalProperties: false },
+    }),
+    [`${dir}/run.sh`]: { exec: '#!/bin/sh\ncat >/dev/null\necho \'{"ok":true}\'\n' },
+  }
+}
+
+/** A pack with these manifest fields (entry run.sh, which says {}): one the manager refuses by its name, say. */
+export function packWith(dir: string, fields: Record<string, unknown>): Record<string, Node> {
+  return {
+    [`${dir}/skill.json`]: manifest({ entry: 'run.sh', ...fields }),
+    [`${dir}/run.sh`]: { exec: '#!/bin/sh\necho {}\n' },
+  }
+}

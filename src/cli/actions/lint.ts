@@ -86,11 +86,13 @@ async function report(
   return output.exitCode ?? EXIT.ok
 }
 
-/** `validate [PATH...]`: the manager rules at their severities. */
-export async function validateAction({ argv, flags }: InputOf<typeof Validate>): Promise<number> {
-  const format = formatOf(flags)
+/**
+ * The manager rules at their severities over the PATHs: validate's check, and lint's verdict on
+ * what --fix wrote (whatever lint's own settings).
+ */
+async function managerCheck(argv: string[], flags: InputOf<typeof Validate>['flags']) {
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
-  const result = await check({
+  return check({
     paths: argv,
     pathBytes: argv.map(argBytes),
     root: flags.root,
@@ -100,6 +102,12 @@ export async function validateAction({ argv, flags }: InputOf<typeof Validate>):
     configPath: flags.config,
     defaultIgnore: flags['no-default-ignore'] !== true,
   })
+}
+
+/** `validate [PATH...]`: the manager rules at their severities. */
+export async function validateAction({ argv, flags }: InputOf<typeof Validate>): Promise<number> {
+  const format = formatOf(flags)
+  const result = await managerCheck(argv, flags)
   return report('validate', result, format, {
     quiet: flags.quiet === true,
     failSeverity: 'error',
@@ -217,17 +225,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   })
   if (fixed.filesFixed === 0) return code
   // The manager's verdict on what was written: validate's rules, whatever lint's settings.
-  const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
-  const verdict = await check({
-    paths: argv,
-    pathBytes: argv.map(argBytes),
-    root: flags.root,
-    rules: MANAGER_RULES,
-    set: 'manager',
-    useConfig: flags['no-config'] !== true,
-    configPath: flags.config,
-    defaultIgnore: flags['no-default-ignore'] !== true,
-  })
+  const verdict = await managerCheck(argv, flags)
   const errors = verdict.files
     .filter((f) => !f.ignored)
     .flatMap((f) => f.findings.filter((x) => x.severity === 'error'))

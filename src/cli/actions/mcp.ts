@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type Mcp from '../../commands/mcp.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
-import type { Database } from '../../core/audit/sqlite.js'
+import { executedOutcome, executionRow, type LocalExecution } from '../../core/audit/local-store.js'
 import type { SkillClass } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
@@ -29,6 +29,7 @@ import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { envelope } from '../../ui/envelope.js'
 import { loaderLineJson } from '../../ui/load-dirs.js'
 import { terminalLine, terminalLineText } from '../../ui/terminal.js'
+import type { AuditSink } from '../audit-sink.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { BoundedStdioTransport } from '../mcp-stdio.js'
@@ -121,42 +122,32 @@ function listTools(state: ToolState) {
 }
 
 /** The local audit store, opened on the first call; a store that cannot be opened is one warning. */
-class AuditSink {
-  private db: Promise<Database | null> | null = null
+class CallAudit {
+  private sink: Promise<AuditSink | null> | null = null
   constructor(private readonly path: string | undefined) {}
 
-  private open(): Promise<Database | null> {
-    this.db ??= (async () => {
-      const { defaultAuditPath, openLocalStore } = await import('../../core/audit/local-store.js')
-      const path = this.path ?? defaultAuditPath()
-      try {
-        return await openLocalStore(path)
-      } catch (e) {
-        process.stderr.write(
-          `warning: audit store ${terminalLineText(`${path}: ${(e as Error).message.split('\n')[0]}`, process.stderr.isTTY === true)} (calls not recorded)\n`,
-        )
-        return null
-      }
+  private open(): Promise<AuditSink | null> {
+    this.sink ??= (async () => {
+      const { AuditSink } = await import('../audit-sink.js')
+      const sink = await AuditSink.open(this.path)
+      if (sink.failure === null) return sink
+      process.stderr.write(
+        `warning: audit store ${terminalLineText(`${sink.path}: ${sink.failure}`, process.stderr.isTTY === true)} (calls not recorded)\n`,
+      )
+      return null
     })()
-    return this.db
+    return this.sink
   }
 
-  async record(row: import('../../core/audit/local-store.js').ExecutionRow): Promise<void> {
-    const db = await this.open()
-    if (db === null) return
-    const { insertExecution } = await import('../../core/audit/local-store.js')
-    try {
-      insertExecution(db, row)
-    } catch (e) {
-      process.stderr.write(
-        `warning: audit store: ${(e as Error).message.split('\n')[0]} (call not recorded)\n`,
-      )
-    }
+  async record(call: LocalExecution): Promise<void> {
+    const sink = await this.open()
+    if (sink === null) return
+    const out = sink.append(executionRow(call))
+    if (!out.recorded) process.stderr.write(`warning: audit store: ${out.reason} (call not recorded)\n`)
   }
 
   async close(): Promise<void> {
-    const db = await this.db
-    db?.close()
+    ;(await this.sink)?.close()
   }
 }
 
@@ -212,7 +203,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
 
   const server = new McpHost(stateOf(first.tools), {
     jobs,
-    audit: flags.audit === false ? null : new AuditSink(auditDb),
+    audit: flags.audit === false ? null : new CallAudit(auditDb),
     listChanged: flags.watch === true,
   })
   if (flags.watch === true) {
@@ -227,7 +218,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
 
 interface HostOptions {
   jobs: number
-  audit: AuditSink | null
+  audit: CallAudit | null
   listChanged: boolean
 }
 
@@ -357,14 +348,10 @@ class McpHost {
         })
         const finishedNs = nowNs()
         await this.opts.audit?.record({
-          skillKey: toText(tool.skill.key),
-          edgeId: 0,
-          callerId: 0,
+          skill: tool.skill,
           callerRole: 'mcp',
-          class: tool.skill.class,
-          paramsJson: toText(params),
-          resultJson: result.ok ? result.stdout.toString('utf8') : '',
-          error: result.error === null ? '' : toText(result.error),
+          params: toText(params),
+          ...executedOutcome(result),
           startedNs,
           finishedNs,
         })

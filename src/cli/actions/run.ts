@@ -2,18 +2,11 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import type Run from '../../commands/run.js'
 import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
-import {
-  defaultAuditPath,
-  insertExecution,
-  openLocalStore,
-  retryBusy,
-  type StoreWait,
-} from '../../core/audit/local-store.js'
-import type { Database } from '../../core/audit/sqlite.js'
+import { type AuditOutcome, executedOutcome, executionRow } from '../../core/audit/local-store.js'
 import type { SubprocessSkill } from '../../core/build.js'
 import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
-import { buildSubprocessEnv, type ExecuteResult, execute } from '../../core/executor.js'
+import { buildSubprocessEnv, execute } from '../../core/executor.js'
 import { fifoBlocks } from '../../core/explain.js'
 import { authorize, llmCallable } from '../../core/gate.js'
 import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
@@ -21,13 +14,12 @@ import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from '../../co
 import { reasonText } from '../../core/go/os/errors.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { lineColumn } from '../../core/json-syntax.js'
-import { stringify } from '../../core/json-text.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { isPackPath, resolveByName, resolvePack } from '../../core/resolve.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
-import { envelope, jsonError } from '../../ui/envelope.js'
-import { createRunView, type RunView } from '../../ui/run.js'
-import { terminalBytes, terminalLine, terminalLineText } from '../../ui/terminal.js'
+import { createRunView, type RunView, runWarning, writeRunJson, writeRunOutcome } from '../../ui/run.js'
+import { terminalLine, terminalLineText } from '../../ui/terminal.js'
+import { AuditSink } from '../audit-sink.js'
 import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
@@ -105,9 +97,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
       return RUN_EXIT.forbidden
     }
   } else if (!llmCallable(skill.class)) {
-    say(
-      `notice: ${skill.class} skills are never offered to the LLM; through the REST API ${skill.class === 'dangerous' ? 'every role is refused' : 'only admin and user roles may run it'} (replay with --role).`,
-    )
+    say(runWarning.notOffered(skill.class))
   }
 
   const fromFile = flags['env-from'] !== undefined ? readEnvFile(flags['env-from']) : null
@@ -117,18 +107,11 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
     const raw = fromFile !== null ? fromFile.raw.get(name) : envBytes(name)
     return raw !== undefined && !validUtf8(raw)
   })
-  for (const name of altered) {
-    if (!json)
-      process.stderr.write(
-        `warning: env ${name} is not valid UTF-8: Node passes environment values as text, so the entry gets U+FFFD for its invalid bytes (the manager passes the bytes unchanged)\n`,
-      )
-  }
+  for (const name of altered) if (!json) process.stderr.write(runWarning.envAltered(name))
   // Node spawns by a text path: an entry whose path is not UTF-8 is not the file the manager runs.
   const entryAltered = !validUtf8(skill.entry)
   if (entryAltered && !json)
-    process.stderr.write(
-      `warning: the entry path ${terminalLineText(toText(skill.entry), process.stderr.isTTY === true)} is not valid UTF-8: Node spawns by a text path, so it cannot run this file as the manager does\n`,
-    )
+    process.stderr.write(runWarning.entryAltered(skill.entry, process.stderr.isTTY === true))
   // Any stop signal (Ctrl-C, kill, a closed terminal, Ctrl-\) kills the entry's process group
   // as a cancelled request does in the manager; the CLI then exits 128 + the signal.
   const controller = new AbortController()
@@ -150,22 +133,29 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   // timeout, its stdin and the signals never wait on the store.
   let storeDeadline = Number.POSITIVE_INFINITY
   const wait = { signal: controller.signal, deadline: () => storeDeadline }
-  const storeAt = flags.audit !== false ? (auditDb ?? defaultAuditPath()) : null
-  const opening = storeAt !== null ? openStore(storeAt, wait) : null
+  const opening = flags.audit !== false ? AuditSink.open(auditDb, wait) : null
   const result = await running
   const finishedNs = nowNs()
   storeDeadline = Date.now() + STORE_WAIT_MS
   await view?.done(result)
 
-  const audit: AuditOutcome =
-    opening === null
-      ? { recorded: false, reason: 'disabled by --no-audit' }
-      : await record(await opening, skill, params, result, startedNs, finishedNs, wait)
+  let audit: AuditOutcome = { recorded: false, reason: 'disabled by --no-audit' }
+  if (opening !== null) {
+    const sink = await opening
+    const row = executionRow({
+      skill,
+      callerRole: 'local',
+      params: toText(params),
+      ...executedOutcome(result),
+      startedNs,
+      finishedNs,
+    })
+    audit = await sink.appendWaiting(row, wait)
+    sink.close()
+  }
   offSignals()
   if (!audit.recorded && audit.path !== undefined && !json)
-    process.stderr.write(
-      `warning: audit store ${terminalLineText(`${audit.path}: ${audit.reason}`, process.stderr.isTTY === true)} (run not recorded)\n`,
-    )
+    process.stderr.write(runWarning.notRecorded(audit.path, audit.reason, process.stderr.isTTY === true))
 
   const code =
     interruptCode !== null
@@ -175,16 +165,8 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
         : result.timedOut
           ? RUN_EXIT.timedOut
           : RUN_EXIT.failed
-  if (json) {
-    writeRunJson(code, skill, result, altered, entryAltered, audit)
-  } else if (result.ok) {
-    // Verbatim when piped; on a terminal, control characters are shown escaped, not obeyed.
-    process.stdout.write(
-      process.stdout.isTTY ? toBuffer(terminalBytes(fromBuffer(result.stdout), true)) : result.stdout,
-    )
-  } else {
-    process.stderr.write(toBuffer(terminalBytes(`error: ${result.error}\n`, process.stderr.isTTY === true)))
-  }
+  if (json) writeRunJson(process.stdout, code, skill, result, { envAltered: altered, entryAltered, audit })
+  else writeRunOutcome(result, process.stdout, process.stderr)
   return code
 }
 
@@ -282,19 +264,17 @@ async function checkArgs(
 ): Promise<string[] | null> {
   const { checkArgsBounded, namesProto } = await import('../../core/schema/bounded.js')
   if (namesProto(schema)) {
-    say('warning: the schema names a property "__proto__", which ajv cannot check; args not validated')
+    say(runWarning.protoKey)
     return null
   }
   const verdict = await checkArgsBounded(schema, JSON.parse(toText(params)))
   if (verdict.kind === 'valid') return null
   if (verdict.kind === 'uncompiled') {
-    say(`warning: the schema does not compile (${verdict.error}); args not validated`)
+    say(runWarning.uncompiled(verdict.error))
     return null
   }
   if (verdict.kind === 'overtime') {
-    say(
-      `warning: the schema's patterns took over ${verdict.ms} ms on these args (catastrophic backtracking?); args not validated (lint flags such patterns)`,
-    )
+    say(runWarning.overtime(verdict.ms))
     return null
   }
   return verdict.issues.map((i) => `args${i.pointer === '/' ? '' : i.pointer}: ${i.message}`)
@@ -303,149 +283,11 @@ async function checkArgs(
 /** How long a locked audit store is waited for once the entry has ended. */
 export const STORE_WAIT_MS = 5000
 
-/** The local audit store, open, or why it is not: never a failed run. */
-type Store = { path: string; db: Database } | { path: string; error: string }
-
-/** Whether the run went into the local audit store (`audit` in --json), and why not. */
-export type AuditOutcome =
-  | { recorded: true; path: string; id: number }
-  | { recorded: false; path?: string; reason: string }
-
-async function openStore(path: string, wait: StoreWait): Promise<Store> {
-  try {
-    return { path, db: await openLocalStore(path, wait) }
-  } catch (e) {
-    return { path, error: (e as Error).message.split('\n')[0] }
-  }
-}
-
-async function record(
-  store: Store,
-  skill: SubprocessSkill,
-  params: GoString,
-  result: ExecuteResult,
-  startedNs: bigint,
-  finishedNs: bigint,
-  wait: StoreWait,
-): Promise<AuditOutcome> {
-  if ('error' in store) return { recorded: false, path: store.path, reason: store.error }
-  try {
-    store.db.pragma('busy_timeout = 0')
-    const row = {
-      skillKey: toText(skill.key),
-      edgeId: 0,
-      callerId: 0,
-      callerRole: 'local',
-      class: skill.class,
-      // The params as the caller gave them (the manager's in.Params): '' when none, not
-      // the `{}` the executor sends.
-      paramsJson: toText(params),
-      resultJson: result.ok ? result.stdout.toString('utf8') : '',
-      error: result.error === null ? '' : toText(result.error),
-      startedNs,
-      finishedNs,
-    }
-    const id = await retryBusy(() => insertExecution(store.db, row), wait)
-    return { recorded: true, path: store.path, id }
-  } catch (e) {
-    return { recorded: false, path: store.path, reason: (e as Error).message.split('\n')[0] }
-  } finally {
-    store.db.close()
-  }
-}
-
 function parseSchema(raw: GoString | null): unknown {
   if (raw === null) return undefined
   try {
     return JSON.parse(toText(raw))
   } catch {
     return undefined
-  }
-}
-
-const STDOUT_SLOT = '\u0000stdout\u0000'
-
-/**
- * The --json document. The entry's stdout (up to 16 MiB) is escaped and written piece by
- * piece rather than built into one string, to keep peak memory low.
- */
-function writeRunJson(
-  code: number,
-  skill: SubprocessSkill,
-  r: ExecuteResult,
-  envAltered: string[],
-  entryAltered: boolean,
-  audit: AuditOutcome,
-): void {
-  let result: unknown = null
-  if (r.ok) {
-    try {
-      result = JSON.parse(toText(fromBuffer(r.stdout)))
-    } catch {}
-  }
-  let args: unknown = toText(r.params)
-  try {
-    args = JSON.parse(toText(r.params))
-  } catch {}
-  const why =
-    code === EXIT.ok
-      ? null
-      : jsonError(
-          'run',
-          code,
-          r.error !== null ? toText(r.error) : r.timedOut ? 'the entry timed out' : `stopped (exit ${code})`,
-        )
-  const doc = envelope(
-    'run',
-    code,
-    {
-      // The skill's result: its stdout parsed as JSON, when it succeeded and stdout is JSON.
-      result,
-      // The entry's own outcome, as the manager's executor reports it: not the CLI's.
-      entry: {
-        exit_status: r.exitCode,
-        timed_out: r.timedOut,
-        // The manager's error text (ExecuteResult.Error), null when it succeeded.
-        error: r.error === null ? null : toText(r.error),
-        duration_ms: Math.round(r.durationMs * 1000) / 1000,
-        stdout: STDOUT_SLOT,
-        stderr: toText(fromBuffer(r.stderr)),
-      },
-      skill: {
-        name: toText(skill.key),
-        entry: toText(skill.entry),
-        class: skill.class,
-        timeout_ms: Number(skill.timeoutNs / 1_000_000n),
-      },
-      args,
-      // env_allow variables whose bytes are not UTF-8: the entry got them with U+FFFD instead.
-      env_altered: envAltered,
-      // The entry's path is not UTF-8: Node could not spawn the file the manager would.
-      entry_altered: entryAltered,
-      audit,
-    },
-    why,
-  )
-  const text = `${stringify(doc, 2)}\n`
-  const at = text.indexOf(JSON.stringify(STDOUT_SLOT))
-  process.stdout.write(text.slice(0, at + 1))
-  writeJsonStringBody(r.stdout)
-  process.stdout.write(text.slice(at + JSON.stringify(STDOUT_SLOT).length - 1))
-}
-
-/**
- * Writes the escaped body of a JSON string holding `buf` decoded as UTF-8 (one U+FFFD per
- * invalid byte, as Go's encoder writes it), 1 MiB at a time.
- */
-function writeJsonStringBody(buf: Buffer): void {
-  const piece = 1024 * 1024
-  let start = 0
-  while (start < buf.length) {
-    let end = Math.min(start + piece, buf.length)
-    // Cut before a UTF-8 continuation byte, so each piece decodes as the whole would.
-    while (end < buf.length && end > start && (buf[end] & 0xc0) === 0x80) end--
-    if (end === start) end = Math.min(start + piece, buf.length)
-    process.stdout.write(JSON.stringify(toText(fromBuffer(buf.subarray(start, end)))).slice(1, -1))
-    start = end
   }
 }

@@ -214,40 +214,38 @@ function emptySummary(): RunSummary {
   return { passed: 0, failed: 0, notRun: 0, updated: 0, snapshotErrors: [], durationMs: 0 }
 }
 
-/** `--audit`: each case's run appended to the local audit store, as `run` records one. */
+/** `--audit`: each case's run appended to the local audit store, in the row `run` records. */
 async function openAudit(path: string | undefined): Promise<{ record(r: ItemResult): void; close(): void }> {
-  const { defaultAuditPath, insertExecution, openLocalStore } = await import(
-    '../../core/audit/local-store.js'
-  )
-  const where = path ?? defaultAuditPath()
-  let db: Awaited<ReturnType<typeof openLocalStore>>
-  try {
-    db = await openLocalStore(where)
-  } catch (e) {
-    throw new UserError(`--audit: ${where}: ${(e as Error).message.split('\n')[0]}`)
-  }
-  const { nowNs } = await import('../../core/go/time/format.js')
-  const { toText } = await import('../../core/go/gostring.js')
+  const [{ AuditSink }, { executionRow }, { nowNs }] = await Promise.all([
+    import('../audit-sink.js'),
+    import('../../core/audit/local-store.js'),
+    import('../../core/go/time/format.js'),
+  ])
+  const sink = await AuditSink.open(path)
+  if (sink.failure !== null) throw new UserError(`--audit: ${sink.path}: ${sink.failure}`)
   return {
     record(r) {
       const skill = r.item.pack.skill
       if (r.outcome === null || skill === null || r.item.case === null) return
-      const finished = nowNs()
-      insertExecution(db, {
-        skillKey: toText(skill.key),
-        edgeId: 0,
-        callerId: 0,
-        callerRole: 'local',
-        class: skill.class,
-        paramsJson: r.item.case.args ?? '',
-        // As run records it: the entry's stdout verbatim on success.
-        resultJson: r.outcome.ok ? (r.outcome.stdout ?? '') : '',
-        error: r.outcome.error ?? '',
-        startedNs: finished - BigInt(Math.round(r.durationMs * 1e6)),
-        finishedNs: finished,
-      })
+      const finishedNs = nowNs()
+      const out = sink.append(
+        executionRow({
+          skill,
+          callerRole: 'local',
+          params: r.item.case.args ?? '',
+          ok: r.outcome.ok,
+          stdout: r.outcome.stdout,
+          error: r.outcome.error,
+          startedNs: finishedNs - BigInt(Math.round(r.durationMs * 1e6)),
+          finishedNs,
+        }),
+      )
+      if (!out.recorded)
+        process.stderr.write(
+          `warning: audit store: ${terminalLineText(out.reason, process.stderr.isTTY === true)} (case not recorded)\n`,
+        )
     },
-    close: () => db.close(),
+    close: () => sink.close(),
   }
 }
 

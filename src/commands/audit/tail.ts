@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { auditTailAction } from '../../cli/actions/audit-tail.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../../cli/flag-sources.js'
 
 export default class AuditTail extends BaseCommand {
@@ -25,36 +26,31 @@ Following: ids are allocated at insert but rows appear at commit, so a newer row
 
 Exit codes: 0 done; 2 usage errors and database errors — unreachable, wrong password, no such database, table or column, a locked or corrupt file, a path that is not a regular file, a MySQL server silent past the DSN's timeout (5 s) at login or 15 s on a query — said in one line on stderr; 130 after Ctrl-C (128 + the signal's number for the others: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT).`
 
-  static override examples = [
-    {
-      description: 'The last 10 runs of `ongrid-skill run` on this machine',
-      command: '<%= config.bin %> <%= command.id %>',
-    },
-    {
-      description: "Follow the manager's MySQL, configured as the manager is",
-      command: `${DB_DSN_ENV}='ongrid:secret@tcp(db.internal:3306)/ongrid?parseTime=true&loc=Local' <%= config.bin %> <%= command.id %> --db manager -f`,
-    },
-    {
-      description: "Follow failures of one skill in the manager's SQLite file",
-      command:
-        '<%= config.bin %> <%= command.id %> --db sqlite:/var/lib/ongrid/data/ongrid.db -f --skill disk_usage --status error',
-    },
-    {
-      description:
-        'Timeouts of the last hour, as JSON lines (the DSN, password included, read from a 0600 file: not in ps)',
-      command:
-        '<%= config.bin %> <%= command.id %> --db file:$HOME/.config/ongrid/audit.dsn --since 1h --status timeout --json',
-    },
-    {
-      description: 'What the LLM called, with the session and its user',
-      command: '<%= config.bin %> <%= command.id %> --db manager --llm -n 20',
-    },
-    {
-      description: 'Only rows for one edge, by one role, since a given time',
-      command:
-        '<%= config.bin %> <%= command.id %> --db manager --edge 3 --caller-role admin --since 2026-05-01T08:00:00Z',
-    },
-  ]
+  static override examples = examples(
+    ['The last 10 runs of `ongrid-skill run` on this machine', '<%= config.bin %> <%= command.id %>'],
+    [
+      "Follow the manager's MySQL, configured as the manager is",
+      `${DB_DSN_ENV}='ongrid:secret@tcp(db.internal:3306)/ongrid?parseTime=true&loc=Local' <%= config.bin %> <%= command.id %> --db manager -f`,
+    ],
+    [
+      "Follow failures of one skill in the manager's SQLite file",
+      '<%= config.bin %> <%= command.id %> --db sqlite:/var/lib/ongrid/data/ongrid.db -f --skill disk_usage --status error',
+    ],
+    [
+      'Timeouts of the last hour, as JSON lines (the DSN, password included, read from a 0600 file: not in ps)',
+      '<%= config.bin %> <%= command.id %> --db file:$HOME/.config/ongrid/audit.dsn --since 1h --status timeout --json',
+    ],
+    [
+      'What the LLM called, with the session and its user',
+      '<%= config.bin %> <%= command.id %> --db manager --llm -n 20',
+    ],
+    [
+      'Only rows for one edge, by one role, since a given time',
+      '<%= config.bin %> <%= command.id %> --db manager --edge 3 --caller-role admin --since 2026-05-01T08:00:00Z',
+    ],
+  )
+
+  static override enableJsonFlag = false
 
   static override flags = {
     lines: Flags.string({

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { marketplaceCheckAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
 import { formatFlag, quietFlag } from '../../cli/check-flags.js'
+import { examples } from '../../cli/examples.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../cli/flag-sources.js'
 
 export default class MarketplaceCheck extends BaseCommand {
@@ -16,24 +17,18 @@ An archive (.zip, .tar.gz, .tgz, .tar) is extracted exactly as the upload endpoi
 
 Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an error finding, 2 usage or tool error.`
 
-  static override examples = [
-    { description: 'Check a pack dir', command: '<%= config.bin %> <%= command.id %> my-pack' },
-    {
-      description: 'Check the archive you will upload, as a manager that requires signed local packs',
-      command:
-        '<%= config.bin %> <%= command.id %> my-pack.tar.gz --dev-mode=false --require-signed local --pinned-key team.pub',
-    },
-    {
-      description: "With the manager's own settings",
-      command: `${DEVMODE_ENV}=false ${REQUIRE_SIGNED_ENV}=local ${PINNED_PUBKEY_ENV}="$(cat team.pub)" <%= config.bin %> <%= command.id %> my-pack.tar.gz`,
-    },
-    {
-      description: 'SARIF for code scanning',
-      command: '<%= config.bin %> <%= command.id %> my-pack --format sarif > pack.sarif',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['Check a pack dir', '<%= config.bin %> <%= command.id %> my-pack'],
+    [
+      'Check the archive you will upload, as a manager that requires signed local packs',
+      '<%= config.bin %> <%= command.id %> my-pack.tar.gz --dev-mode=false --require-signed local --pinned-key team.pub',
+    ],
+    [
+      "With the manager's own settings",
+      `${DEVMODE_ENV}=false ${REQUIRE_SIGNED_ENV}=local ${PINNED_PUBKEY_ENV}="$(cat team.pub)" <%= config.bin %> <%= command.id %> my-pack.tar.gz`,
+    ],
+    ['SARIF for code scanning', '<%= config.bin %> <%= command.id %> my-pack --format sarif > pack.sarif'],
+  )
 
   static override args = {
     path: Args.string({

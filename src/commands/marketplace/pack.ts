@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { DEFAULT_EXCLUDES, marketplacePackAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 
 export default class MarketplacePack extends BaseCommand {
   static override summary = 'Make an archive the upload endpoint accepts and extracts to the same tree'
@@ -10,22 +11,14 @@ export default class MarketplacePack extends BaseCommand {
 
 The archive is then extracted as the upload endpoint does and checked: same files, bytes and modes, install accepted, the same signature state. It is written next to its destination and renamed into place only then. Existing files are not overwritten without --force.`
 
-  static override examples = [
-    {
-      description: 'Pack a signed pack as <id>-<version>.tar.gz',
-      command: '<%= config.bin %> <%= command.id %> my-pack',
-    },
-    {
-      description: 'A zip, named',
-      command: '<%= config.bin %> <%= command.id %> my-pack --format zip -o dist/my-pack.zip',
-    },
-    {
-      description: 'Leave out test data and editor backups too',
-      command: "<%= config.bin %> <%= command.id %> my-pack --exclude 'testdata/' --exclude '*~'",
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['Pack a signed pack as <id>-<version>.tar.gz', '<%= config.bin %> <%= command.id %> my-pack'],
+    ['A zip, named', '<%= config.bin %> <%= command.id %> my-pack --format zip -o dist/my-pack.zip'],
+    [
+      'Leave out test data and editor backups too',
+      "<%= config.bin %> <%= command.id %> my-pack --exclude 'testdata/' --exclude '*~'",
+    ],
+  )
 
   static override args = {
     path: Args.string({ ignoreStdin: true, description: 'pack dir', default: '.' }),

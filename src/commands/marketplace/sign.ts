@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { marketplaceSignAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 
 export default class MarketplaceSign extends BaseCommand {
   static override summary = 'Write signature.json that the manager verifies'
@@ -10,14 +11,10 @@ export default class MarketplaceSign extends BaseCommand {
 
 Sign the exact tree you will upload: the folder that becomes the archive's single top-level dir.`
 
-  static override examples = [
-    {
-      description: 'Sign a pack',
-      command: '<%= config.bin %> <%= command.id %> my-pack --key ongrid-pack-key.pem',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples([
+    'Sign a pack',
+    '<%= config.bin %> <%= command.id %> my-pack --key ongrid-pack-key.pem',
+  ])
 
   static override args = {
     path: Args.string({ ignoreStdin: true, description: 'pack dir', default: '.' }),

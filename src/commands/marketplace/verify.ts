@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { marketplaceVerifyAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
 import { formatFlag, quietFlag } from '../../cli/check-flags.js'
+import { examples } from '../../cli/examples.js'
 import { PINNED_PUBKEY_ENV } from '../../cli/flag-sources.js'
 
 export default class MarketplaceVerify extends BaseCommand {
@@ -14,16 +15,13 @@ An archive is extracted as the upload endpoint does it first.
 
 Exit codes: 0 verified (or unsigned without --require-signed), 1 otherwise, 2 usage or tool error.`
 
-  static override examples = [
-    { description: 'Verify a pack', command: '<%= config.bin %> <%= command.id %> my-pack' },
-    {
-      description: 'CI: the archive must be signed by the team key',
-      command:
-        '<%= config.bin %> <%= command.id %> dist/my-pack.tar.gz --pinned-key team.pub --require-signed',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['Verify a pack', '<%= config.bin %> <%= command.id %> my-pack'],
+    [
+      'CI: the archive must be signed by the team key',
+      '<%= config.bin %> <%= command.id %> dist/my-pack.tar.gz --pinned-key team.pub --require-signed',
+    ],
+  )
 
   static override args = {
     path: Args.string({ ignoreStdin: true, description: 'pack dir or archive', default: '.' }),

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { remoteBindAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteBind extends BaseCommand {
@@ -11,14 +12,10 @@ export default class RemoteBind extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    {
-      description: 'Bind one slot',
-      command: '<%= config.bin %> <%= command.id %> tf tencentcloud=prod-tencent',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples([
+    'Bind one slot',
+    '<%= config.bin %> <%= command.id %> tf tencentcloud=prod-tencent',
+  ])
 
   static override strict = false
 

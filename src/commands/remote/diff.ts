@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { remoteDiffAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteDiff extends BaseCommand {
@@ -13,15 +14,10 @@ Exit 1 on any drift (for CI).
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    {
-      description: 'The repository against production, in CI',
-      command:
-        '<%= config.bin %> <%= command.id %> skills/ packs/tf --manager https://ongrid.example.com --ca ongrid-ca.pem',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples([
+    'The repository against production, in CI',
+    '<%= config.bin %> <%= command.id %> skills/ packs/tf --manager https://ongrid.example.com --ca ongrid-ca.pem',
+  ])
 
   static override strict = false
 

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { remoteExecAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteExec extends BaseCommand {
@@ -13,19 +14,13 @@ Exit 1 also means the skill failed; 3 includes a call still unanswered at --time
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    {
-      description: 'A manager-side skill',
-      command: '<%= config.bin %> <%= command.id %> disk_usage --args \'{"path":"/var"}\'',
-    },
-    {
-      description: 'On an edge, typed args',
-      command:
-        '<%= config.bin %> <%= command.id %> host_probe_tcp --edge 7 --arg target=db:5432 --arg timeout_ms=500 --json',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['A manager-side skill', '<%= config.bin %> <%= command.id %> disk_usage --args \'{"path":"/var"}\''],
+    [
+      'On an edge, typed args',
+      '<%= config.bin %> <%= command.id %> host_probe_tcp --edge 7 --arg target=db:5432 --arg timeout_ms=500 --json',
+    ],
+  )
 
   static override args = {
     key: Args.string({ ignoreStdin: true, description: 'the skill key', required: true }),

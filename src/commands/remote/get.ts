@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { remoteGetAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteGet extends BaseCommand {
@@ -11,11 +12,7 @@ export default class RemoteGet extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    { description: 'A builtin', command: '<%= config.bin %> <%= command.id %> host_probe_tcp' },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(['A builtin', '<%= config.bin %> <%= command.id %> host_probe_tcp'])
 
   static override args = {
     key: Args.string({ ignoreStdin: true, description: 'the skill key', required: true }),

@@ -1,5 +1,6 @@
 import { remoteInstalledAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteInstalled extends BaseCommand {
@@ -10,11 +11,7 @@ export default class RemoteInstalled extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    { description: 'Installed packs', command: '<%= config.bin %> <%= command.id %>' },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(['Installed packs', '<%= config.bin %> <%= command.id %>'])
 
   static override flags = {
     ...remoteFlags,

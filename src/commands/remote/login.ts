@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { remoteLoginAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteLogin extends BaseCommand {
@@ -13,20 +14,16 @@ The manager's nginx serves a self-signed certificate by default: trust it with -
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    {
-      description: 'Log in, asked for the password',
-      command:
-        '<%= config.bin %> <%= command.id %> --manager https://ongrid.example.com --email ops@example.com --ca ongrid-ca.pem',
-    },
-    {
-      description: 'In CI, the password from a secret on stdin',
-      command:
-        'printf %s "$ONGRID_PW" | <%= config.bin %> <%= command.id %> --manager https://ongrid.example.com --email ci@example.com --password-stdin',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    [
+      'Log in, asked for the password',
+      '<%= config.bin %> <%= command.id %> --manager https://ongrid.example.com --email ops@example.com --ca ongrid-ca.pem',
+    ],
+    [
+      'In CI, the password from a secret on stdin',
+      'printf %s "$ONGRID_PW" | <%= config.bin %> <%= command.id %> --manager https://ongrid.example.com --email ci@example.com --password-stdin',
+    ],
+  )
 
   static override flags = {
     ...remoteFlags,

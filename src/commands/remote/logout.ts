@@ -1,5 +1,6 @@
 import { remoteLogoutAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteLogout extends BaseCommand {
@@ -10,14 +11,10 @@ export default class RemoteLogout extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    {
-      description: 'Forget the session',
-      command: '<%= config.bin %> <%= command.id %> --manager https://ongrid.example.com',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples([
+    'Forget the session',
+    '<%= config.bin %> <%= command.id %> --manager https://ongrid.example.com',
+  ])
 
   static override flags = {
     ...remoteFlags,

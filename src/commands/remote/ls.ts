@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { remoteLsAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteLs extends BaseCommand {
@@ -11,15 +12,13 @@ export default class RemoteLs extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    { description: 'All skills', command: '<%= config.bin %> <%= command.id %>' },
-    {
-      description: 'Subprocess packs only (their category defaults to external)',
-      command: '<%= config.bin %> <%= command.id %> --category external --json',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['All skills', '<%= config.bin %> <%= command.id %>'],
+    [
+      'Subprocess packs only (their category defaults to external)',
+      '<%= config.bin %> <%= command.id %> --category external --json',
+    ],
+  )
 
   static override flags = {
     ...remoteFlags,

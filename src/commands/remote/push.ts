@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { remotePushAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemotePush extends BaseCommand {
@@ -13,15 +14,10 @@ The manager has no update route: a pack already installed is its 409; uninstall 
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    { description: 'Push a pack dir', command: '<%= config.bin %> <%= command.id %> my-pack' },
-    {
-      description: 'Push a signed archive',
-      command: '<%= config.bin %> <%= command.id %> my-pack-1.0.0.tar.gz --json',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['Push a pack dir', '<%= config.bin %> <%= command.id %> my-pack'],
+    ['Push a signed archive', '<%= config.bin %> <%= command.id %> my-pack-1.0.0.tar.gz --json'],
+  )
 
   static override args = {
     path: Args.string({

@@ -1,5 +1,6 @@
 import { remoteRegistriesAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteRegistries extends BaseCommand {
@@ -10,9 +11,7 @@ export default class RemoteRegistries extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [{ description: 'Sources', command: '<%= config.bin %> <%= command.id %>' }]
-
-  static override enableJsonFlag = true
+  static override examples = examples(['Sources', '<%= config.bin %> <%= command.id %>'])
 
   static override flags = {
     ...remoteFlags,

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { remoteUninstallAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteUninstall extends BaseCommand {
@@ -11,11 +12,7 @@ export default class RemoteUninstall extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    { description: 'Remove a pack', command: '<%= config.bin %> <%= command.id %> my-pack' },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(['Remove a pack', '<%= config.bin %> <%= command.id %> my-pack'])
 
   static override args = {
     id: Args.string({ ignoreStdin: true, description: 'the pack id', required: true }),

@@ -1,5 +1,6 @@
 import { remoteWhoamiAction } from '../../cli/actions/remote.js'
 import { BaseCommand } from '../../cli/base.js'
+import { examples } from '../../cli/examples.js'
 import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
 
 export default class RemoteWhoami extends BaseCommand {
@@ -10,15 +11,10 @@ export default class RemoteWhoami extends BaseCommand {
 
 ${REMOTE_EXIT_TEXT}`
 
-  static override examples = [
-    { description: 'Check the session', command: '<%= config.bin %> <%= command.id %>' },
-    {
-      description: 'As JSON',
-      command: '<%= config.bin %> <%= command.id %> --manager https://ongrid.example.com --json',
-    },
-  ]
-
-  static override enableJsonFlag = true
+  static override examples = examples(
+    ['Check the session', '<%= config.bin %> <%= command.id %>'],
+    ['As JSON', '<%= config.bin %> <%= command.id %> --manager https://ongrid.example.com --json'],
+  )
 
   static override flags = {
     ...remoteFlags,

@@ -3,7 +3,7 @@
  * missing database, table or column, a locked, corrupt or missing SQLite file. `transient` marks
  * the ones worth retrying while following (a lost connection, a server restarting, a lock).
  */
-import { EXIT, UserError } from '../errors.js'
+import { EXIT, firstLine, UserError } from '../errors.js'
 import type { MysqlTarget } from './dsn.js'
 
 export class AuditError extends UserError {
@@ -67,7 +67,7 @@ export function mysqlFailure(e: unknown, t: MysqlTarget, table: string): AuditEr
   if (e instanceof AuditError) return e
   const err = (e ?? {}) as DriverError
   const code = err.code ?? ''
-  const text = firstLine(err.sqlMessage ?? err.message ?? String(e))
+  const text = firstLine(err.sqlMessage ?? err.message ?? String(e)).trim()
   const where = `MySQL at ${t.address}`
   switch (code) {
     case 'ER_ACCESS_DENIED_ERROR':
@@ -106,7 +106,7 @@ export function sqliteFailure(e: unknown, path: string, table: string): AuditErr
   if (e instanceof AuditError) return e
   const err = (e ?? {}) as DriverError
   const code = err.code ?? ''
-  const text = firstLine(err.message ?? String(e))
+  const text = firstLine(err.message ?? String(e)).trim()
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new AuditError(`SQLite file ${path} is locked by another process (${text})`, true)
   }
@@ -128,9 +128,4 @@ function columnMessage(column: string, table: string, where: string): string {
   const t = dot >= 0 ? column.slice(0, dot) : table
   const c = dot >= 0 ? column.slice(dot + 1) : column
   return `table ${t} in ${where} has no column ${c}: a manager version this tool does not know`
-}
-
-export function firstLine(s: string): string {
-  const i = s.indexOf('\n')
-  return (i >= 0 ? s.slice(0, i) : s).trim()
 }

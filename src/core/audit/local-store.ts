@@ -1,7 +1,8 @@
 import { closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { toText } from '../go/gostring.js'
+import type { ExecuteResult } from '../executor.js'
+import { type GoString, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { nowNs } from '../go/time/format.js'
 import type { Database, OpenOptions } from './sqlite.js'
@@ -38,6 +39,57 @@ export interface ExecutionRow {
   startedNs: bigint
   finishedNs: bigint
 }
+
+/** A run the CLI made (`run`, `test --audit`, an `mcp` tool call), as its audit row is built. */
+export interface LocalExecution {
+  skill: { key: GoString; class: string }
+  /** Who called, where the manager has the caller's role: `local` (run, test) or `mcp`. */
+  callerRole: 'local' | 'mcp'
+  /**
+   * The params as the caller gave them (the manager's in.Params), as text: '' when none, not the
+   * `{}` the executor sends.
+   */
+  params: string
+  ok: boolean
+  /** The entry's stdout (bytes, or text already decoded as UTF-8): the row's result on success. */
+  stdout: Buffer | string | undefined
+  /** The executor's error (text), null when the entry succeeded. */
+  error: string | null
+  startedNs: bigint
+  finishedNs: bigint
+}
+
+/** An executor's result as executionRow takes it: its outcome, the error as text. */
+export function executedOutcome(r: ExecuteResult): Pick<LocalExecution, 'ok' | 'stdout' | 'error'> {
+  return { ok: r.ok, stdout: r.stdout, error: r.error === null ? null : toText(r.error) }
+}
+
+/**
+ * The one `skill_executions` row of a local run, as the manager's audit sink fills it: no edge
+ * and no caller (0), the entry's stdout as the result only on success (UTF-8 decoded), '' for
+ * an absent result or error.
+ */
+export function executionRow(x: LocalExecution): ExecutionRow {
+  const stdout =
+    x.stdout === undefined ? '' : typeof x.stdout === 'string' ? x.stdout : x.stdout.toString('utf8')
+  return {
+    skillKey: toText(x.skill.key),
+    edgeId: 0,
+    callerId: 0,
+    callerRole: x.callerRole,
+    class: x.skill.class,
+    paramsJson: x.params,
+    resultJson: x.ok ? stdout : '',
+    error: x.error ?? '',
+    startedNs: x.startedNs,
+    finishedNs: x.finishedNs,
+  }
+}
+
+/** Whether a run went into the local audit store (`run --json`'s `audit`), and why not. */
+export type AuditOutcome =
+  | { recorded: true; path: string; id: number }
+  | { recorded: false; path?: string; reason: string }
 
 /** $XDG_STATE_HOME/ongrid-skill/audit.db (XDG's default state dir is ~/.local/state). */
 export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -70,7 +70,7 @@ export function storedTime(db: Db, v: unknown): bigint | null {
   return db.dialect === 'sqlite' ? parseSqliteTime(s) : parseWallTime(s, db.zone)
 }
 
-export function executionRow(db: Db, r: DbRow): AuditRow {
+export function executionAuditRow(db: Db, r: DbRow): AuditRow {
   const error = str(r.error)
   return {
     id: big(r.id) ?? 0n,

@@ -11,7 +11,7 @@ import type { Db, DbRow } from './db.js'
 import {
   type AuditRow,
   big,
-  executionRow,
+  executionAuditRow,
   type Status,
   storedTime,
   str,
@@ -123,7 +123,7 @@ export class Executions {
   async history(db: Db, maxId: bigint, limit: number | null): Promise<AuditRow[]> {
     if (maxId <= 0n || limit === 0) return []
     const q = this.historySql(maxId, limit)
-    const rows = (await db.all(q.sql, q.params, Executions.table)).map((r) => executionRow(db, r))
+    const rows = (await db.all(q.sql, q.params, Executions.table)).map((r) => executionAuditRow(db, r))
     return limit === null ? rows : rows.reverse()
   }
 
@@ -157,7 +157,7 @@ export class Executions {
     return (await db.all(q.sql, q.params, Executions.table)).map((r) => ({
       id: big(r.id) ?? 0n,
       match: Number(r.m) === 1,
-      row: executionRow(db, r),
+      row: executionAuditRow(db, r),
     }))
   }
 }

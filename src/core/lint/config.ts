@@ -10,6 +10,7 @@
  * The `yaml` package is imported only when such a file exists.
  */
 
+import { firstLine } from '../errors.js'
 import { globToRegExp, matchesAny } from '../glob.js'
 import { fromBuffer, type GoString, toBuffer, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
@@ -159,8 +160,7 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string> | 
     // The yaml package's errors carry the position: file:line:column, as editors read it.
     const pos = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0]
     const at = pos ? `${where}:${pos.line}:${pos.col}` : where
-    const message = (e as Error).message
-      .split('\n')[0]
+    const message = firstLine((e as Error).message)
       .replace(/ at line \d+, column \d+:?$/, '')
       // The one text of the package's with a lone quote mark: said with the quotes paired.
       .replace(/^Missing closing (["'])quote$/, (_, q: string) =>

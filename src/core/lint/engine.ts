@@ -73,15 +73,35 @@ function absPath(p: string): GoString {
   return a.ok ? a.value : fromText(p)
 }
 
-/** A report's fix and suggestions, as its finding carries them: only what the rule's metadata declares. */
-function fixesOf(rule: Rule<Context>, r: Report): Pick<Finding, 'fix' | 'suggestions'> {
+/**
+ * A rule's report as a finding in `file` at `at` (`offset` null for a position given by line), with
+ * its hint, and its fix and suggestions only where the rule's metadata declares them.
+ */
+function findingOf(
+  rule: Rule<Context>,
+  severity: Setting,
+  file: string,
+  at: { line: number; column: number; offset: number | null },
+  r: Report,
+): Finding {
   return {
+    ruleId: rule.id,
+    severity: severity as Finding['severity'],
+    file,
+    line: at.line,
+    column: at.column,
+    offset: at.offset,
+    message: r.message,
+    ...(r.hint ? { hint: r.hint } : {}),
     ...(r.fix && rule.fixable ? { fix: r.fix } : {}),
     ...(r.suggestions && r.suggestions.length > 0 && rule.hasSuggestions
       ? { suggestions: r.suggestions }
       : {}),
   }
 }
+
+/** Where a report given by line (or none: the file's start) stands. */
+const byLine = (r: Report) => ({ line: r.line ?? 1, column: r.column ?? 1, offset: null })
 
 /** Runs the checks over every file the PATHs name, in order, as one set (like one manager boot). */
 export async function check(opts: CheckOptions): Promise<CheckResult> {
@@ -126,18 +146,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     for (const rule of walkRules) {
       const severity = setting(rule, config)
       if (severity === 'off') continue
-      rule.checkWalk?.(w, (r: Report) => {
-        findings.push({
-          ruleId: rule.id,
-          severity,
-          file,
-          line: r.line ?? 1,
-          column: r.column ?? 1,
-          offset: null,
-          message: r.message,
-          ...(r.hint ? { hint: r.hint } : {}),
-        })
-      })
+      rule.checkWalk?.(w, (r: Report) => findings.push(findingOf(rule, severity, file, byLine(r), r)))
     }
     files.push({
       kind: 'dir',
@@ -224,36 +233,16 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
             }
             elsewhere.set(r.file, other)
           }
-          other.findings.push({
-            ruleId: rule.id,
-            severity: severity as Finding['severity'],
-            file: r.file,
-            line: r.line ?? 1,
-            column: r.column ?? 1,
-            offset: null,
-            message: r.message,
-            ...(r.hint ? { hint: r.hint } : {}),
-            ...fixesOf(rule, r),
-          })
+          other.findings.push(findingOf(rule, severity, r.file, byLine(r), r))
           return
         }
-        const pos =
+        const at =
           r.line !== undefined
-            ? { line: r.line, column: r.column ?? 1 }
+            ? byLine(r)
             : r.at === null
-              ? { line: 1, column: 1 }
-              : ctx.lines.position(r.at)
-        report.findings.push({
-          ruleId: rule.id,
-          severity: severity as Finding['severity'],
-          file: report.file,
-          line: pos.line,
-          column: pos.column,
-          offset: r.line !== undefined ? null : r.at,
-          message: r.message,
-          ...(r.hint ? { hint: r.hint } : {}),
-          ...fixesOf(rule, r),
-        })
+              ? { line: 1, column: 1, offset: null }
+              : { ...ctx.lines.position(r.at), offset: r.at }
+        report.findings.push(findingOf(rule, severity, report.file, at, r))
       })
     }
     const byPosition = (a: Finding, b: Finding) =>

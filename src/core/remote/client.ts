@@ -43,6 +43,11 @@ export function refusal(what: string, r: Reply, base: string): RemoteError {
   return new RemoteError(said, exit, hint, r.status, code, text)
 }
 
+/** A refusal said again in the client's words, its status, code and manager text kept. */
+function restated(e: RemoteError, message: string, exit: number, hint?: string): RemoteError {
+  return new RemoteError(message, exit, hint, e.status, e.code, e.managerText)
+}
+
 interface TokenPair {
   access_token: string
   refresh_token: string
@@ -96,14 +101,7 @@ export class ManagerClient {
       const err = refusal(`login as ${email}`, r, this.base)
       if (r.status === 401) {
         // The manager's 401 is the same for a wrong password, an unknown and a disabled user.
-        throw new RemoteError(
-          err.message,
-          REMOTE_EXIT.auth,
-          'wrong email or password, or the user is disabled',
-          r.status,
-          err.code,
-          err.managerText,
-        )
+        throw restated(err, err.message, REMOTE_EXIT.auth, 'wrong email or password, or the user is disabled')
       }
       throw err
     }
@@ -123,14 +121,7 @@ export class ManagerClient {
     const r = await exchange(this.t, 'GET', API.version, undefined, { Authorization: `Bearer ${token}` })
     if (r.status !== 200) {
       const e = refusal('GET /api/v1/version', r, this.base)
-      throw new RemoteError(
-        `${this.base} is not an ongrid manager: ${e.message}`,
-        REMOTE_EXIT.refused,
-        undefined,
-        r.status,
-        e.code,
-        e.managerText,
-      )
+      throw restated(e, `${this.base} is not an ongrid manager: ${e.message}`, REMOTE_EXIT.refused)
     }
     try {
       const v = JSON.parse(r.body.toString('utf8')) as { manager_version?: unknown }
@@ -162,13 +153,11 @@ export class ManagerClient {
     if (r.status !== 200) {
       const e = refusal('refresh', r, this.base)
       if (r.status === 401) {
-        throw new RemoteError(
+        throw restated(
+          e,
           `the session with ${this.base} has ended: ${e.message}`,
           REMOTE_EXIT.auth,
           LOGIN_HINT(this.base),
-          r.status,
-          e.code,
-          e.managerText,
         )
       }
       throw e

@@ -93,6 +93,30 @@ function skillsOf(p: InstalledPack): string[] | null {
   }
 }
 
+/** The fields whose two sides differ ([field, here, there] each), in the order given. */
+function differing(fields: [field: string, here: unknown, there: unknown][]): Change[] {
+  return fields
+    .filter(([, here, there]) => here !== there)
+    .map(([field, here, there]) => ({ field, here, there }))
+}
+
+/** An entry of both sides: changed when any field differs. */
+function compared(kind: DiffEntry['kind'], id: string, path: string, changes: Change[]): DiffEntry {
+  return { kind, id, state: changes.length ? 'changed' : 'same', changes, path }
+}
+
+/**
+ * What the manager has and the repository does not, in the manager's order: said only when the
+ * repository holds any of that kind (a repository of marketplace packs only says nothing of skills).
+ */
+function missingHere(kind: DiffEntry['kind'], mine: string[], theirs: Iterable<string>): DiffEntry[] {
+  if (mine.length === 0) return []
+  const have = new Set(mine)
+  return [...theirs]
+    .filter((id) => !have.has(id))
+    .map((id) => ({ kind, id, state: 'missing-here' as const, changes: [] }))
+}
+
 export function diffManager(
   local: { skills: LocalSkill[]; packs: LocalPack[] },
   remote: { skills: RemoteSkill[]; installed: InstalledPack[] },
@@ -123,28 +147,21 @@ export function diffManager(
       })
       continue
     }
-    const changes: Change[] = []
-    const cmp = (field: string, here: unknown, there: unknown) => {
-      if (here !== there) changes.push({ field, here, there })
-    }
-    cmp('description', l.description, r.description)
-    cmp('class', l.class, r.class)
-    cmp('category', l.category, r.category ?? '')
-    cmp('scope', 'manager', r.scope ?? '')
-    entries.push({
-      kind: 'subprocess',
-      id: l.key,
-      state: changes.length ? 'changed' : 'same',
-      changes,
-      path: l.path,
-    })
+    const changes = differing([
+      ['description', l.description, r.description],
+      ['class', l.class, r.class],
+      ['category', l.category, r.category ?? ''],
+      ['scope', 'manager', r.scope ?? ''],
+    ])
+    entries.push(compared('subprocess', l.key, l.path, changes))
   }
-  if (local.skills.length > 0) {
-    const mine = new Set(local.skills.map((s) => s.key))
-    for (const key of sub.keys()) {
-      if (!mine.has(key)) entries.push({ kind: 'subprocess', id: key, state: 'missing-here', changes: [] })
-    }
-  }
+  entries.push(
+    ...missingHere(
+      'subprocess',
+      local.skills.map((s) => s.key),
+      sub.keys(),
+    ),
+  )
   const installed = new Map(remote.installed.map((p) => [p.PackID, p]))
   for (const l of local.packs) {
     const r = installed.get(l.id)
@@ -152,30 +169,23 @@ export function diffManager(
       entries.push({ kind: 'marketplace', id: l.id, state: 'missing-there', changes: [], path: l.path })
       continue
     }
-    const changes: Change[] = []
-    if (l.manifestSha256 !== r.ManifestSHA256)
-      changes.push({ field: 'manifest_sha256', here: l.manifestSha256, there: r.ManifestSHA256 })
-    if (l.version !== r.Version) changes.push({ field: 'version', here: l.version, there: r.Version })
-    if (l.displayName !== r.DisplayName)
-      changes.push({ field: 'display_name', here: l.displayName, there: r.DisplayName })
+    const changes = differing([
+      ['manifest_sha256', l.manifestSha256, r.ManifestSHA256],
+      ['version', l.version, r.Version],
+      ['display_name', l.displayName, r.DisplayName],
+    ])
     const there = skillsOf(r)
     const here = [...l.skills].sort()
     if (there !== null && here.join('\n') !== there.join('\n')) changes.push({ field: 'skills', here, there })
-    entries.push({
-      kind: 'marketplace',
-      id: l.id,
-      state: changes.length ? 'changed' : 'same',
-      changes,
-      path: l.path,
-    })
+    entries.push(compared('marketplace', l.id, l.path, changes))
   }
-  if (local.packs.length > 0) {
-    const mine = new Set(local.packs.map((p) => p.id))
-    for (const p of remote.installed) {
-      if (!mine.has(p.PackID))
-        entries.push({ kind: 'marketplace', id: p.PackID, state: 'missing-here', changes: [] })
-    }
-  }
+  entries.push(
+    ...missingHere(
+      'marketplace',
+      local.packs.map((p) => p.id),
+      remote.installed.map((p) => p.PackID),
+    ),
+  )
   const not_compared = [
     ...(local.skills.length > 0 ? [NOT_COMPARED_SUBPROCESS] : []),
     ...(local.packs.length > 0 ? [NOT_COMPARED_MARKETPLACE] : []),

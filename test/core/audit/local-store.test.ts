@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import {
   defaultAuditPath,
   type ExecutionRow,
+  executionRow,
   insertExecution,
   openLocalStore,
 } from '../../../src/core/audit/local-store.js'
@@ -72,6 +73,43 @@ describe('sqliteTime: time.Time as the manager’s SQLite driver stores it', () 
       withTZ('UTC', () => localOffsetMinutes(1_700_000_000_000_000_000n)),
       0,
     )
+  })
+})
+
+describe('executionRow: the one row run, test --audit and mcp record', () => {
+  const ran = {
+    skill: { key: 'caf\xc3\xa9', class: 'mutating' },
+    callerRole: 'mcp' as const,
+    params: '',
+    startedNs: 1n,
+    finishedNs: 2n,
+  }
+  test('success: the stdout (bytes decoded as UTF-8, or text) is the result; no error is empty', () => {
+    const fromBytes = executionRow({ ...ran, ok: true, stdout: Buffer.from('{"a":"é"}\n'), error: null })
+    assert.deepEqual(fromBytes, {
+      skillKey: 'café',
+      edgeId: 0,
+      callerId: 0,
+      callerRole: 'mcp',
+      class: 'mutating',
+      paramsJson: '',
+      resultJson: '{"a":"é"}\n',
+      error: '',
+      startedNs: 1n,
+      finishedNs: 2n,
+    })
+    assert.deepEqual(executionRow({ ...ran, ok: true, stdout: '{"a":"é"}\n', error: null }), fromBytes)
+    assert.equal(executionRow({ ...ran, ok: true, stdout: undefined, error: null }).resultJson, '')
+  })
+  test('failure: no result whatever the entry printed, the executor’s error as given', () => {
+    const r = executionRow({
+      ...ran,
+      ok: false,
+      stdout: Buffer.from('{"partial":1}'),
+      error: 'subprocess skill café: exit 1',
+    })
+    assert.equal(r.resultJson, '')
+    assert.equal(r.error, 'subprocess skill café: exit 1')
   })
 })
 

@@ -115,11 +115,14 @@ describe('applyBaseline', () => {
   const a = join(R, 'skills/a/skill.json')
   const scope = [join(R, 'skills')]
   const never = new Set(['manager/parse'])
+  /** The baseline over these reports, below skills/, manager/parse never baselined. */
+  const apply = (baseline: Parameters<typeof applyBaseline>[0]['baseline'], reports: FileReport[]) =>
+    applyBaseline({ baseline, reports, scope, never })
 
   test("paths in a message are written from the baseline's dir: a clone elsewhere matches", () => {
     const msg = (root: string) => `${root}/skills/a/run.sh is not executable`
     const b = base({ 'skills/a/skill.json': { 'r/x': [['', 'skills/a/run.sh is not executable', 1]] } })
-    const out = applyBaseline({ baseline: b, reports: [report(a, [['r/x', msg(R)]])], scope, never })
+    const out = apply(b, [report(a, [['r/x', msg(R)]])])
     assert.equal(out.baselined.size, 1)
     assert.equal(baselineText(out.updated), baselineText(b.files))
   })
@@ -170,7 +173,7 @@ describe('applyBaseline', () => {
       'skills/gone/skill.json': { 'r/x': [['', 'm', 1]] },
       'other/skill.json': { 'r/x': [['', 'm', 1]] },
     })
-    const out = applyBaseline({ baseline: b, reports: [], scope, never })
+    const out = apply(b, [])
     assert.deepEqual(
       out.fixed.map((e) => e.file),
       ['skills/gone/skill.json'],
@@ -203,20 +206,15 @@ describe('applyBaseline', () => {
   test('a file the manager refuses keeps its entries: neither fixed nor pruned; update only adds', () => {
     // manager/parse: the other rules did not run; their entries are not fixed for that.
     const b = base({ 'skills/a/skill.json': { 'r/x': [['', 'm', 2]], 'r/z': [['', 'z', 1]] } })
-    const out = applyBaseline({
-      baseline: b,
-      reports: [
-        report(a, [
-          ['manager/parse', 'bad'],
-          ['r/x', 'm'],
-          ['r/x', 'm'],
-          ['r/x', 'm'],
-          ['r/y', 'y'],
-        ]),
-      ],
-      scope,
-      never,
-    })
+    const out = apply(b, [
+      report(a, [
+        ['manager/parse', 'bad'],
+        ['r/x', 'm'],
+        ['r/x', 'm'],
+        ['r/x', 'm'],
+        ['r/y', 'y'],
+      ]),
+    ])
     assert.deepEqual(out.fixed, [])
     assert.equal(baselineText(out.pruned), baselineText(b.files))
     assert.equal(
@@ -230,42 +228,27 @@ describe('applyBaseline', () => {
   })
 
   test('ignored files are neither matched nor recorded', () => {
-    const out = applyBaseline({
-      baseline: base({}),
-      reports: [report(a, [['r/x', 'm']], true)],
-      scope,
-      never,
-    })
+    const out = apply(base({}), [report(a, [['r/x', 'm']], true)])
     assert.equal(baselineText(out.updated), baselineText(new Map()))
   })
 
   test('update gives the current findings, the same text for the same findings in any order', () => {
-    const one = applyBaseline({
-      baseline: base({}),
-      reports: [
-        report(a, [
-          ['r/y', 'b'],
-          ['r/x', 'm'],
-          ['r/x', 'a'],
-          ['r/x', 'm'],
-        ]),
-      ],
-      scope,
-      never,
-    })
-    const two = applyBaseline({
-      baseline: base({}),
-      reports: [
-        report(a, [
-          ['r/x', 'm'],
-          ['r/x', 'a'],
-          ['r/x', 'm'],
-          ['r/y', 'b'],
-        ]),
-      ],
-      scope,
-      never,
-    })
+    const one = apply(base({}), [
+      report(a, [
+        ['r/y', 'b'],
+        ['r/x', 'm'],
+        ['r/x', 'a'],
+        ['r/x', 'm'],
+      ]),
+    ])
+    const two = apply(base({}), [
+      report(a, [
+        ['r/x', 'm'],
+        ['r/x', 'a'],
+        ['r/x', 'm'],
+        ['r/y', 'b'],
+      ]),
+    ])
     const text = baselineText(one.updated)
     assert.equal(text, baselineText(two.updated))
     assert.deepEqual(JSON.parse(text), {
@@ -281,19 +264,14 @@ describe('applyBaseline', () => {
       },
     })
     // Read back, it baselines every finding it was written from.
-    const again = applyBaseline({
-      baseline: { path: join(R, '.ongrid-skill-baseline.json'), ...parseBaseline(text, 'b') },
-      reports: [
-        report(a, [
-          ['r/y', 'b'],
-          ['r/x', 'm'],
-          ['r/x', 'a'],
-          ['r/x', 'm'],
-        ]),
-      ],
-      scope,
-      never,
-    })
+    const again = apply({ path: join(R, '.ongrid-skill-baseline.json'), ...parseBaseline(text, 'b') }, [
+      report(a, [
+        ['r/y', 'b'],
+        ['r/x', 'm'],
+        ['r/x', 'a'],
+        ['r/x', 'm'],
+      ]),
+    ])
     assert.equal(again.baselined.size, 4)
     assert.equal(baselineText(again.updated), text)
   })

@@ -8,6 +8,19 @@ export function skillJson(fields: Record<string, unknown>): string {
   return `${JSON.stringify(fields, null, 2)}\n`
 }
 
+/**
+ * A skill.json (disk_free) whose schema holds JSON text JSON.stringify cannot write (1e400, a deep
+ * nesting on one line): `raw` where the schema has the string "@".
+ */
+export function skillJsonRaw(schema: Record<string, unknown>, raw: string): string {
+  return skillJson({
+    name: 'disk_free',
+    description: 'Reports free space.',
+    entry: 'run.sh',
+    schema,
+  }).replace('"@"', raw)
+}
+
 /** A script the executor can start. */
 export const RUN_SH: ExampleFile = { exec: '#!/bin/sh\necho \'{"free": 1024}\'\n' }
 

@@ -1,4 +1,4 @@
-import { pack, packText, skillJson } from './examples.js'
+import { pack, packText, skillJsonRaw } from './examples.js'
 import { bridgeDecodeRule } from './families.js'
 export default bridgeDecodeRule({
   id: 'schema/number-range',
@@ -7,14 +7,7 @@ export default bridgeDecodeRule({
   examples: {
     bad: [
       {
-        files: packText(
-          skillJson({
-            name: 'disk_free',
-            description: 'Reports free space.',
-            entry: 'run.sh',
-            schema: { type: 'object', maximum: '@' },
-          }).replace('"@"', '1e400'),
-        ),
+        files: packText(skillJsonRaw({ type: 'object', maximum: '@' }, '1e400')),
       },
     ],
     good: [{ files: pack({ schema: { type: 'object', maximum: 1e300 } }) }],

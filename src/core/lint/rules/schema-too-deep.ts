@@ -1,16 +1,11 @@
 import { AJV_MAX_DEPTH } from '../../schema/compile.js'
-import { pack, packText, skillJson } from './examples.js'
+import { pack, packText, skillJsonRaw } from './examples.js'
 import type { ManifestRule } from './util.js'
 
 /** skill.json whose schema's property `a` is `{"type":"array","items":…}` nested `n` levels, on one line. */
 function nestedItems(n: number): string {
   const items = `${'{"type":"array","items":'.repeat(n)}{"type":"string"}${'}'.repeat(n)}`
-  return skillJson({
-    name: 'disk_free',
-    description: 'Reports free space.',
-    entry: 'run.sh',
-    schema: { type: 'object', properties: { a: '@' } },
-  }).replace('"@"', items)
+  return skillJsonRaw({ type: 'object', properties: { a: '@' } }, items)
 }
 
 const rule: ManifestRule = {
@@ -22,14 +17,7 @@ const rule: ManifestRule = {
   examples: {
     bad: [
       {
-        files: packText(
-          skillJson({
-            name: 'disk_free',
-            description: 'Reports free space.',
-            entry: 'run.sh',
-            schema: { type: 'object', x: '@' },
-          }).replace('"@"', `${'['.repeat(1001)}${']'.repeat(1001)}`),
-        ),
+        files: packText(skillJsonRaw({ type: 'object', x: '@' }, `${'['.repeat(1001)}${']'.repeat(1001)}`)),
       },
       { files: packText(nestedItems(AJV_MAX_DEPTH)) },
     ],
