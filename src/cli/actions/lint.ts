@@ -18,7 +18,7 @@ import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/mod
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { parseNumberFlag } from '../number-flag.js'
-import { argBytes } from '../os-bytes.js'
+import { argBytes, pathFlag } from '../os-bytes.js'
 import type { BaselineUsed } from './lint-baseline.js'
 
 export const FORMATS = LINT_FORMATS
@@ -91,9 +91,8 @@ export async function validateAction({ argv, flags }: InputOf<typeof Validate>):
   const format = formatOf(flags)
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
   const result = await check({
-    paths: argv,
-    pathBytes: argv.map(argBytes),
-    root: flags.root,
+    paths: argv.map(argBytes),
+    root: pathFlag(flags.root),
     rules: MANAGER_RULES,
     set: 'manager',
     useConfig: flags['no-config'] !== true,
@@ -169,9 +168,8 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   const startedMs = Date.now()
   const run = () =>
     check({
-      paths: argv,
-      pathBytes: argv.map(argBytes),
-      root: flags.root,
+      paths: argv.map(argBytes),
+      root: pathFlag(flags.root),
       rules: RULES,
       set: 'all',
       overrides,
@@ -219,9 +217,8 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   // The manager's verdict on what was written: validate's rules, whatever lint's settings.
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
   const verdict = await check({
-    paths: argv,
-    pathBytes: argv.map(argBytes),
-    root: flags.root,
+    paths: argv.map(argBytes),
+    root: pathFlag(flags.root),
     rules: MANAGER_RULES,
     set: 'manager',
     useConfig: flags['no-config'] !== true,

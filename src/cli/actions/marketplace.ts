@@ -11,9 +11,10 @@ import type MarketplaceKeygen from '../../commands/marketplace/keygen.js'
 import type MarketplacePack from '../../commands/marketplace/pack.js'
 import type MarketplaceSign from '../../commands/marketplace/sign.js'
 import type MarketplaceVerify from '../../commands/marketplace/verify.js'
-import { fromText, type GoString, toText } from '../../core/go/gostring.js'
+import { fromText, type GoBytes, type GoString, toText } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
-import { base } from '../../core/go/path/filepath/path.js'
+import { nodePath } from '../../core/go/os/file.js'
+import { abs, base } from '../../core/go/path/filepath/path.js'
 import type { RuleMeta, Severity } from '../../core/lint/types.js'
 import { capabilityDeclarationJSON } from '../../core/marketplace/capabilities.js'
 import {
@@ -54,7 +55,7 @@ import {
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { typedFlag } from '../number-flag.js'
-import { argBytes, envBytes } from '../os-bytes.js'
+import { argBytes, envBytes, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 import { type Format, formatOf } from './lint.js'
 
@@ -76,11 +77,16 @@ export interface Target {
   cleanup: () => void
 }
 
-export async function openTarget(path: string): Promise<Target> {
-  const display = resolve(path)
+/** Opens PATH (the bytes given: cli/os-bytes.ts), a pack dir or an archive. */
+export async function openTarget(given: GoBytes): Promise<Target> {
+  const path = toText(given)
+  const a = abs(given)
+  const absolute = a.ok ? a.value : given
+  const display = toText(absolute)
+  const fsPath = nodePath(absolute) ?? display
   let st: ReturnType<typeof statSync>
   try {
-    st = statSync(display)
+    st = statSync(fsPath)
   } catch (e) {
     throw new UserError(`${path}: ${reasonText(e)}`)
   }
@@ -89,7 +95,7 @@ export async function openTarget(path: string): Promise<Target> {
       `${path}: not a regular file or directory (a FIFO or device); give a pack dir or an archive`,
     )
   if (st.isDirectory()) {
-    const root = fromText(display)
+    const root = absolute
     return {
       display,
       archive: false,
@@ -102,7 +108,7 @@ export async function openTarget(path: string): Promise<Target> {
     }
   }
   const { extractUpload } = await import('../../core/marketplace/archive.js')
-  const x = await extractUpload(display)
+  const x = await extractUpload(fsPath, display)
   if (!x.ok && x.ours === true) throw new UserError(`${path}: ${toText(x.error)}`)
   if (!x.ok) {
     return {
@@ -117,7 +123,7 @@ export async function openTarget(path: string): Promise<Target> {
     }
   }
   const { dest, root, descended, cleanup } = x.value
-  const shown = fromText(display)
+  const shown = absolute
   return {
     display,
     archive: true,
@@ -402,7 +408,7 @@ function severe(doc: CheckDocument, at: Severity = 'error'): boolean {
 async function checkAction({ args, flags }: InputOf<typeof MarketplaceCheck>): Promise<number> {
   const format = formatOf(flags)
   const trust = trustOf(flags)
-  const t = await openTarget(args.path ?? '.')
+  const t = await openTarget(argBytes(args.path ?? '.'))
   try {
     const doc = await checkDocument(t, trust)
     return await render(doc, format, severe(doc), flags.quiet === true)
@@ -416,7 +422,7 @@ async function verifyAction({ args, flags }: InputOf<typeof MarketplaceVerify>):
   const format = formatOf(flags)
   const trust = trustOf({ 'pinned-key': flags['pinned-key'] })
   const requireSigned = flags['require-signed'] === true
-  const t = await openTarget(args.path ?? '.')
+  const t = await openTarget(argBytes(args.path ?? '.'))
   try {
     const doc = emptyDocument('marketplace verify', t, {
       pinnedKey: trust.pinnedKey !== '',
@@ -499,6 +505,7 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
     throw new UserError('--out is the old name of -o/--output: give one of them')
   const given = flags.output ?? flags.out
   const flag = typedFlag('output', 'o', undefined, ['out'])
+  if (given !== undefined) textPath(flag, given)
   // The private key under a public key's name would be handed out as one.
   if (given !== undefined && /\.pub$/i.test(given))
     throw new UserError(
@@ -549,6 +556,7 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   const { writeFileAtomic } = await import('../../core/atomic-write.js')
   const { signatureJSON, signStream, computePackHash } = await import('../../core/marketplace/signature.js')
   const keyFile = flags.key
+  textPath('', args.path ?? '.')
   let st: ReturnType<typeof statSync>
   try {
     st = statSync(resolve(args.path ?? '.'))
@@ -730,6 +738,8 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   const { archiveFormat, extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
   const { isTempName, stageFile } = await import('../../core/atomic-write.js')
   const fmt = flags.format
+  textPath('', args.path ?? '.')
+  if (flags.output !== undefined) textPath(typedFlag('output', 'o'), flags.output)
   // The upload endpoint goes by the name's suffix: a name without the format's is refused there.
   if (flags.output !== undefined && archiveFormat(base(fromText(resolve(flags.output)))) !== fmt)
     throw new UserError(
@@ -744,7 +754,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   if (!st.isDirectory()) throw new UserError(`${args.path}: not a directory`)
   const dir = realpathSync(resolve(args.path ?? '.'))
   // The manager's verdict on the source first: what it refuses is not packed.
-  const t = await openTarget(dir)
+  const t = await openTarget(fromText(dir))
   const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })
   if (doc.install?.ok !== true)
     throw new UserError(

@@ -15,7 +15,6 @@ import type RemoteUninstall from '../../commands/remote/uninstall.js'
 import type RemoteWhoami from '../../commands/remote/whoami.js'
 import { assembleArgs } from '../../core/args.js'
 import { trustedCas } from '../../core/audit/db.js'
-import { splitExternalDirs } from '../../core/dirs.js'
 import { authorize } from '../../core/gate.js'
 import { valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, fromText, type GoString, toText } from '../../core/go/gostring.js'
@@ -37,7 +36,7 @@ import {
   reportError,
   UserError,
 } from '../errors.js'
-import { argBytes, envBytes } from '../os-bytes.js'
+import { argBytes, dirsGiven } from '../os-bytes.js'
 import { MANAGER_ENV } from '../remote-flags.js'
 import { onStopSignals } from '../signals.js'
 
@@ -621,12 +620,7 @@ async function localSide(dirs: GoString[]): Promise<{ skills: LocalSkill[]; pack
 
 async function remoteDiffWork({ argv, flags }: InputOf<typeof RemoteDiff>): Promise<number> {
   const { diffManager } = await import('../../core/remote/diff.js')
-  const dirs =
-    argv.length > 0 ? argv.map(argBytes) : splitExternalDirs(envBytes('ONGRID_SKILLS_EXTERNAL_DIRS'))
-  if (dirs.length === 0)
-    throw new UserError(
-      'no dirs: pass DIR arguments (allow-list roots or marketplace pack dirs) or set ONGRID_SKILLS_EXTERNAL_DIRS',
-    )
+  const dirs = dirsGiven(argv, 'allow-list roots or marketplace pack dirs')
   const local = await localSide(dirs)
   return withClient(flags, async (c) => {
     const [skills, installed] = await Promise.all([listSkills(c), installedPacks(c)])

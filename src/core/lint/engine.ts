@@ -1,6 +1,6 @@
 import { type BuildCache, newBuildCache } from '../build.js'
-import type { GoString } from '../go/gostring.js'
-import { fromText, toText } from '../go/gostring.js'
+import type { GoBytes, GoString } from '../go/gostring.js'
+import { bytesOf, fromText, toText } from '../go/gostring.js'
 import { abs, dir } from '../go/path/filepath/path.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
@@ -11,12 +11,10 @@ import { collectTargets, type RootUsed } from './targets.js'
 import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
 
 export interface CheckOptions {
-  /** PATH arguments as typed (text); none means `.`. */
-  paths: readonly string[]
-  /** The PATHs as the bytes given, when known (they may not be UTF-8). */
-  pathBytes?: readonly GoString[]
-  /** --root, as typed. */
-  root?: string
+  /** PATH arguments, as the bytes given (cli/os-bytes.ts); none means `.`. */
+  paths: readonly GoBytes[]
+  /** --root, as the bytes given. */
+  root?: GoBytes
   /**
    * The rules to run: MANAGER_RULES (registry-manager.js) for validate, RULES (registry.js) for
    * lint. Passed in so that validate never loads the best-practice modules.
@@ -87,12 +85,9 @@ function fixesOf(rule: Rule<Context>, r: Report): Pick<Finding, 'fix' | 'suggest
 export async function check(opts: CheckOptions): Promise<CheckResult> {
   const RULES = opts.rules
   const rulesFor = (kind: TargetKind) => RULES.filter((r) => r.kind === 'any' || r.kind === kind)
-  const targets = collectTargets(
-    opts.paths.length > 0 ? opts.paths : ['.'],
-    opts.root,
-    opts.paths.length > 0 ? opts.pathBytes : undefined,
-    { defaultIgnore: opts.defaultIgnore },
-  )
+  const targets = collectTargets(opts.paths.length > 0 ? opts.paths : [bytesOf('.')], opts.root, {
+    defaultIgnore: opts.defaultIgnore,
+  })
   // The config module (and yaml, when a config file exists) is loaded only for lint.
   const configModule = opts.useConfig ? await import('./config.js') : null
   const finder: ConfigFinder | null = configModule
