@@ -73,7 +73,8 @@ export function osPath(text: string): string | Buffer {
  * is not UTF-8 is a usage error that says so (`what`: the flag or argument, as typed), never a
  * file made or read under Node's other name for it.
  */
-export function textPath(what: string, text: string): string {
+export function textPath<T extends string | undefined>(what: string, text: T): T {
+  if (text === undefined) return text
   const b = argBytes(text)
   if (validUtf8(b)) return text
   throw new UserError(

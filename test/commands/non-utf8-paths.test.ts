@@ -37,6 +37,7 @@ describe('paths that are not UTF-8, in every command', () => {
     execFileSync('/bin/sh', ['-c', `tar czf ${sh('/hp.tar.gz')} -C ${sh()} hp`])
     writeFileSync(at('/args.json'), '{"n":1}')
     writeFileSync(at('/env'), 'A=1\n')
+    writeFileSync(at('/c.yaml'), 'rules:\n  practice/class-unset: off\n')
     mkdirSync(`${R}/ascii`)
     writeFileSync(`${R}/ascii/skill.json`, manifest({ name: 'ascii', entry: 'run.sh' }))
     writeFileSync(`${R}/ascii/run.sh`, '#!/bin/sh\ncat\n', { mode: 0o755 })
@@ -93,6 +94,19 @@ describe('paths that are not UTF-8, in every command', () => {
     assert.equal(r.code, 0, r.stderr)
     const doc = JSON.parse(Buffer.from(r.stdoutBytes).toString('utf8'))
     assert.equal(doc.files.length, 1)
+    const ids = (d: { files: { findings: { rule_id: string }[] }[] }) =>
+      d.files[0].findings.map((f) => f.rule_id)
+    assert.ok(ids(doc).includes('practice/class-unset'), ids(doc).join(' '))
+    // --config names a file in that dir: it is read (its rule setting turns the finding off).
+    const off = JSON.parse(
+      Buffer.from(
+        cli(['lint', '--format', 'json', '--config'], `${sh('/c.yaml')} ${sh('/p')}`).stdoutBytes,
+      ).toString('utf8'),
+    )
+    assert.deepEqual(
+      ids(off),
+      ids(doc).filter((id: string) => id !== 'practice/class-unset'),
+    )
     const fix = cli(['lint', '--fix'], sh('/p'))
     assert.match(
       fix.stderr,
@@ -124,7 +138,7 @@ describe('paths that are not UTF-8, in every command', () => {
     }
   })
 
-  test('marketplace sign, pack and keygen -o, init --dir, audit tail --db: one line, nothing written', () => {
+  test('marketplace sign, pack and keygen -o, init --dir, audit tail --db, --audit-db: one line, nothing written', () => {
     const cases: [string[], string, string][] = [
       [['marketplace', 'sign', '--key', `${R}/k.pem`], sh('/hp'), ''],
       [['marketplace', 'pack'], sh('/hp'), ''],
@@ -132,6 +146,9 @@ describe('paths that are not UTF-8, in every command', () => {
       [['marketplace', 'keygen', '-o'], sh('/k.pem'), '-o '],
       [['init', 'new_one', '--yes', '--dir'], sh('/new-one'), '--dir '],
       [['audit', 'tail', '-n', '1', '--db'], `sqlite:${sh('/a.db')}`, '--db '],
+      [['run', `${R}/ascii`, '--args', '{}', '--audit-db'], sh('/r.db'), '--audit-db '],
+      [['test', `${R}/ascii`, '--audit-db'], sh('/t.db'), '--audit-db '],
+      [['mcp', `${R}/ascii`, '--json', '--audit-db'], sh('/m.db'), '--audit-db '],
     ]
     for (const [args, words, flag] of cases) {
       const r = cli(args, words)
@@ -144,7 +161,16 @@ describe('paths that are not UTF-8, in every command', () => {
         args.join(' '),
       )
     }
-    for (const rel of ['/hp/signature.json', '/x.tar.gz', '/k.pem', '/new-one', '/a.db'])
+    for (const rel of [
+      '/hp/signature.json',
+      '/x.tar.gz',
+      '/k.pem',
+      '/new-one',
+      '/a.db',
+      '/r.db',
+      '/t.db',
+      '/m.db',
+    ])
       assert.equal(existsSync(at(rel)), false, rel)
     assert.equal(existsSync(lossy()), false)
   })
@@ -156,7 +182,7 @@ describe('paths that are not UTF-8, in every command', () => {
       'ONGRID_MANAGER_URL= HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent ',
     )
     // It passed the manager's check; what stops it is that nobody is logged in.
-    assert.doesNotMatch(r.stderr, /no such file|not sent/)
-    assert.notEqual(r.code, 0)
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /^ongrid-skill: which manager\? /)
   })
 })

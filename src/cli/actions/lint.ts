@@ -96,7 +96,7 @@ export async function validateAction({ argv, flags }: InputOf<typeof Validate>):
     rules: MANAGER_RULES,
     set: 'manager',
     useConfig: flags['no-config'] !== true,
-    configPath: flags.config,
+    configPath: pathFlag(flags.config),
     defaultIgnore: flags['no-default-ignore'] !== true,
   })
   return report('validate', result, format, {
@@ -176,7 +176,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
       set: 'all',
       overrides,
       useConfig: flags['no-config'] !== true,
-      configPath: flags.config,
+      configPath: pathFlag(flags.config),
       defaultIgnore: flags['no-default-ignore'] !== true,
     })
   const result = await run()
@@ -224,7 +224,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
     rules: MANAGER_RULES,
     set: 'manager',
     useConfig: flags['no-config'] !== true,
-    configPath: flags.config,
+    configPath: pathFlag(flags.config),
     defaultIgnore: flags['no-default-ignore'] !== true,
   })
   const errors = verdict.files

@@ -32,7 +32,7 @@ import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { BoundedStdioTransport } from '../mcp-stdio.js'
 import { MAX_JOBS, PORT, parseNumberFlag } from '../number-flag.js'
-import { dirsGiven } from '../os-bytes.js'
+import { dirsGiven, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
 /** Calls running at once, unless --jobs says otherwise. */
@@ -162,7 +162,7 @@ const INVALID_PARAMS = -32602
 export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<number> {
   // The bytes given, as the manager gets them (not Node's text of them).
   const dirs = dirsGiven(argv)
-  const auditDb = auditStorePath(flags['audit-db'])
+  const auditDb = auditStorePath(textPath('--audit-db', flags['audit-db']))
   const classes = parseClasses(flags.class ?? 'safe')
   if (typeof classes === 'string') throw new UserError(classes)
   const jobs = flags.jobs === undefined ? DEFAULT_JOBS : parseNumberFlag('jobs', flags.jobs, MAX_JOBS)

@@ -29,7 +29,7 @@ import { createRunView, type RunView } from '../../ui/run.js'
 import { terminalBytes, terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
-import { argBytes, dirsOf, envBytes, environRecords, osPath, validUtf8 } from '../os-bytes.js'
+import { argBytes, dirsOf, envBytes, environRecords, osPath, textPath, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `run`: the shared ones (core/errors.ts) and its own, 3 to 5. */
@@ -51,7 +51,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
       process.stderr.write(`${terminalLineText(line, process.stderr.isTTY === true)}\n`)
   }
 
-  const auditDb = auditStorePath(flags['audit-db'])
+  const auditDb = auditStorePath(textPath('--audit-db', flags['audit-db']))
   const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs, json)
   if (flags.timeout !== undefined) {
     const d = parseTimeoutText(flags.timeout)

@@ -17,7 +17,7 @@ import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { MAX_JOBS, parseNumberFlag } from '../number-flag.js'
-import { argBytes, pathFlag } from '../os-bytes.js'
+import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { onStopSignals, stoppedCode } from '../signals.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
@@ -85,7 +85,7 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     quiet: flags.quiet === true,
     watch: flags.watch === true,
     audit: flags.audit === true,
-    auditDb: auditStorePath(flags['audit-db']),
+    auditDb: auditStorePath(textPath('--audit-db', flags['audit-db'])),
     defaultIgnore: flags['no-default-ignore'] !== true,
   }
 }

@@ -31,8 +31,8 @@ export interface CheckOptions {
   useConfig?: boolean
   /** Leave out node_modules and VCS dirs below each PATH (default true; targets.ts). */
   defaultIgnore?: boolean
-  /** The config file for every checked file (--config), instead of the nearest one. */
-  configPath?: string
+  /** The config file for every checked file (--config, the bytes given), instead of the nearest one. */
+  configPath?: GoBytes
   /** Builtin skill keys taken before any pack (default: the manager's 11). */
   builtins?: readonly GoString[]
 }
@@ -66,9 +66,9 @@ type NativeModule = typeof import('../native/skill-md.js')
 let nativeModule: Promise<NativeModule> | null = null
 let loadAllModule: Promise<typeof import('../marketplace/load-all.js')> | null = null
 
-function absPath(p: string): GoString {
-  const a = abs(fromText(p))
-  return a.ok ? a.value : fromText(p)
+function absPath(p: GoBytes): GoString {
+  const a = abs(p)
+  return a.ok ? a.value : p
 }
 
 /** A report's fix and suggestions, as its finding carries them: only what the rule's metadata declares. */
