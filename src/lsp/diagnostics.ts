@@ -115,7 +115,7 @@ export async function diagnoseScope(scope: string): Promise<ScopeDiagnostics> {
   let result: CheckResult
   try {
     const { RULES } = await import('../core/lint/registry.js')
-    result = await check({ paths: [scope], rules: RULES, set: 'all', useConfig: true })
+    result = await check({ paths: [fromText(scope)], rules: RULES, set: 'all', useConfig: true })
   } catch (e) {
     if (e instanceof ConfigError) {
       const d = configDiagnostic(e)

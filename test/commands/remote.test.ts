@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -582,5 +582,27 @@ describe('remote diff', () => {
       drift.entries[0].changes.map((c: { field: string }) => c.field),
       ['manifest_sha256', 'version'],
     )
+  })
+
+  test('a DIR named in Latin-1 (not UTF-8) is the dir given: its packs are compared', async () => {
+    const s = await server()
+    const h = home()
+    await login(s, h)
+    const dir = Buffer.from(join(tmp.root, 'caf\xe9'), 'latin1')
+    const at = (rel: string) => Buffer.concat([dir, Buffer.from(rel)])
+    mkdirSync(at('/skills/latin'), { recursive: true })
+    writeFileSync(at('/skills/latin/skill.json'), manifest({ name: 'latin', description: 'Latin.' }))
+    writeFileSync(at('/skills/latin/run.sh'), '#!/bin/sh\necho {}\n', { mode: 0o755 })
+    const r = await runCli(['remote', 'diff', '--json'], {
+      sh: `exec "$0" "$@" "$(printf '${tmp.root}/caf\\351/skills')"`,
+      env: { XDG_CONFIG_HOME: h, HOME: h, ONGRID_MANAGER_URL: undefined },
+      timeoutMs: 30_000,
+    })
+    outputs.push(r.stdout, r.stderr)
+    assert.equal(r.code, 1, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    const latin = doc.entries.find((e: { id: string }) => e.id === 'latin')
+    assert.equal(latin?.kind, 'subprocess', r.stdout)
+    assert.notEqual(latin?.state, 'same')
   })
 })

@@ -6,6 +6,7 @@ import { fromText, toText } from '../../core/go/gostring.js'
 import { parseDuration } from '../../core/go/time/duration.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { parseNumberFlag } from '../number-flag.js'
+import { textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `audit tail`. */
@@ -24,6 +25,7 @@ const POLL_MS = 250
 export async function auditTailAction({ flags }: InputOf<typeof AuditTail>): Promise<number> {
   const lines = flags.lines === undefined ? undefined : parseNumberFlag('lines', flags.lines, { min: 0 }, 'n')
   // A --db that names no usable source is a usage error (SourceError).
+  if (flags.db?.startsWith('sqlite:')) textPath('--db', flags.db)
   const source: Source = resolveSource(flags.db)
   if (flags.llm && flags['caller-role'] !== undefined) {
     throw new UserError(

@@ -22,6 +22,7 @@ import { envelope } from '../../ui/envelope.js'
 import { initJson, initSummary, templateList, templateListJson } from '../../ui/init/summary.js'
 import { terminalLineText, terminalText } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
+import { textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
 /** What init's flags and help show (the command imports cli only). */
@@ -67,6 +68,7 @@ export async function initAction({ args, flags: f }: ActionInput): Promise<numbe
   const name = args.name
   const flags = f as InitFlags
   const json = flags.json === true
+  if (flags.dir !== undefined) textPath('--dir', flags.dir)
   if (flags['list-templates']) {
     const templates = listTemplates()
     if (json) printJson(envelope('init', EXIT.ok, { templates: templateListJson(templates) }))

@@ -18,7 +18,7 @@ import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/mod
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { parseNumberFlag } from '../number-flag.js'
-import { argBytes } from '../os-bytes.js'
+import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import type { BaselineUsed } from './lint-baseline.js'
 
 export const FORMATS = LINT_FORMATS
@@ -93,13 +93,12 @@ async function report(
 async function managerCheck(argv: string[], flags: InputOf<typeof Validate>['flags']) {
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
   return check({
-    paths: argv,
-    pathBytes: argv.map(argBytes),
-    root: flags.root,
+    paths: argv.map(argBytes),
+    root: pathFlag(flags.root),
     rules: MANAGER_RULES,
     set: 'manager',
     useConfig: flags['no-config'] !== true,
-    configPath: flags.config,
+    configPath: pathFlag(flags.config),
     defaultIgnore: flags['no-default-ignore'] !== true,
   })
 }
@@ -148,6 +147,8 @@ function parseMaxWarnings(v: string | undefined): number | null {
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
 export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
   const format = formatOf(flags)
+  // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
+  if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
   const { RULES, RULES_BY_ID, ruleMeta } = await import('../../core/lint/registry.js')
   if (flags['list-rules'] === true) {
     const rules = RULES.map(ruleMeta)
@@ -177,14 +178,13 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   const startedMs = Date.now()
   const run = () =>
     check({
-      paths: argv,
-      pathBytes: argv.map(argBytes),
-      root: flags.root,
+      paths: argv.map(argBytes),
+      root: pathFlag(flags.root),
       rules: RULES,
       set: 'all',
       overrides,
       useConfig: flags['no-config'] !== true,
-      configPath: flags.config,
+      configPath: pathFlag(flags.config),
       defaultIgnore: flags['no-default-ignore'] !== true,
     })
   const result = await run()

@@ -1,5 +1,4 @@
 import type LoadDirs from '../../commands/load-dirs.js'
-import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { alwaysHints, Explainer } from '../../core/explain.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { jsonRecord } from '../../core/go/log/slog/slog.js'
@@ -10,7 +9,7 @@ import { envelope } from '../../ui/envelope.js'
 import { loaderLineJson, loadSummary, skillJson } from '../../ui/load-dirs.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
-import { argBytes, envBytes } from '../os-bytes.js'
+import { dirsGiven } from '../os-bytes.js'
 import { ByteWriter } from '../output.js'
 
 /** How long a dir's walk runs alone before a worker thread reads ahead (a small tree never needs one). */
@@ -26,11 +25,7 @@ const LOADER_ATTRS: [string, string][] = [
 export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>): Promise<number> {
   const json = flags.json === true
   // The bytes given, as the manager gets them (not Node's text of them).
-  const dirArgs = argv.map(argBytes)
-  const dirs = dirArgs.length > 0 ? dirArgs : splitExternalDirs(envBytes(EXTERNAL_DIRS_ENV))
-  if (dirs.length === 0) {
-    throw new UserError(`no dirs: pass DIR arguments or set ${EXTERNAL_DIRS_ENV}`)
-  }
+  const dirs = dirsGiven(argv)
   const builtinsFlag = flags.builtins
   const builtins = flags['no-builtins']
     ? []

@@ -47,7 +47,7 @@ import { checkJson, lintOutput, summary } from '../../ui/marketplace/report.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { typedFlag } from '../number-flag.js'
-import { argBytes, envBytes } from '../os-bytes.js'
+import { argBytes, envBytes, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 import { type Format, formatOf } from './lint.js'
 
@@ -158,7 +158,7 @@ function severe(doc: CheckDocument, at: Severity = 'error'): boolean {
 async function checkAction({ args, flags }: InputOf<typeof MarketplaceCheck>): Promise<number> {
   const format = formatOf(flags)
   const trust = trustOf(flags)
-  const t = await openTarget(args.path ?? '.')
+  const t = await openTarget(argBytes(args.path ?? '.'))
   try {
     const doc = await checkDocument(t, trust)
     return await render(doc, format, severe(doc), flags.quiet === true)
@@ -172,7 +172,7 @@ async function verifyAction({ args, flags }: InputOf<typeof MarketplaceVerify>):
   const format = formatOf(flags)
   const trust = trustOf({ 'pinned-key': flags['pinned-key'] })
   const requireSigned = flags['require-signed'] === true
-  const t = await openTarget(args.path ?? '.')
+  const t = await openTarget(argBytes(args.path ?? '.'))
   try {
     const { doc, failed } = verifyDocument(t, trust.pinnedKey, trust.origin.pinnedKey, requireSigned)
     return await render(doc, format, failed, flags.quiet === true)
@@ -208,6 +208,7 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
     throw new UserError('--out is the old name of -o/--output: give one of them')
   const given = flags.output ?? flags.out
   const flag = typedFlag('output', 'o', undefined, ['out'])
+  if (given !== undefined) textPath(flag, given)
   // The private key under a public key's name would be handed out as one.
   if (given !== undefined && /\.pub$/i.test(given))
     throw new UserError(
@@ -258,6 +259,7 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   const { writeFileAtomic } = await import('../../core/atomic-write.js')
   const { signatureJSON, signStream, computePackHash } = await import('../../core/marketplace/signature.js')
   const keyFile = flags.key
+  textPath('', args.path ?? '.')
   let st: ReturnType<typeof statSync>
   try {
     st = statSync(resolve(args.path ?? '.'))
@@ -332,6 +334,8 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   const { archiveFormat, extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
   const { stageFile } = await import('../../core/atomic-write.js')
   const fmt = flags.format
+  textPath('', args.path ?? '.')
+  if (flags.output !== undefined) textPath(typedFlag('output', 'o'), flags.output)
   // The upload endpoint goes by the name's suffix: a name without the format's is refused there.
   if (flags.output !== undefined && archiveFormat(base(fromText(resolve(flags.output)))) !== fmt)
     throw new UserError(
@@ -346,7 +350,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   if (!st.isDirectory()) throw new UserError(`${args.path}: not a directory`)
   const dir = realpathSync(resolve(args.path ?? '.'))
   // The manager's verdict on the source first: what it refuses is not packed.
-  const t = await openTarget(dir)
+  const t = await openTarget(fromText(dir))
   const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })
   const { id, version, sig } = packSource(doc)
   const globs = [...(flags['default-excludes'] === false ? [] : DEFAULT_EXCLUDES), ...(flags.exclude ?? [])]

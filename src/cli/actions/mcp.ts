@@ -5,10 +5,9 @@ import type Mcp from '../../commands/mcp.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { executedOutcome, executionRow, type LocalExecution } from '../../core/audit/local-store.js'
 import type { SkillClass } from '../../core/build.js'
-import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { execute } from '../../core/executor.js'
 import { fifoBlocks, noToolsHints } from '../../core/explain.js'
-import { fromText, type GoString, toBuffer, toText } from '../../core/go/gostring.js'
+import { type GoString, toBuffer, toText } from '../../core/go/gostring.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { type LoaderEvent, loadDirs } from '../../core/loader.js'
 import { MAX_MESSAGE_BYTES } from '../../core/mcp/frames.js'
@@ -34,6 +33,7 @@ import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { BoundedStdioTransport } from '../mcp-stdio.js'
 import { MAX_JOBS, PORT, parseNumberFlag } from '../number-flag.js'
+import { dirsGiven, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
 /** Calls running at once, unless --jobs says otherwise. */
@@ -156,12 +156,9 @@ const INVALID_PARAMS = -32602
 
 /** `mcp [DIR...]`: serve the packs the manager would register, as its LLM bridge offers them. */
 export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<number> {
-  const dirArgs = argv.map(fromText)
-  const envValue = process.env[EXTERNAL_DIRS_ENV]
-  const dirs =
-    dirArgs.length > 0 ? dirArgs : splitExternalDirs(envValue === undefined ? undefined : fromText(envValue))
-  if (dirs.length === 0) throw new UserError(`no dirs: pass DIR arguments or set ${EXTERNAL_DIRS_ENV}`)
-  const auditDb = auditStorePath(flags['audit-db'])
+  // The bytes given, as the manager gets them (not Node's text of them).
+  const dirs = dirsGiven(argv)
+  const auditDb = auditStorePath(textPath('--audit-db', flags['audit-db']))
   const classes = parseClasses(flags.class ?? 'safe')
   if (typeof classes === 'string') throw new UserError(classes)
   const jobs = flags.jobs === undefined ? DEFAULT_JOBS : parseNumberFlag('jobs', flags.jobs, MAX_JOBS)

@@ -5,6 +5,7 @@ import type RemotePush from '../../commands/remote/push.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { readFileBounded, TooLargeError } from '../../core/read-bounded.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { argBytes, osPath } from '../os-bytes.js'
 
 /**
  * What `remote push` uploads: a dir goes through `marketplace pack` (which runs the manager's
@@ -17,14 +18,14 @@ export async function pushPrepare(
 ): Promise<{ code: number; archive: Buffer | null; name: string; cleanup: () => void }> {
   let st: ReturnType<typeof statSync>
   try {
-    st = statSync(resolve(path))
+    st = statSync(osPath(path))
   } catch (e) {
     throw new UserError(`${path}: ${reasonText(e)}`)
   }
   if (st.isDirectory()) return packDir(path, flags.json === true)
   if (!st.isFile()) throw new UserError(`${path}: not a pack dir or an archive`)
   const { checkDocument, openTarget } = await import('../../core/marketplace/check.js')
-  const t = await openTarget(path)
+  const t = await openTarget(argBytes(path))
   try {
     const doc = await checkDocument(t, { devMode: true, requireSigned: [], pinnedKey: '', source: 'local' })
     const err = doc.install?.ok === true ? doc.findings.find((f) => f.severity === 'error') : undefined
@@ -40,7 +41,7 @@ export async function pushPrepare(
   }
   let archive: Buffer
   try {
-    archive = readFileBounded(path, 64 << 20, { regularOnly: true })
+    archive = readFileBounded(osPath(path), 64 << 20, { regularOnly: true })
   } catch (e) {
     if (e instanceof TooLargeError)
       throw new UserError(`${path}: the upload endpoint takes at most 64 MiB per request (not sent)`)

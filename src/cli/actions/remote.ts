@@ -1,5 +1,3 @@
-import { existsSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { rootCertificates } from 'node:tls'
 import type RemoteBind from '../../commands/remote/bind.js'
 import type RemoteDiff from '../../commands/remote/diff.js'
@@ -15,11 +13,12 @@ import type RemoteUninstall from '../../commands/remote/uninstall.js'
 import type RemoteWhoami from '../../commands/remote/whoami.js'
 import { assembleArgs } from '../../core/args.js'
 import { trustedCas } from '../../core/audit/db.js'
-import { splitExternalDirs } from '../../core/dirs.js'
 import { authorize } from '../../core/gate.js'
 import { valid } from '../../core/go/encoding/json/scanner.js'
-import { fromBuffer, fromText, type GoString, toText } from '../../core/go/gostring.js'
+import { fromBuffer, fromText, type GoBytes, type GoString, toText } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
+import { stat } from '../../core/go/os/file.js'
+import { abs } from '../../core/go/path/filepath/path.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
 import { API, ManagerClient, refusal } from '../../core/remote/client.js'
 import { CredentialStore, type Session } from '../../core/remote/credentials.js'
@@ -37,7 +36,7 @@ import {
   reportError,
   UserError,
 } from '../errors.js'
-import { argBytes, envBytes } from '../os-bytes.js'
+import { argBytes, dirsGiven } from '../os-bytes.js'
 import { MANAGER_ENV } from '../remote-flags.js'
 import { onStopSignals } from '../signals.js'
 
@@ -579,7 +578,7 @@ async function remotePushWork({ args, flags }: InputOf<typeof RemotePush>): Prom
 // ---------------------------------------------------------------------------------------------
 // diff
 
-async function localSide(dirs: GoString[]): Promise<{ skills: LocalSkill[]; packs: LocalPack[] }> {
+async function localSide(dirs: GoBytes[]): Promise<{ skills: LocalSkill[]; packs: LocalPack[] }> {
   const { detectContainer, loadPluginContainer } = await import('../../core/marketplace/container.js')
   const { loadDirs } = await import('../../core/loader.js')
   const { Registry } = await import('../../core/registry.js')
@@ -587,10 +586,14 @@ async function localSide(dirs: GoString[]): Promise<{ skills: LocalSkill[]; pack
   const packs: LocalPack[] = []
   const walked: GoString[] = []
   for (const d of dirs) {
+    // The bytes given (a name that is not UTF-8 is that dir, not Node's text of it).
     const text = toText(d)
-    if (!existsSync(text) || !statSync(text).isDirectory()) throw new UserError(`${text}: not a directory`)
-    if (detectContainer(fromText(resolve(text))).kind !== '') {
-      const l = await loadPluginContainer(fromText(resolve(text)))
+    const a = abs(d)
+    const dir = a.ok ? a.value : d
+    const st = stat(dir)
+    if (!st.ok || !st.value.isDir()) throw new UserError(`${text}: not a directory`)
+    if (detectContainer(dir).kind !== '') {
+      const l = await loadPluginContainer(dir)
       if (!l.ok) throw new UserError(`${text}: ${toText(l.err.error())}`)
       const p = l.result.pack
       packs.push({
@@ -601,7 +604,7 @@ async function localSide(dirs: GoString[]): Promise<{ skills: LocalSkill[]; pack
         skills: l.result.skills.map((s) => toText(s.name)),
         path: text,
       })
-    } else walked.push(fromText(resolve(text))) // the manager skips a relative dir; the repo's are meant
+    } else walked.push(dir) // the manager skips a relative dir; the repo's are meant
   }
   if (walked.length > 0) {
     // As the manager's boot registers them: one registry over the dirs in order, builtins first.
@@ -621,12 +624,7 @@ async function localSide(dirs: GoString[]): Promise<{ skills: LocalSkill[]; pack
 
 async function remoteDiffWork({ argv, flags }: InputOf<typeof RemoteDiff>): Promise<number> {
   const { diffManager } = await import('../../core/remote/diff.js')
-  const dirs =
-    argv.length > 0 ? argv.map(argBytes) : splitExternalDirs(envBytes('ONGRID_SKILLS_EXTERNAL_DIRS'))
-  if (dirs.length === 0)
-    throw new UserError(
-      'no dirs: pass DIR arguments (allow-list roots or marketplace pack dirs) or set ONGRID_SKILLS_EXTERNAL_DIRS',
-    )
+  const dirs = dirsGiven(argv, 'allow-list roots or marketplace pack dirs')
   const local = await localSide(dirs)
   return withClient(flags, async (c) => {
     const [skills, installed] = await Promise.all([listSkills(c), installedPacks(c)])

@@ -4,7 +4,6 @@ import { type ArgsInput, assembleArgs } from '../../core/args.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { type AuditOutcome, executedOutcome, executionRow } from '../../core/audit/local-store.js'
 import type { SubprocessSkill } from '../../core/build.js'
-import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../../core/dirs.js'
 import { parseEnvFile } from '../../core/env-file.js'
 import { buildSubprocessEnv, execute } from '../../core/executor.js'
 import { fifoBlocks } from '../../core/explain.js'
@@ -22,7 +21,7 @@ import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { AuditSink } from '../audit-sink.js'
 import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
-import { argBytes, envBytes, environRecords, validUtf8 } from '../os-bytes.js'
+import { argBytes, dirsOf, envBytes, environRecords, osPath, textPath, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `run`: the shared ones (core/errors.ts) and its own, 3 to 5. */
@@ -44,7 +43,7 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
       process.stderr.write(`${terminalLineText(line, process.stderr.isTTY === true)}\n`)
   }
 
-  const auditDb = auditStorePath(flags['audit-db'])
+  const auditDb = auditStorePath(textPath('--audit-db', flags['audit-db']))
   const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs, json)
   if (flags.timeout !== undefined) {
     const d = parseTimeoutText(flags.timeout)
@@ -180,14 +179,10 @@ function resolveSkill(
   const path = argBytes(target)
   const r = isPackPath(path)
     ? resolvePack(path, root === undefined ? undefined : argBytes(root))
-    : resolveByName(
-        target,
-        splitExternalDirs(dirsFlag !== undefined ? argBytes(dirsFlag) : (envBytes(EXTERNAL_DIRS_ENV) ?? '')),
-        undefined,
-        (fifo) =>
-          process.stderr.write(
-            toBuffer(`note: ${terminalLine(fifoBlocks(fifo), process.stderr.isTTY === true)}\n`),
-          ),
+    : resolveByName(target, dirsOf([], dirsFlag), undefined, (fifo) =>
+        process.stderr.write(
+          toBuffer(`note: ${terminalLine(fifoBlocks(fifo), process.stderr.isTTY === true)}\n`),
+        ),
       )
   if (r.ok) return r.skill
   // The loader's own line, byte for byte (like load-dirs prints it), not a usage hint.
@@ -235,7 +230,7 @@ function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<
   if (argsFlag !== undefined) return { json: argBytes(argsFlag) }
   if (file === undefined) return {}
   try {
-    return { json: fromBuffer(readFileBounded(file === '-' ? 0 : file, MAX_ARGS_FILE)) }
+    return { json: fromBuffer(readFileBounded(file === '-' ? 0 : osPath(file), MAX_ARGS_FILE)) }
   } catch (e) {
     throw new UserError(`--args-file ${file}: ${reasonText(e)}`)
   }
@@ -244,7 +239,7 @@ function readArgs(argsFlag: string | undefined, file: string | undefined): Pick<
 /** The --env-from file, and its values as bytes. */
 function readEnvFile(path: string): { env: Record<string, string>; raw: Map<string, GoString> } {
   try {
-    const content = readFileBounded(path, MAX_ENV_FILE)
+    const content = readFileBounded(osPath(path), MAX_ENV_FILE)
     // The values as bytes: the NUL-separated records, or the dotenv lines parsed over the bytes
     // (each byte as one char, so that a value's bytes survive the parse).
     const raw = content.includes(0)

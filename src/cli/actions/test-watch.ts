@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs'
 import { resolve, sep } from 'node:path'
+import { bytesOf, fromText, toText } from '../../core/go/gostring.js'
+import { quote } from '../../core/go/strconv/quote.js'
 import { findPacks } from '../../core/testcases/suite.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { reportError, UserError } from '../errors.js'
+import { validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 import { runOnce, type TestOptions } from './test.js'
 
@@ -16,6 +19,12 @@ import { runOnce, type TestOptions } from './test.js'
  * whatever the watcher holds open.
  */
 export async function watch(o: TestOptions, signal?: AbortSignal): Promise<number> {
+  // The watcher takes text paths: a name that is not UTF-8 would be watched under another name.
+  const unwatchable = o.paths.find((p) => !validUtf8(p))
+  if (unwatchable !== undefined)
+    throw new UserError(
+      `--watch: cannot watch ${toText(quote(unwatchable))}: its name is not UTF-8, and the watcher takes text paths (run without --watch)`,
+    )
   if (o.update)
     throw new UserError(
       '--watch and --update do not go together: the snapshots written would start a new run',
@@ -29,7 +38,7 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
     stopping.abort()
   })
   let last = await runSafe(o, stopping.signal)
-  const roots = (o.paths.length > 0 ? o.paths : ['.']).map((p) => resolve(p))
+  const roots = (o.paths.length > 0 ? o.paths : [bytesOf('.')]).map((p) => resolve(toText(p)))
   const { watch: chokidarWatch } = await import('chokidar')
   const watcher = chokidarWatch(roots, {
     ignoreInitial: true,
@@ -58,7 +67,7 @@ export async function watch(o: TestOptions, signal?: AbortSignal): Promise<numbe
     for (const d of hit) {
       say(`\nchanged: ${terminalLineText(d, process.stderr.isTTY === true)}`)
       if (stopping.signal.aborted) break
-      last = await runSafe({ ...o, paths: [d] }, stopping.signal)
+      last = await runSafe({ ...o, paths: [fromText(d)] }, stopping.signal)
     }
     say('watching for changes (Ctrl-C to stop)')
   }

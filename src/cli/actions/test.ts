@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type Test from '../../commands/test.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
+import { type GoBytes, toText } from '../../core/go/gostring.js'
 import { leftOutText, type RootUsed } from '../../core/lint/targets.js'
 import {
   findPacks,
@@ -16,6 +17,7 @@ import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { MAX_JOBS, parseNumberFlag } from '../number-flag.js'
+import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { onStopSignals, stoppedCode } from '../signals.js'
 
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
@@ -31,8 +33,9 @@ export const TEST_EXIT = {
 } as const
 
 export interface TestOptions {
-  paths: string[]
-  root?: string
+  /** The PATHs and --root as the bytes given (cli/os-bytes.ts). */
+  paths: GoBytes[]
+  root?: GoBytes
   format: TestFormat
   jobs: number
   filter: RegExp | null
@@ -71,8 +74,8 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     }
   }
   return {
-    paths: argv,
-    root: flags.root,
+    paths: argv.map(argBytes),
+    root: pathFlag(flags.root),
     format,
     jobs: j,
     filter,
@@ -82,7 +85,7 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     quiet: flags.quiet === true,
     watch: flags.watch === true,
     audit: flags.audit === true,
-    auditDb: auditStorePath(flags['audit-db']),
+    auditDb: auditStorePath(textPath('--audit-db', flags['audit-db'])),
     defaultIgnore: flags['no-default-ignore'] !== true,
   }
 }
@@ -152,7 +155,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     process.stdout.write(s)
   }
   if (items.length === 0) {
-    const where = o.paths.length > 0 ? o.paths.join(', ') : '.'
+    const where = o.paths.length > 0 ? o.paths.map(toText).join(', ') : '.'
     const empty = { ...emptySummary(), leftOut, roots }
     if (o.passWithNoTests) {
       if (o.format !== 'spec') (await makeReporter(o.format, write)).end(empty)

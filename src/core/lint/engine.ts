@@ -1,6 +1,6 @@
 import { type BuildCache, newBuildCache } from '../build.js'
-import type { GoString } from '../go/gostring.js'
-import { fromText, toText } from '../go/gostring.js'
+import type { GoBytes, GoString } from '../go/gostring.js'
+import { bytesOf, fromText, toText } from '../go/gostring.js'
 import { abs, dir } from '../go/path/filepath/path.js'
 import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import type { ConfigFinder, LintConfig } from './config.js'
@@ -11,12 +11,10 @@ import { collectTargets, type RootUsed } from './targets.js'
 import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
 
 export interface CheckOptions {
-  /** PATH arguments as typed (text); none means `.`. */
-  paths: readonly string[]
-  /** The PATHs as the bytes given, when known (they may not be UTF-8). */
-  pathBytes?: readonly GoString[]
-  /** --root, as typed. */
-  root?: string
+  /** PATH arguments, as the bytes given (cli/os-bytes.ts); none means `.`. */
+  paths: readonly GoBytes[]
+  /** --root, as the bytes given. */
+  root?: GoBytes
   /**
    * The rules to run: MANAGER_RULES (registry-manager.js) for validate, RULES (registry.js) for
    * lint. Passed in so that validate never loads the best-practice modules.
@@ -33,8 +31,8 @@ export interface CheckOptions {
   useConfig?: boolean
   /** Leave out node_modules and VCS dirs below each PATH (default true; targets.ts). */
   defaultIgnore?: boolean
-  /** The config file for every checked file (--config), instead of the nearest one. */
-  configPath?: string
+  /** The config file for every checked file (--config, the bytes given), instead of the nearest one. */
+  configPath?: GoBytes
   /** Builtin skill keys taken before any pack (default: the manager's 11). */
   builtins?: readonly GoString[]
 }
@@ -68,9 +66,9 @@ type NativeModule = typeof import('../native/skill-md.js')
 let nativeModule: Promise<NativeModule> | null = null
 let loadAllModule: Promise<typeof import('../marketplace/load-all.js')> | null = null
 
-function absPath(p: string): GoString {
-  const a = abs(fromText(p))
-  return a.ok ? a.value : fromText(p)
+function absPath(p: GoBytes): GoString {
+  const a = abs(p)
+  return a.ok ? a.value : p
 }
 
 /**
@@ -107,12 +105,9 @@ const byLine = (r: Report) => ({ line: r.line ?? 1, column: r.column ?? 1, offse
 export async function check(opts: CheckOptions): Promise<CheckResult> {
   const RULES = opts.rules
   const rulesFor = (kind: TargetKind) => RULES.filter((r) => r.kind === 'any' || r.kind === kind)
-  const targets = collectTargets(
-    opts.paths.length > 0 ? opts.paths : ['.'],
-    opts.root,
-    opts.paths.length > 0 ? opts.pathBytes : undefined,
-    { defaultIgnore: opts.defaultIgnore },
-  )
+  const targets = collectTargets(opts.paths.length > 0 ? opts.paths : [bytesOf('.')], opts.root, {
+    defaultIgnore: opts.defaultIgnore,
+  })
   // The config module (and yaml, when a config file exists) is loaded only for lint.
   const configModule = opts.useConfig ? await import('./config.js') : null
   const finder: ConfigFinder | null = configModule

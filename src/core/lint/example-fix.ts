@@ -43,7 +43,7 @@ export async function exampleDiffs(rule: Rule<Context>): Promise<string[]> {
     const dir = mkdtempSync(join(tmpdir(), 'ongrid-skill-example-'))
     try {
       writeExample(dir, e)
-      const r = await check({ paths: [join(dir, e.path ?? 'skills')], rules: [rule], set: 'all' })
+      const r = await check({ paths: [fromText(join(dir, e.path ?? 'skills'))], rules: [rule], set: 'all' })
       // The tree was written just now by us: nothing in it is "changed during the run". (A start
       // of Date.now() judged a file written in the same millisecond as changed, now and then,
       // and its diff went missing from docs/rules.md.)

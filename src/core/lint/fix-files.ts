@@ -71,6 +71,9 @@ export function fixFile(plan: FilePlan, guard: ChangeGuard, dryRun: boolean): Fi
   try {
     st = fs.lstatSync(plan.file)
   } catch (e) {
+    // Found by its bytes, not by Node's text of them: fixes are written by text paths.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && plan.file.includes('\ufffd'))
+      return left('not fixed: its path is not UTF-8, and fixes are written by text paths')
     return left(`not fixed: ${reasonText(e)}`)
   }
   if (!st.isFile()) return left('not fixed: not a regular file')

@@ -1,5 +1,5 @@
 import type { GoError } from '../go/errors.js'
-import { fromText, type GoString, toText } from '../go/gostring.js'
+import { type GoBytes, type GoString, toText } from '../go/gostring.js'
 import { isNotExist } from '../go/os/errors.js'
 import { lstat, readDirNames, stat } from '../go/os/file.js'
 import { abs, base, dir, join } from '../go/path/filepath/path.js'
@@ -97,14 +97,9 @@ function isNative(path: GoString): boolean {
   return base(path) === 'SKILL.md' || /\.md$/i.test(path)
 }
 
-function absoluteBytes(p: GoString): GoString {
+function absolute(p: GoBytes): GoString {
   const a = abs(p)
   return a.ok ? a.value : p
-}
-
-function absolute(p: string): GoString {
-  const a = abs(fromText(p))
-  return a.ok ? a.value : fromText(p)
 }
 
 /**
@@ -117,23 +112,18 @@ function absolute(p: string): GoString {
  * below it, the dir that holds it; for any other dir, that dir. A pack dir with packs nested
  * below it may be either a pack under some root or a root itself: the stricter root, the dir
  * itself, is taken (an entry it lets through, the manager passes under either reading).
- * The same file is checked once.
+ * The same file is checked once. PATHs and root are the bytes given (cli/os-bytes.ts): a name
+ * that is not UTF-8 is the dir it names, not Node's text of it; messages show them as text.
  */
-export function collectTargets(
-  paths: readonly string[],
-  root?: string,
-  /** The same PATHs as the bytes given (cli/os-bytes.ts), when they may not be UTF-8. */
-  pathBytes?: readonly GoString[],
-  opts: TargetOptions = {},
-): Targets {
+export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: TargetOptions = {}): Targets {
   const defaultIgnore = opts.defaultIgnore !== false
   const out: Targets = { files: [], walkErrors: [], leftOut: new Map(), roots: [] }
   const seen = new Set<GoString>()
   const rootGiven = root === undefined ? null : absolute(root)
   if (rootGiven !== null) {
     const r = stat(rootGiven)
-    if (!r.ok) throw new PathError(`--root ${root}: ${toText(r.err.error())}`)
-    if (!r.value.isDir()) throw new PathError(`--root ${root} is not a directory`)
+    if (!r.ok) throw new PathError(`--root ${toText(root ?? '')}: ${toText(r.err.error())}`)
+    if (!r.value.isDir()) throw new PathError(`--root ${toText(root ?? '')} is not a directory`)
   }
   const noteRoot = (r: GoString) => {
     if (!out.roots.some((x) => x.path === r)) out.roots.push({ path: r, assumed: rootGiven === null })
@@ -143,9 +133,9 @@ export function collectTargets(
     seen.add(t.path)
     out.files.push(t)
   }
-  for (const [k, p] of paths.entries()) {
-    const given = pathBytes?.[k]
-    const path = given === undefined ? absolute(p) : absoluteBytes(given)
+  for (const given of paths) {
+    const p = toText(given)
+    const path = absolute(given)
     const info = stat(path)
     if (!info.ok) {
       if (isNotExist(info.err)) throw new PathError(`PATH does not exist: ${p}`)

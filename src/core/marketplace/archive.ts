@@ -512,8 +512,11 @@ function minParam(v: string): string {
   return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(v) ? v : `"${v.replace(/["\\]/g, '\\$&')}"`
 }
 
-/** Extracts `file` into a fresh `ongrid-pack-*` dir as the upload endpoint does, and descends. */
-export async function extractUpload(file: string, filename = file): Promise<ExtractResult> {
+/**
+ * Extracts `file` into a fresh `ongrid-pack-*` dir as the upload endpoint does, and descends.
+ * `file` is a Buffer when its name is not UTF-8; `filename` is then its name as text.
+ */
+export async function extractUpload(file: string | Buffer, filename = String(file)): Promise<ExtractResult> {
   const format = archiveFormat(filename.slice(filename.lastIndexOf('/') + 1))
   const base = filename.slice(filename.lastIndexOf('/') + 1)
   if (format === null) {
@@ -527,7 +530,7 @@ export async function extractUpload(file: string, filename = file): Promise<Extr
   try {
     size = statSync(file).size
   } catch (e) {
-    throw new ExtractError(fromNodeError(e, 'stat', fromText(file)).error())
+    throw new ExtractError(fromNodeError(e, 'stat', fromText(filename)).error())
   }
   if (minUploadRequest(size, base) > MAX_UPLOAD) {
     // ParseMultipartForm under the 64 MiB MaxBytesReader: no client can send it.
@@ -542,8 +545,8 @@ export async function extractUpload(file: string, filename = file): Promise<Extr
     if (e instanceof TooLargeError) return { ok: false, error: UPLOAD_TOO_LARGE, exact: true }
     // Ours to say, not the endpoint's (no client sends a FIFO): one line, exit 2.
     if (e instanceof NotRegularError)
-      throw new UserError(`${file}: not a regular file (a FIFO or device; give a pack dir or an archive)`)
-    throw new UserError(`${file}: ${reasonText(e)}`)
+      throw new UserError(`${filename}: not a regular file (a FIFO or device; give a pack dir or an archive)`)
+    throw new UserError(`${filename}: ${reasonText(e)}`)
   }
   const places = scratchPlaces()
   for (let i = 0; i < places.length; i++) {

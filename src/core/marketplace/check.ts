@@ -4,11 +4,11 @@
  * manager's verdict and our findings) and the signature document. Rendering is ui/marketplace/.
  */
 import { statSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { UserError } from '../errors.js'
-import { fromText, type GoString, toText } from '../go/gostring.js'
+import { type GoBytes, type GoString, toText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
-import { base } from '../go/path/filepath/path.js'
+import { nodePath } from '../go/os/file.js'
+import { abs, base } from '../go/path/filepath/path.js'
 import type { Severity } from '../lint/types.js'
 import { capabilityDeclarationJSON } from './capabilities.js'
 import { checkInstall, type InstallCheck, stagingBasename, type TrustConfig } from './install.js'
@@ -119,11 +119,15 @@ export interface Target {
   cleanup: () => void
 }
 
-export async function openTarget(path: string): Promise<Target> {
-  const display = resolve(path)
+export async function openTarget(given: GoBytes): Promise<Target> {
+  const path = toText(given)
+  const a = abs(given)
+  const absolute = a.ok ? a.value : given
+  const display = toText(absolute)
+  const fsPath = nodePath(absolute) ?? display
   let st: ReturnType<typeof statSync>
   try {
-    st = statSync(display)
+    st = statSync(fsPath)
   } catch (e) {
     throw new UserError(`${path}: ${reasonText(e)}`)
   }
@@ -132,7 +136,7 @@ export async function openTarget(path: string): Promise<Target> {
       `${path}: not a regular file or directory (a FIFO or device); give a pack dir or an archive`,
     )
   if (st.isDirectory()) {
-    const root = fromText(display)
+    const root = absolute
     return {
       display,
       archive: false,
@@ -145,7 +149,7 @@ export async function openTarget(path: string): Promise<Target> {
     }
   }
   const { extractUpload } = await import('./archive.js')
-  const x = await extractUpload(display)
+  const x = await extractUpload(fsPath, display)
   if (!x.ok && x.ours === true) throw new UserError(`${path}: ${toText(x.error)}`)
   if (!x.ok) {
     return {
@@ -160,7 +164,7 @@ export async function openTarget(path: string): Promise<Target> {
     }
   }
   const { dest, root, descended, cleanup } = x.value
-  const shown = fromText(display)
+  const shown = absolute
   return {
     display,
     archive: true,

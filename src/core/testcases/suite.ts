@@ -1,7 +1,10 @@
+import { isUtf8 } from 'node:buffer'
 import { relative } from 'node:path'
 import { buildSubprocessSkill, type SubprocessSkill } from '../build.js'
-import { toText } from '../go/gostring.js'
-import { dir } from '../go/path/filepath/path.js'
+import { bytesOf, type GoBytes, toBuffer, toText } from '../go/gostring.js'
+import { lstat } from '../go/os/file.js'
+import { dir, join } from '../go/path/filepath/path.js'
+import { quote } from '../go/strconv/quote.js'
 import { collectTargets, type RootUsed, type TargetOptions } from '../lint/targets.js'
 import { parseManifest } from '../manifest.js'
 import { notJudgedText, readManifest, whole } from '../manifest-read.js'
@@ -55,18 +58,20 @@ export interface ItemResult {
  * and `opts.roots`, when given, are filled with what was left out and the roots used.
  */
 export function findPacks(
-  paths: readonly string[],
-  root?: string,
+  paths: readonly GoBytes[],
+  root?: GoBytes,
   opts: TargetOptions & { leftOut?: Map<string, number>; roots?: RootUsed[] } = {},
 ): PackPlan[] {
-  const targets = collectTargets(paths.length > 0 ? paths : ['.'], root, undefined, opts)
+  const targets = collectTargets(paths.length > 0 ? paths : [bytesOf('.')], root, opts)
   for (const [name, n] of targets.leftOut) opts.leftOut?.set(name, (opts.leftOut.get(name) ?? 0) + n)
   opts.roots?.push(...targets.roots)
   const out: PackPlan[] = []
   for (const t of targets.files) {
     if (t.kind !== 'manifest') continue
     const packDir = toText(dir(t.path))
-    const files = caseFiles(packDir).map(loadCaseFile)
+    const files = isUtf8(toBuffer(dir(t.path)))
+      ? caseFiles(packDir).map(loadCaseFile)
+      : unreadCases(bytesOf(dir(t.path)))
     let skill: SubprocessSkill | null = null
     let rejected: string | null = null
     // Read as run reads it: a FIFO blocks as it blocks the manager; a device that does not end
@@ -94,6 +99,21 @@ export function findPacks(
     })
   }
   return out
+}
+
+/**
+ * The case files of a pack dir whose name is not UTF-8: Node reads case files and spawns entries
+ * by text paths, so its tests/ dir (when there is one) is one problem that says so, not nothing.
+ */
+function unreadCases(packDir: GoBytes): CaseFile[] {
+  const tests = join(packDir, bytesOf('tests'))
+  const t = lstat(tests)
+  if (!t.ok || !t.value.isDir()) return []
+  const file = toText(tests)
+  const message = `not read: the pack dir's name is not UTF-8 (${toText(quote(packDir))}), and the test runner reads case files and spawns entries by text paths`
+  return [
+    { file, cases: [], problems: [{ kind: 'shape', file, pointer: '', message }], json: null, text: null },
+  ]
 }
 
 /** The items to run, in report order; cases filtered by name (`filter.test`: a RegExp, or names matched already). */

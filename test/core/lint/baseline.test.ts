@@ -89,9 +89,9 @@ describe('fingerprints', () => {
     const pack = (lead: string) =>
       `{\n${lead}  "name": "fp_skill",\n  "description": "short",\n  "entry": "run.sh",\n  "class": "safe",\n  "timeout_seconds": 10\n}\n`
     makeTree(R, { 'fp/a/skill.json': pack(''), 'fp/a/run.sh': ECHO })
-    const before = (await check({ paths: [join(R, 'fp')], rules: RULES, set: 'all' })).files[0]
+    const before = (await check({ paths: [join(R, 'fp')].map(fromText), rules: RULES, set: 'all' })).files[0]
     writeFileSync(join(R, 'fp/a/skill.json'), pack('  "version": "2",\n\n\n'))
-    const after = (await check({ paths: [join(R, 'fp')], rules: RULES, set: 'all' })).files[0]
+    const after = (await check({ paths: [join(R, 'fp')].map(fromText), rules: RULES, set: 'all' })).files[0]
     const short = (r: FileReport) => r.findings.findIndex((x) => x.ruleId === 'practice/description-length')
     assert.notEqual(before.findings[short(before)].line, after.findings[short(after)].line)
     assert.deepEqual(fingerprints(after)[short(after)], fingerprints(before)[short(before)])
@@ -102,7 +102,7 @@ describe('fingerprints', () => {
 describe('fingerprints of a file that is not JSON', () => {
   test('no key path, and an end: the tree is read only from valid JSON', async () => {
     makeTree(R, { 'nj/a/skill.json': '{\n  "name": "nj",\n  "entry": "run.sh",\n}\n', 'nj/a/run.sh': ECHO })
-    const r = (await check({ paths: [join(R, 'nj')], rules: RULES, set: 'all' })).files[0]
+    const r = (await check({ paths: [join(R, 'nj')].map(fromText), rules: RULES, set: 'all' })).files[0]
     assert.ok(r.findings.length > 0 && r.findings.every((f) => f.offset !== null))
     assert.deepEqual(
       fingerprints(r).map((f) => f.at),

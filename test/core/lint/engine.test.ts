@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import { ConfigError } from '../../../src/core/lint/config.js'
 import { check } from '../../../src/core/lint/engine.js'
 import { RULES } from '../../../src/core/lint/registry.js'
@@ -20,8 +21,8 @@ const GOOD = (name: string, extra: Record<string, unknown> = {}) =>
     ...extra,
   })
 
-const ids = async (paths: string[], extra: Partial<Parameters<typeof check>[0]> = {}) =>
-  (await check({ paths, rules: RULES, set: 'all', ...extra })).files.map((f) => [
+const ids = async (paths: string[], extra: Partial<Omit<Parameters<typeof check>[0], 'paths'>> = {}) =>
+  (await check({ paths: paths.map(fromText), rules: RULES, set: 'all', ...extra })).files.map((f) => [
     f.file.slice(R.length + 1),
     f.ignored,
     f.findings.map((x) => `${x.ruleId}:${x.severity}`),
@@ -44,17 +45,17 @@ describe('targets', () => {
   after(() => cleanup())
 
   test('a pack dir, a skill.json, a SKILL.md, a walked dir; roots default to the dir holding the pack', () => {
-    assert.deepEqual(collectTargets([`${R}/skills/a`]).files, [
+    assert.deepEqual(collectTargets([`${R}/skills/a`].map(fromText)).files, [
       { kind: 'manifest', path: `${R}/skills/a/skill.json`, root: `${R}/skills` },
     ])
-    assert.deepEqual(collectTargets([`${R}/skills/b/deep/skill.json`]).files, [
+    assert.deepEqual(collectTargets([`${R}/skills/b/deep/skill.json`].map(fromText)).files, [
       { kind: 'manifest', path: `${R}/skills/b/deep/skill.json`, root: `${R}/skills/b` },
     ])
-    assert.deepEqual(collectTargets([`${R}/skills/n`]).files, [
+    assert.deepEqual(collectTargets([`${R}/skills/n`].map(fromText)).files, [
       { kind: 'native', path: `${R}/skills/n/SKILL.md`, root: `${R}/skills` },
     ])
     assert.deepEqual(
-      collectTargets([`${R}/skills`]).files.map((t) => [
+      collectTargets([`${R}/skills`].map(fromText)).files.map((t) => [
         t.kind,
         t.path.slice(R.length),
         t.root.slice(R.length),
@@ -65,19 +66,25 @@ describe('targets', () => {
         ['native', '/skills/n/SKILL.md', '/skills'],
       ],
     )
-    assert.equal(collectTargets([`${R}/skills/a`], `${R}`).files[0].root, R)
+    assert.equal(collectTargets([`${R}/skills/a`].map(fromText), fromText(`${R}`)).files[0].root, R)
   })
   test('the same file twice is checked once', () => {
-    assert.equal(collectTargets([`${R}/skills/a`, `${R}/skills/a/skill.json`, `${R}/skills`]).files.length, 3)
+    assert.equal(
+      collectTargets([`${R}/skills/a`, `${R}/skills/a/skill.json`, `${R}/skills`].map(fromText)).files.length,
+      3,
+    )
   })
   test('a missing PATH, a dir with nothing to check, a symlinked root: errors, never “all good”', () => {
     assert.throws(
-      () => collectTargets([`${R}/nope`]),
+      () => collectTargets([`${R}/nope`].map(fromText)),
       (e: Error) => e instanceof PathError && e.message === `PATH does not exist: ${R}/nope`,
     )
-    assert.throws(() => collectTargets([`${R}/empty`]), /no skill.json or SKILL.md under/)
-    assert.throws(() => collectTargets([`${R}/link`]), /symlink, and the manager's walk does not descend/)
-    assert.throws(() => collectTargets([`${R}/skills`], `${R}/nope`), /--root/)
+    assert.throws(() => collectTargets([`${R}/empty`].map(fromText)), /no skill.json or SKILL.md under/)
+    assert.throws(
+      () => collectTargets([`${R}/link`].map(fromText)),
+      /symlink, and the manager's walk does not descend/,
+    )
+    assert.throws(() => collectTargets([`${R}/skills`].map(fromText), fromText(`${R}/nope`)), /--root/)
   })
 })
 
@@ -152,7 +159,7 @@ describe('.ongrid-skill.yaml', () => {
   test('a config that cannot be used is a tool error', async () => {
     const err = async (dir: string, re: RegExp) =>
       assert.rejects(
-        check({ paths: [`${R}/${dir}`], rules: RULES, set: 'all', useConfig: true }),
+        check({ paths: [`${R}/${dir}`].map(fromText), rules: RULES, set: 'all', useConfig: true }),
         (e: Error) => e instanceof ConfigError && re.test(e.message),
       )
     await err('bad1', /unknown rule "no\/such-rule"/)

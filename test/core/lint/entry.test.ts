@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { chmodSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import { check } from '../../../src/core/lint/engine.js'
 import { entryProblem, envLookupProblem, newEntryCache, shebang } from '../../../src/core/lint/entry.js'
 import { MANAGER_RULES } from '../../../src/core/lint/registry-manager.js'
@@ -16,9 +17,9 @@ describe('entry checks remember within one check, not across checks', () => {
   after(() => cleanup())
 
   const ids = async (root: string) =>
-    (await check({ paths: [`${root}/skills`], rules: MANAGER_RULES, set: 'manager' })).files.flatMap((f) =>
-      f.findings.map((x) => x.ruleId),
-    )
+    (
+      await check({ paths: [`${root}/skills`].map(fromText), rules: MANAGER_RULES, set: 'manager' })
+    ).files.flatMap((f) => f.findings.map((x) => x.ruleId))
 
   test('an entry fixed between two checks in one process is read again', async () => {
     const root = `${R}/fixed`

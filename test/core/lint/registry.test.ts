@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import { check } from '../../../src/core/lint/engine.js'
 import { RULES } from '../../../src/core/lint/registry.js'
 import { MANAGER_RULES } from '../../../src/core/lint/registry-manager.js'
@@ -18,7 +19,7 @@ describe('the registry', () => {
   test('the clean pack and a clean SKILL.md have no findings at all', async () => {
     const root = `${R}/clean`
     makeTree(root, { 'skills/a/skill.json': pack(), 'skills/a/run.sh': ECHO, 'skills/n/SKILL.md': NATIVE_OK })
-    const r = await check({ paths: [`${root}/skills`], rules: RULES, set: 'all' })
+    const r = await check({ paths: [`${root}/skills`].map(fromText), rules: RULES, set: 'all' })
     assert.deepEqual(
       r.files.flatMap((f) => f.findings),
       [],
@@ -31,7 +32,7 @@ describe('the registry', () => {
       'skills/a/skill.json': pack({ class: undefined, name: 'Bad' }),
       'skills/a/run.sh': ECHO,
     })
-    const r = await check({ paths: [`${root}/skills`], rules: MANAGER_RULES, set: 'manager' })
+    const r = await check({ paths: [`${root}/skills`].map(fromText), rules: MANAGER_RULES, set: 'manager' })
     assert.deepEqual(
       r.files.flatMap((f) => f.findings.map((x) => x.ruleId)),
       ['manager/build'],

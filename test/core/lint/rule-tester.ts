@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import type { Context } from '../../../src/core/lint/context.js'
 import { check } from '../../../src/core/lint/engine.js'
 import { applyEdits, planFixes } from '../../../src/core/lint/fix.js'
@@ -78,7 +79,7 @@ export function unlockCase(dir: string, c: TreeCase | RuleExample): void {
 
 /** What the rule alone reports on a case written into `dir`, paths relative to `dir`. */
 export async function runRule(rule: unknown, dir: string, path = 'skills'): Promise<Actual[]> {
-  const r = await check({ paths: [`${dir}/${path}`], rules: [asRule(rule)], set: 'all' })
+  const r = await check({ paths: [`${dir}/${path}`].map(fromText), rules: [asRule(rule)], set: 'all' })
   return r.files.flatMap((f) =>
     f.findings.map((x) => ({
       ruleId: x.ruleId,
@@ -124,7 +125,7 @@ function expectedList(rule: Rule<Context>, c: InvalidCase, actual: Actual[], dir
  */
 export async function fixTree(rule: unknown, dir: string, path = 'skills'): Promise<number> {
   for (let pass = 0; pass < 10; pass++) {
-    const r = await check({ paths: [`${dir}/${path}`], rules: [asRule(rule)], set: 'all' })
+    const r = await check({ paths: [`${dir}/${path}`].map(fromText), rules: [asRule(rule)], set: 'all' })
     const plans = planFixes(r.files.flatMap((f) => f.findings))
     if (plans.size === 0) return pass
     for (const p of plans.values()) {

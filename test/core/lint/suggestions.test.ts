@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import type { Context } from '../../../src/core/lint/context.js'
 import { check } from '../../../src/core/lint/engine.js'
 import { applyEdits, planFixes } from '../../../src/core/lint/fix.js'
@@ -15,7 +16,7 @@ async function findings(skillJson: string) {
   const dir = `${root}/c${n++}`
   makeTree(dir, { 'skills/a/skill.json': skillJson, 'skills/a/run.sh': ECHO })
   const r = await check({
-    paths: [`${dir}/skills`],
+    paths: [fromText(`${dir}/skills`)],
     rules: [nearMiss as unknown as Rule<Context>],
     set: 'all',
   })

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import {
   collectTargets,
   DEFAULT_IGNORED_DIRS,
@@ -13,7 +14,9 @@ let cleanup = () => {}
 
 /** The files found, relative to R. */
 const found = (paths: string[], root?: string, defaultIgnore?: boolean) =>
-  collectTargets(paths, root, undefined, { defaultIgnore }).files.map((t) => t.path.slice(R.length + 1))
+  collectTargets(paths.map(fromText), root === undefined ? undefined : fromText(root), {
+    defaultIgnore,
+  }).files.map((t) => t.path.slice(R.length + 1))
 
 describe('the dirs left out by default', () => {
   before(() => {
@@ -42,7 +45,7 @@ describe('the dirs left out by default', () => {
     assert.deepEqual(DEFAULT_IGNORED_DIRS, ['node_modules', '.git', '.hg', '.svn'])
   })
   test('left out at any depth below a PATH, and counted by name in the order met', () => {
-    const t = collectTargets([`${R}/repo`])
+    const t = collectTargets([`${R}/repo`].map(fromText))
     assert.deepEqual(
       t.files.map((f) => f.path.slice(R.length + 1)),
       ['repo/skills/mine/skill.json', 'repo/skills/other/skill.json'],
@@ -60,7 +63,7 @@ describe('the dirs left out by default', () => {
     assert.deepEqual(t.walkErrors, [])
   })
   test('--no-default-ignore walks them all, as the manager walks whatever is deployed', () => {
-    const t = collectTargets([`${R}/repo`], undefined, undefined, { defaultIgnore: false })
+    const t = collectTargets([`${R}/repo`].map(fromText), undefined, { defaultIgnore: false })
     assert.deepEqual(
       t.files.map((f) => f.path.slice(R.length + 1)),
       [
@@ -87,10 +90,10 @@ describe('the dirs left out by default', () => {
     assert.deepEqual(found([`${R}/repo/skills/mine`]), ['repo/skills/mine/skill.json'])
   })
   test('a symlink of such a name is left out too, never reported as packs the manager misses', () => {
-    const t = collectTargets([`${R}/linked`])
+    const t = collectTargets([`${R}/linked`].map(fromText))
     assert.deepEqual(t.walkErrors, [])
     assert.deepEqual([...t.leftOut], [['node_modules', 1]])
-    const all = collectTargets([`${R}/linked`], undefined, undefined, { defaultIgnore: false })
+    const all = collectTargets([`${R}/linked`].map(fromText), undefined, { defaultIgnore: false })
     assert.deepEqual(
       all.walkErrors.map((w) => [w.path.slice(R.length + 1), w.err]),
       [['linked/node_modules', null]],
@@ -98,7 +101,7 @@ describe('the dirs left out by default', () => {
   })
   test('nothing but left-out dirs under a PATH: an error that says so, never a pass', () => {
     assert.throws(
-      () => collectTargets([`${R}/only`]),
+      () => collectTargets([`${R}/only`].map(fromText)),
       (e: Error) =>
         e instanceof PathError &&
         e.message ===
@@ -129,7 +132,9 @@ describe('the allow-list root when none is given', () => {
   after(() => cleanup())
 
   const roots = (paths: string[], root?: string, defaultIgnore?: boolean) => {
-    const t = collectTargets(paths, root, undefined, { defaultIgnore })
+    const t = collectTargets(paths.map(fromText), root === undefined ? undefined : fromText(root), {
+      defaultIgnore,
+    })
     return {
       files: t.files.map((f) => [f.path.slice(R.length), f.root.slice(R.length)]),
       roots: t.roots.map((r) => [r.path.slice(R.length), r.assumed]),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import { check } from '../../../src/core/lint/engine.js'
 import { RULES } from '../../../src/core/lint/registry.js'
 import { MANAGER_RULES } from '../../../src/core/lint/registry-manager.js'
@@ -23,7 +24,7 @@ const MANIFEST = JSON.stringify({
 async function findings(cases: string, set: 'manager' | 'all' = 'manager', manifest = MANIFEST) {
   const dir = join(R, `p${Math.random().toString(36).slice(2)}`)
   makeTree(dir, { 'skill.json': manifest, 'run.sh': { exec: '#!/bin/sh\necho {}\n' }, 'tests/a.json': cases })
-  const r = await check({ paths: [dir], rules: set === 'manager' ? MANAGER_RULES : RULES, set })
+  const r = await check({ paths: [dir].map(fromText), rules: set === 'manager' ? MANAGER_RULES : RULES, set })
   return r.files
     .filter((f) => f.kind === 'cases')
     .flatMap((f) =>

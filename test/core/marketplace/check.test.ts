@@ -23,7 +23,7 @@ const severityOf = new Map(MARKETPLACE_RULES.map((r) => [r.id, r.severity]))
 describe('openTarget', () => {
   test('a pack dir is checked in place, its paths shown as they are', async () => {
     const dir = demo()
-    const t = await openTarget(dir)
+    const t = await openTarget(fromText(dir))
     assert.equal(t.display, dir)
     assert.equal(t.archive, false)
     assert.equal(t.root, dir)
@@ -33,21 +33,21 @@ describe('openTarget', () => {
   })
 
   test('a missing path or a FIFO is one line naming it', async () => {
-    await assert.rejects(openTarget(join(root, 'nope')), (e: Error) => {
+    await assert.rejects(openTarget(fromText(join(root, 'nope'))), (e: Error) => {
       assert.ok(e instanceof UserError)
       assert.match(e.message, /nope: no such file or directory$/)
       return true
     })
     const fifo = fresh('fifo')
     execFileSync('mkfifo', [fifo])
-    await assert.rejects(openTarget(fifo), /not a regular file or directory \(a FIFO or device\)/)
+    await assert.rejects(openTarget(fromText(fifo)), /not a regular file or directory \(a FIFO or device\)/)
   })
 
   test('an archive is extracted, shown under its own name, and removed by cleanup', async () => {
     const dir = demo()
     const archive = `${fresh('a')}.tar.gz`
     execFileSync('tar', ['czf', archive, '-C', dirname(dir), basename(dir)])
-    const t = await openTarget(archive)
+    const t = await openTarget(fromText(archive))
     assert.equal(t.archive, true)
     assert.ok(t.root !== null)
     assert.equal(t.noWrapper, false)
@@ -58,7 +58,7 @@ describe('openTarget', () => {
 
 describe('checkDocument', () => {
   test('each finding at its rule’s severity, from the rule list', async () => {
-    const t = await openTarget(demo('Not_Strict'))
+    const t = await openTarget(fromText(demo('Not_Strict')))
     const doc = await checkDocument(t, DEFAULT_TRUST)
     assert.ok(doc.findings.length > 0)
     for (const f of doc.findings) assert.equal(f.severity, severityOf.get(f.ruleId), f.ruleId)
@@ -74,7 +74,7 @@ describe('checkDocument', () => {
     const dir = demo()
     const archive = `${fresh('flat')}.tar.gz`
     execFileSync('tar', ['czf', archive, '-C', dir, '.claude-plugin', 'skills'])
-    const t = await openTarget(archive)
+    const t = await openTarget(fromText(archive))
     try {
       assert.equal(t.noWrapper, true)
       const doc = await checkDocument(t, DEFAULT_TRUST)
@@ -90,7 +90,7 @@ describe('checkDocument', () => {
   test('a refused upload: marketplace/install-refused with the endpoint’s text', async () => {
     const archive = `${fresh('bad')}.tar.gz`
     writeFileSync(archive, 'not gzip')
-    const t = await openTarget(archive)
+    const t = await openTarget(fromText(archive))
     const doc = await checkDocument(t, DEFAULT_TRUST)
     assert.equal(doc.install?.ok, false)
     assert.deepEqual(
@@ -106,7 +106,7 @@ describe('verifyDocument', () => {
     const archive = `${fresh('inexact')}.tar.gz`
     // A gzip header, then a deflate block of a type that does not exist: zlib's words, not Go's.
     writeFileSync(archive, Buffer.from('1f8b08000000000000030000ffffffffffffffff', 'hex').fill(0xff, 10))
-    const t = await openTarget(archive)
+    const t = await openTarget(fromText(archive))
     assert.equal(t.uploadError?.exact, false)
     const verified = verifyDocument(t, '', 'default', false)
     assert.equal(verified.failed, true)
@@ -120,7 +120,7 @@ describe('verifyDocument', () => {
   })
 
   test('unsigned: info, or an error that fails with --require-signed; the one message', async () => {
-    const t = await openTarget(demo())
+    const t = await openTarget(fromText(demo()))
     const loose = verifyDocument(t, '', 'default', false)
     assert.equal(loose.failed, false)
     assert.deepEqual(
@@ -139,7 +139,7 @@ describe('verifyDocument', () => {
   test('verified: no finding; tampered: signature-failed as an error, with what to do', async () => {
     const dir = demo()
     sign(dir)
-    const t = await openTarget(dir)
+    const t = await openTarget(fromText(dir))
     const ok = verifyDocument(t, '', 'default', true)
     assert.equal(ok.failed, false)
     assert.equal(ok.doc.signature?.state, 'verified')

@@ -17,7 +17,7 @@ import { makeTree } from '../../helpers/tree.js'
 import { packFixtures, SKILL } from './fixture.js'
 
 const { pack, demo, sign, fresh } = packFixtures('ongrid-mp-pack-')
-const docOf = async (dir: string) => checkDocument(await openTarget(dir), DEFAULT_TRUST)
+const docOf = async (dir: string) => checkDocument(await openTarget(fromText(dir)), DEFAULT_TRUST)
 
 function refusal(fn: () => unknown, re: RegExp): void {
   assert.throws(fn, (e: Error) => {

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { fromText } from '../../../src/core/go/gostring.js'
 import { checkDocument, openTarget, verifyDocument } from '../../../src/core/marketplace/check.js'
 import { checkInstall, DEFAULT_TRUST } from '../../../src/core/marketplace/install.js'
 import {
@@ -60,7 +61,7 @@ test('marketplace/unsigned says one thing: check, verify and the trust gate', as
     '.claude-plugin/plugin.json': '{"id":"demo","version":"1.0.0"}',
     'skills/hello/SKILL.md': '---\nname: hello\ndescription: Says hello.\n---\nHi\n',
   })
-  const t = await openTarget(dir)
+  const t = await openTarget(fromText(dir))
   const messages = new Set<string>()
   for (const f of (await checkDocument(t, DEFAULT_TRUST)).findings)
     if (f.ruleId === 'marketplace/unsigned') messages.add(f.message)

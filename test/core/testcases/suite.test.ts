@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { fromText } from '../../../src/core/go/gostring.js'
 import {
   findPacks,
   HELD_PER_JOB,
@@ -38,7 +39,7 @@ describe('runItems', () => {
       'a/run.sh': { exec: SLEEPER },
       'a/tests/cases.json': JSON.stringify(cases),
     })
-    const items = plan(findPacks([join(R, 'a')]), null)
+    const items = plan(findPacks([join(R, 'a')].map(fromText)), null)
     const seen: number[] = []
     const starts: number[] = []
     const finishOrder: string[] = []
@@ -73,7 +74,7 @@ describe('runItems', () => {
     let reported = 0
     let maxAhead = 0
     const log: string[] = []
-    const s = await runItems(plan(findPacks([join(R, 'w')]), null), {
+    const s = await runItems(plan(findPacks([join(R, 'w')].map(fromText)), null), {
       jobs,
       bail: false,
       update: false,
@@ -104,7 +105,7 @@ describe('runItems', () => {
       ]),
     })
     const names: string[] = []
-    const s = await runItems(plan(findPacks([join(R, 'b')]), null), {
+    const s = await runItems(plan(findPacks([join(R, 'b')].map(fromText)), null), {
       jobs: 1,
       bail: true,
       update: false,
@@ -126,7 +127,7 @@ describe('runItems', () => {
       'd/skill.json': JSON.stringify({ name: 'bad name', description: 'd', entry: 'run.sh' }),
       'd/tests/a.json': JSON.stringify({ name: 'n', expect: { ok: true } }),
     })
-    const items = plan(findPacks([join(R, 'c'), join(R, 'd')]), /fast|^n$/)
+    const items = plan(findPacks([join(R, 'c'), join(R, 'd')].map(fromText)), /fast|^n$/)
     assert.deepEqual(
       items.map((i) => [i.pack.name, i.name]),
       [
@@ -163,14 +164,14 @@ describe('runItems', () => {
         expect: { result: { ms: 0 } },
       }),
     })
-    const first = await runItems(plan(findPacks([join(R, 'e')]), null), {
+    const first = await runItems(plan(findPacks([join(R, 'e')].map(fromText)), null), {
       jobs: 2,
       bail: false,
       update: false,
       onResult: () => {},
     })
     assert.equal(first.failed, 2)
-    const s = await runItems(plan(findPacks([join(R, 'e')]), null), {
+    const s = await runItems(plan(findPacks([join(R, 'e')].map(fromText)), null), {
       jobs: 2,
       bail: false,
       update: true,
@@ -184,7 +185,7 @@ describe('runItems', () => {
     assert.deepEqual(JSON.parse(readFileSync(join(R, 'e/tests/b.json'), 'utf8')).expect, {
       result: { ms: 2 },
     })
-    const again = await runItems(plan(findPacks([join(R, 'e')]), null), {
+    const again = await runItems(plan(findPacks([join(R, 'e')].map(fromText)), null), {
       jobs: 2,
       bail: false,
       update: false,
