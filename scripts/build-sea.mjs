@@ -63,14 +63,13 @@ try {
   const pkg = join(prefix, 'lib', 'node_modules', packed.name)
 
   // The installed tree: regular files only (node_modules/.bin holds links, which no code needs),
-  // less what never runs: type declarations, source maps and docs of dependencies, and recheck's
-  // optional native and Java backends (its checkSync, the one call made, is its JavaScript).
+  // less what never runs: type declarations, source maps and docs of dependencies. (recheck, with
+  // its optional native and Java backends, is no longer installed: dist/vendor/ has its JavaScript.)
   const index = []
   const chunks = []
   const dropped = (rel, name, dir) =>
     rel.startsWith('node_modules/') &&
-    ((dir && (name === '.bin' || /^recheck-(jar|linux-|darwin-|windows-)/.test(name))) ||
-      (!dir && /\.(d\.[cm]?ts|map|md|markdown)$/i.test(name)))
+    ((dir && name === '.bin') || (!dir && /\.(d\.[cm]?ts|map|md|markdown)$/i.test(name)))
   const walk = (dir) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name)

@@ -22,6 +22,7 @@ import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Script } from 'node:vm'
 import { build } from 'esbuild'
+import { packagesOf, writeLicenses } from './licenses.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = join(ROOT, 'dist', 'bundle')
@@ -34,15 +35,20 @@ const PARAMS = 'exports, require, module, __filename, __dirname, __ongrid_import
  * Compiled modules left out of the bundle and imported from dist/ when needed: those that import
  * ESM-only packages statically (ink), which `require` cannot load on every Node 20.
  */
-const LEFT_OUT = new Set(['ui/run-view.js', 'ui/test/live.js', 'cli/mcp-sdk.js'])
+const LEFT_OUT = new Set(['ui/run-view.js', 'ui/test/live.js', 'cli/mcp-sdk.js', 'cli/mcp-http.js'])
 
-/** Imports of LEFT_OUT modules become imports relative to the bundle (dist/bundle/ → dist/). */
+/**
+ * Imports of LEFT_OUT modules, and of the npm packages bundled into dist/vendor/ (scripts/vendor.mjs),
+ * become imports relative to the bundle (dist/bundle/ → dist/).
+ */
 const leaveOut = {
   name: 'leave-out',
   setup(b) {
     b.onResolve({ filter: /^\./ }, (args) => {
       const rel = relative(join(ROOT, 'dist'), join(args.resolveDir, args.path)).split(sep).join('/')
-      return LEFT_OUT.has(rel) ? { path: `../${rel}`, external: true } : undefined
+      return LEFT_OUT.has(rel) || rel.startsWith('vendor/')
+        ? { path: `../${rel}`, external: true }
+        : undefined
     })
   },
 }
@@ -90,25 +96,41 @@ writeFileSync(BUNDLE, code)
 const script = new Script(readFileSync(BUNDLE, 'utf8'), { filename: BUNDLE })
 writeFileSync(CACHE, script.createCachedData())
 
-// The MCP SDK surface of `mcp` (dist/cli/mcp-sdk.js), packages and all, as a second function
-// expression `(exports, require, module, __filename, __dirname) => void` with its code cache
-// (made after a run, so the functions that run at load are in it). cli/actions/mcp.ts loads it;
-// without it, the same module is imported from dist/cli/ as ES modules.
-const SDK_BUNDLE = join(OUT, 'mcp-sdk.js')
-const sdk = await build({
-  entryPoints: [join(ROOT, 'dist', 'cli', 'mcp-sdk.js')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
-  footer: { js: '})' },
-  write: false,
-  logLevel: 'warning',
-})
-writeFileSync(SDK_BUNDLE, sdk.outputFiles[0].text)
-const sdkScript = new Script(readFileSync(SDK_BUNDLE, 'utf8'), { filename: SDK_BUNDLE })
-const sdkModule = { exports: {} }
-sdkScript.runInThisContext()(sdkModule.exports, createRequire(SDK_BUNDLE), sdkModule, SDK_BUNDLE, OUT)
-if (typeof sdkModule.exports.Server !== 'function') throw new Error('bundle: mcp-sdk.js exports no Server')
-writeFileSync(join(OUT, 'mcp-sdk.cache'), sdkScript.createCachedData())
+// The MCP SDK surfaces of `mcp` (dist/cli/mcp-sdk.js; dist/cli/mcp-http.js, Streamable HTTP for
+// --http), packages and all, as function expressions `(exports, require, module, __filename,
+// __dirname) => void` with their code caches (made after a run, so the functions that run at load
+// are in them). cli/actions/mcp.ts loads them; without them, the same modules are imported from
+// dist/cli/ as ES modules. The SDK is a devDependency: the package ships it only here.
+const inlined = new Map()
+for (const [name, exported] of [
+  ['mcp-sdk', 'Server'],
+  ['mcp-http', 'StreamableHTTPServerTransport'],
+]) {
+  const file = join(OUT, `${name}.js`)
+  const sdk = await build({
+    entryPoints: [join(ROOT, 'dist', 'cli', `${name}.js`)],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+    footer: { js: '})' },
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+  })
+  packagesOf(sdk.metafile, `${name}.js`, inlined)
+  writeFileSync(file, sdk.outputFiles[0].text)
+  const sdkScript = new Script(readFileSync(file, 'utf8'), { filename: file })
+  const sdkModule = { exports: {} }
+  sdkScript.runInThisContext()(sdkModule.exports, createRequire(file), sdkModule, file, OUT)
+  if (typeof sdkModule.exports[exported] !== 'function')
+    throw new Error(`bundle: ${name}.js exports no ${exported}`)
+  writeFileSync(join(OUT, `${name}.cache`), sdkScript.createCachedData())
+}
+
+writeLicenses(
+  join(OUT, 'THIRD-PARTY-LICENSES.txt'),
+  'The npm packages bundled into dist/bundle/mcp-*.js and their licenses.',
+  inlined,
+)

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { createMysqlDb, mysqlSkip } from './fixtures/audit/db.js'
-import { REPO, runCliSync } from './helpers/cli.js'
+import { REPO, runCliSync, startCli } from './helpers/cli.js'
 import { smokeCases } from './helpers/smoke.js'
 import { tempRoot } from './helpers/tree.js'
 
@@ -19,6 +19,13 @@ const PREFIX = join(T.root, 'prefix')
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
 const INSTALLED = join(PREFIX, 'lib/node_modules', pkg.name)
 const CLI = join(PREFIX, 'bin', pkg.name)
+
+/**
+ * The installed-size budget of `npm run bench` (figure `install`, du -sb of the installed package,
+ * MB = 10⁶ bytes): checked here too, so a dependency that brings back tens of megabytes fails a
+ * test and not only the bench.
+ */
+const SIZE_BUDGET = 40e6
 
 let install: { status: number | null; stderr: string; stdout: string } = {
   status: null,
@@ -110,6 +117,89 @@ describe('npm install -g ./ongrid-skill-<v>.tgz into an empty prefix', () => {
     }
     const addons = spawnSync('find', [INSTALLED, '-name', '*.node', '-type', 'f'], { encoding: 'utf8' })
     assert.equal(addons.stdout, '')
+  })
+
+  test(`installed size within the bench's budget (≤ ${SIZE_BUDGET / 1e6} MB)`, (t) => {
+    if (install.status !== 0) return t.skip('not installed (see the test above)')
+    const du = spawnSync('du', ['-sb', INSTALLED], { encoding: 'utf8' })
+    assert.equal(du.status, 0, du.stderr)
+    const bytes = Number(du.stdout.split('\t')[0])
+    assert.ok(bytes > 1e6, du.stdout)
+    assert.ok(bytes <= SIZE_BUDGET, `installed size ${(bytes / 1e6).toFixed(1)} MB > ${SIZE_BUDGET / 1e6} MB`)
+  })
+
+  test('the packages bundled at build time are not installed, and their licenses are shipped', (t) => {
+    if (install.status !== 0) return t.skip('not installed (see the test above)')
+    const names = new Set(installedPackages(INSTALLED).map((d) => d.name))
+    for (const bundled of [
+      'ink',
+      'tar-stream',
+      'mysql2',
+      'recheck',
+      '@modelcontextprotocol/sdk',
+      'es-toolkit',
+    ]) {
+      assert.ok(!names.has(bundled), `${bundled} installed`)
+    }
+    assert.deepEqual(
+      [...names].filter((n) => n.startsWith('recheck-')),
+      [],
+      "recheck's native and Java backends installed",
+    )
+    for (const [file, pkgs] of [
+      ['dist/vendor/THIRD-PARTY-LICENSES.txt', ['ink', 'tar-stream', 'mysql2', 'recheck', 'synckit']],
+      ['dist/bundle/THIRD-PARTY-LICENSES.txt', ['@modelcontextprotocol/sdk', 'zod', 'hono']],
+    ] as const) {
+      const text = readFileSync(join(INSTALLED, file), 'utf8')
+      for (const p of pkgs)
+        assert.match(text, new RegExp(`^${p.replace('/', '\\/')}@\\d\\S* \\(`, 'm'), `${p} in ${file}`)
+      assert.match(text, /Permission is hereby granted/)
+    }
+  })
+
+  test('mcp --http (the Streamable HTTP bundle): initialize over HTTP', async (t) => {
+    if (install.status !== 0) return t.skip('not installed (see the test above)')
+    const skills = join(INSTALLED, 'examples/skills')
+    const child = startCli(['mcp', skills, '--no-audit', '--http', '0'], {
+      program: true,
+      bin: CLI,
+      cwd: T.root,
+      stdin: 'ignore',
+    })
+    let err = ''
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (c: Buffer) => {
+          err += c
+          const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
+          if (m) resolve(m[1])
+        })
+        child.once('exit', () => reject(new Error(`exited: ${err}`)))
+      })
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'pkg', version: '1' },
+          },
+        }),
+      })
+      assert.equal(res.status, 200, err)
+      assert.ok(res.headers.get('mcp-session-id'))
+      assert.match(await res.text(), /"serverInfo":\{"name":"ongrid-skill"/)
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r))
+        child.kill('SIGTERM')
+        await exited
+      }
+    }
   })
 
   for (const c of smokeCases(

@@ -4,7 +4,7 @@
  * exit code and one line it must print. The installed package's own examples/ are the packs.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CliOptions, CliResult } from './cli.js'
 
@@ -75,6 +75,19 @@ export function smokeCases(pkg: string, work: string, mysqlUrl?: () => string): 
         const r = cli(['lint', join(skills, 'bad_name'), '--format', 'github'], o())
         ok(r, 'lint', 1)
         assert.match(r.stdout, /^::error /m)
+      },
+    },
+    {
+      name: 'lint: a ReDoS pattern (recheck, bundled)',
+      run: (cli) => {
+        const pack = join(work, 'redos')
+        cpSync(disk, pack, { recursive: true })
+        const manifest = JSON.parse(readFileSync(join(pack, 'skill.json'), 'utf8'))
+        manifest.schema.properties.path = { type: 'string', pattern: '^(a+)+$' }
+        writeFileSync(join(pack, 'skill.json'), JSON.stringify(manifest, null, 2))
+        const r = cli(['lint', pack], o())
+        ok(r, 'lint')
+        assert.match(r.stdout, /backtracks catastrophically \(exponential time\).*schema\/redos-pattern/)
       },
     },
     {

@@ -232,37 +232,48 @@ interface HttpOptions {
 
 type SdkServer = import('@modelcontextprotocol/sdk/server/index.js').Server
 type Sdk = typeof import('../mcp-sdk.js')
+type SdkHttp = typeof import('../mcp-http.js')
 
 let sdkMemo: Promise<Sdk> | undefined
+let httpMemo: Promise<SdkHttp> | undefined
 
 /**
  * The SDK surface (cli/mcp-sdk.ts): from dist/bundle/mcp-sdk.js with V8's code cache when the
- * build made it (a rejected cache only costs the compile), else as ES modules.
+ * build made it (a rejected cache only costs the compile), else as ES modules (a tree that was not
+ * built: the SDK is a devDependency, the package ships it only in the bundles).
  */
 function loadSdk(): Promise<Sdk> {
-  sdkMemo ??= (async () => {
-    const file = join(packageRoot(), 'dist', 'bundle', 'mcp-sdk.js')
-    let source: string
-    try {
-      source = readFileSync(file, 'utf8')
-    } catch {
-      return await import('../mcp-sdk.js')
-    }
-    let cachedData: Buffer | undefined
-    try {
-      cachedData = readFileSync(join(dirname(file), 'mcp-sdk.cache'))
-    } catch {}
-    const { Script } = createRequire(import.meta.url)('node:vm') as typeof import('node:vm')
-    const script = new Script(source, { filename: file, cachedData })
-    if (process.env.ONGRID_SKILL_DEBUG_LOAD)
-      process.stderr.write(
-        `ongrid-skill: MCP SDK from dist/bundle/mcp-sdk.js, code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`,
-      )
-    const module = { exports: {} as Sdk }
-    script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
-    return module.exports
-  })()
+  sdkMemo ??= loadBundle<Sdk>('mcp-sdk', () => import('../mcp-sdk.js'))
   return sdkMemo
+}
+
+/** Streamable HTTP (cli/mcp-http.ts), from dist/bundle/mcp-http.js the same way. */
+function loadSdkHttp(): Promise<SdkHttp> {
+  httpMemo ??= loadBundle<SdkHttp>('mcp-http', () => import('../mcp-http.js'))
+  return httpMemo
+}
+
+async function loadBundle<T>(name: string, modules: () => Promise<T>): Promise<T> {
+  const file = join(packageRoot(), 'dist', 'bundle', `${name}.js`)
+  let source: string
+  try {
+    source = readFileSync(file, 'utf8')
+  } catch {
+    return await modules()
+  }
+  let cachedData: Buffer | undefined
+  try {
+    cachedData = readFileSync(join(dirname(file), `${name}.cache`))
+  } catch {}
+  const { Script } = createRequire(import.meta.url)('node:vm') as typeof import('node:vm')
+  const script = new Script(source, { filename: file, cachedData })
+  if (process.env.ONGRID_SKILL_DEBUG_LOAD)
+    process.stderr.write(
+      `ongrid-skill: MCP SDK from dist/bundle/${name}.js, code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`,
+    )
+  const module = { exports: {} as T }
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+  return module.exports
 }
 
 /**
@@ -446,12 +457,7 @@ class McpHost {
    */
   async serveHttp({ port, idleMs, maxSessions }: HttpOptions): Promise<number> {
     const [{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createServer }, { randomUUID }] =
-      await Promise.all([
-        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-        loadSdk(),
-        import('node:http'),
-        import('node:crypto'),
-      ])
+      await Promise.all([loadSdkHttp(), loadSdk(), import('node:http'), import('node:crypto')])
     type Transport = InstanceType<typeof StreamableHTTPServerTransport>
     interface Session {
       transport: Transport

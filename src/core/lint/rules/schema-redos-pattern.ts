@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { join } from 'node:path'
 import { toText } from '../../go/gostring.js'
+import { packageRoot } from '../../package-root.js'
 import { pack } from './examples.js'
 import { eachSchemaObject, effectiveMembers, type ManifestRule, member } from './util.js'
 
@@ -14,10 +17,17 @@ interface Diagnostics {
 type CheckSync = (source: string, flags: string, params?: { timeout?: number }) => Diagnostics
 
 let checker: CheckSync | undefined
-/** recheck (a maintained ReDoS checker), loaded when a schema first has a pattern. */
+/**
+ * recheck (a maintained ReDoS checker), loaded when a schema first has a pattern: the build's
+ * dist/vendor/recheck.cjs (its JavaScript only, what the npm package ships: recheck is a
+ * devDependency), else the package in a tree that was not built.
+ */
 function checkSync(): CheckSync {
   if (checker === undefined) {
-    const recheck = createRequire(import.meta.url)('recheck') as { checkSync: CheckSync }
+    const bundled = join(packageRoot(), 'dist', 'vendor', 'recheck.cjs')
+    const recheck = createRequire(import.meta.url)(existsSync(bundled) ? bundled : 'recheck') as {
+      checkSync: CheckSync
+    }
     checker = (source, flags, params) => {
       // Its in-process analysis: no helper process, no worker, a bound of its own (`timeout`).
       const before = process.env.RECHECK_SYNC_BACKEND
