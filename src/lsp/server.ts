@@ -98,15 +98,27 @@ export function startServer(opts: ServerOptions): Connection {
     return written
   }
   const connection = createConnection(new StreamMessageReader(input), writer)
-  connection.onShutdown(() => {
-    shutdown = true
-  })
-  const leave = () => {
-    const code = shutdown ? 0 : 1
-    void written.catch(() => {}).then(() => process.exit(code))
+  // shutdown is answered once the checks under way or due have published (at most 5 s): a client
+  // that piped its last changes then sees their diagnostics before the answer.
+  let settling: Promise<unknown> = Promise.resolve()
+  const settled = async () => {
+    while (timer !== null || draining) await new Promise((r) => setTimeout(r, 5))
   }
-  connection.onNotification(INPUT_ENDED, leave)
-  connection.onNotification(EXIT, leave)
+  connection.onShutdown(async () => {
+    shutdown = true
+    settling = Promise.race([settled(), new Promise((r) => setTimeout(r, 5000).unref())])
+    await settling
+  })
+  const leave = async () => {
+    const code = shutdown ? 0 : 1
+    await settling
+    // shutdown's answer is given to the writer in the microtasks after its handler: let them run.
+    await new Promise((r) => setImmediate(r))
+    await written.catch(() => {})
+    process.exit(code)
+  }
+  connection.onNotification(INPUT_ENDED, () => void leave())
+  connection.onNotification(EXIT, () => void leave())
   const documents = new TextDocuments(TextDocument)
   let folders: string[] = []
   let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS

@@ -264,8 +264,18 @@ describe('lsp', () => {
         { code, hung: false, stderr: '' },
         tail,
       )
-      const answered = unframe(r.stdoutBytes).some((m) => m.id === 2 && 'result' in m)
-      assert.equal(answered, tail !== '')
+      const out = unframe(r.stdoutBytes)
+      const answer = out.findIndex((m) => m.id === 2 && 'result' in m)
+      assert.equal(answer >= 0, tail !== '')
+      if (answer < 0) continue
+      // shutdown is answered after the diagnostics of the last text: the reopened one's.
+      const last = out
+        .slice(0, answer)
+        .findLast(
+          (m) =>
+            m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri(file),
+        )
+      assert.equal((last?.params as { version?: number } | undefined)?.version, 1)
     }
   })
 
