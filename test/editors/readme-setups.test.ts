@@ -12,7 +12,7 @@ import { until } from '../helpers/until.js'
 /** README's editor set-ups: the code blocks of the lsp section, by language. */
 function blocks(lang: string): string[] {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
-  const start = readme.indexOf('Set-ups (`ongrid-skill` on PATH)')
+  const start = readme.indexOf('**VS Code**: the extension in `editors/vscode/`')
   const section = readme.slice(start, readme.indexOf('\n### ', start))
   return [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1])
 }
