@@ -2,7 +2,8 @@
  * `ongrid-skill lsp`: the Language Server Protocol over stdio. Diagnostics are `lint`'s, on the
  * unsaved text (`core/overlay.ts`), recomputed after a pause in typing and when files they
  * depend on change on disk (`workspace/didChangeWatchedFiles`). The connection ends the process
- * when its input closes, on `exit`, or when the client's process is gone (checked every 3 s).
+ * when its input closes, on `exit` (once the answers written before are out), or when the client's
+ * process is gone (checked every 3 s).
  */
 import { chmodSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
@@ -28,10 +29,17 @@ import { setOverlay } from '../core/overlay.js'
 import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
 import { diagnoseScope, type Shown, scopeOf } from './diagnostics.js'
 import { complete, hover, links } from './features.js'
+import { isNotification, MessageFramer } from './framing.js'
 import { commandArgv, lenses, RUN_COMMAND, runCli, TEST_COMMAND } from './lenses.js'
 
-/** Queued behind the client's messages when its input ends (see startServer). */
+/** Queued behind the client's messages when its input ends, and for its `exit` (see startServer). */
 const INPUT_ENDED = '$/ongrid-skill/inputEnded'
+const EXIT = '$/ongrid-skill/exit'
+
+function frame(method: string): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', method })
+  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
 
 /** Pause after the last change before the checks run again. */
 export const DEFAULT_DEBOUNCE_MS = 75
@@ -60,35 +68,57 @@ export interface ServerOptions {
 }
 
 export function startServer(opts: ServerOptions): Connection {
-  // The input goes through a stream of ours: when it ends, one more message is queued behind the
-  // ones read, and handled after them (a shutdown and exit sent just before the end are honoured);
-  // the library's own reaction to the end would leave them to a closed connection (a crash).
+  // The input goes through a stream of ours, whole messages only (framing.ts): when it ends, one
+  // more message is queued behind the ones read, and handled after them (a shutdown and exit sent
+  // just before the end are honoured; a message cut short by the end is dropped, never waited
+  // for). The library's own reaction to the end would leave the queued messages to a closed
+  // connection. `exit` is queued as ours too: both leave once the answers written before them are
+  // out (the library's exit would drop those still queued, such as shutdown's when piped).
   const input = new PassThrough()
-  opts.input.pipe(input, { end: false })
+  const framer = new MessageFramer()
+  opts.input.on('data', (chunk: Buffer | string) => {
+    for (const m of framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
+      input.write(isNotification(m, 'exit') ? frame(EXIT) : m)
+  })
   let ended = false
-  /** Messages handled so far (documents' and requests'). */
-  let handled = 0
   const onEnd = () => {
     if (ended) return
     ended = true
-    const body = JSON.stringify({ jsonrpc: '2.0', method: INPUT_ENDED })
-    input.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
-    // A message cut short by the end never lets that one through: exit all the same once no
-    // message has been handled for 2 s.
-    let seen = -1
-    setInterval(() => {
-      if (seen === handled) process.exit(shutdown ? 0 : 1)
-      seen = handled
-    }, 2000)
+    input.write(frame(INPUT_ENDED))
   }
   opts.input.on('end', onEnd)
   opts.input.on('close', onEnd)
   let shutdown = false
-  const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(opts.output))
-  connection.onShutdown(() => {
+  const writer = new StreamMessageWriter(opts.output)
+  /** The last message given to the writer: it writes them in order. */
+  let written: Promise<void> = Promise.resolve()
+  const write = writer.write.bind(writer)
+  writer.write = (m) => {
+    written = write(m)
+    return written
+  }
+  const connection = createConnection(new StreamMessageReader(input), writer)
+  // shutdown is answered once the checks under way or due have published (at most 5 s): a client
+  // that piped its last changes then sees their diagnostics before the answer.
+  let settling: Promise<unknown> = Promise.resolve()
+  const settled = async () => {
+    while (timer !== null || draining) await new Promise((r) => setTimeout(r, 5))
+  }
+  connection.onShutdown(async () => {
     shutdown = true
+    settling = Promise.race([settled(), new Promise((r) => setTimeout(r, 5000).unref())])
+    await settling
   })
-  connection.onNotification(INPUT_ENDED, () => process.exit(shutdown ? 0 : 1))
+  const leave = async () => {
+    const code = shutdown ? 0 : 1
+    await settling
+    // shutdown's answer is given to the writer in the microtasks after its handler: let them run.
+    await new Promise((r) => setImmediate(r))
+    await written.catch(() => {})
+    process.exit(code)
+  }
+  connection.onNotification(INPUT_ENDED, () => void leave())
+  connection.onNotification(EXIT, () => void leave())
   const documents = new TextDocuments(TextDocument)
   let folders: string[] = []
   let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
@@ -162,7 +192,6 @@ export function startServer(opts: ServerOptions): Connection {
   const scheduleFile = (file: string) => schedule(scopeOf(file, folders))
 
   const syncOverlay = (doc: TextDocument, open: boolean) => {
-    handled++
     const file = pathOf(doc.uri)
     if (file === null || !isServedPath(file)) return null
     setOverlay(fromText(file), open ? Buffer.from(doc.getText(), 'utf8') : null)
@@ -225,7 +254,6 @@ export function startServer(opts: ServerOptions): Connection {
     void connection.sendNotification(ShowMessageNotification.type, { type, message })
   }
   const served = (uri: string) => {
-    handled++
     const doc = documents.get(uri)
     const file = doc ? pathOf(uri) : null
     return doc && file !== null ? { doc, file } : null

@@ -4,8 +4,8 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { isDeepStrictEqual } from 'node:util'
-import { BIN, REPO, runCliSync } from '../helpers/cli.js'
-import { type Diag, type LspClient, startLsp, stopLsp, uri } from '../helpers/lsp.js'
+import { BIN, REPO, runCli, runCliSync } from '../helpers/cli.js'
+import { type Diag, frame, type LspClient, startLsp, stopLsp, unframe, uri } from '../helpers/lsp.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 import { waitFor } from '../helpers/until.js'
 
@@ -219,6 +219,64 @@ describe('lsp', () => {
     c3.child.stdin.end()
     assert.equal((await c3.exited).code, 1)
     assert.equal(c3.stderr(), '')
+  })
+
+  it('handles every message piped before its input ends: 1,000 changes, a close, a reopen, shutdown', async () => {
+    // A whole session written at once, its input closed behind it: the server reads the end
+    // long before it has handled the messages queued ahead of it.
+    const root = join(t.root, 'piped')
+    makeTree(root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\ncat\n' } })
+    const file = join(root, 'p/skill.json')
+    const text = (i: number) =>
+      JSON.stringify({ name: 'p', description: `Edit ${i}: does a thing.`, entry: 'run.sh' })
+    const session = (tail: string) => {
+      let s = frame({
+        id: 1,
+        method: 'initialize',
+        params: {
+          processId: null,
+          rootUri: uri(root),
+          capabilities: {},
+          initializationOptions: { debounceMs: 0 },
+        },
+      })
+      s += frame({ method: 'initialized', params: {} })
+      const open = { uri: uri(file), languageId: 'json', version: 1, text: text(0) }
+      s += frame({ method: 'textDocument/didOpen', params: { textDocument: open } })
+      for (let i = 1; i <= 1000; i++)
+        s += frame({
+          method: 'textDocument/didChange',
+          params: { textDocument: { uri: uri(file), version: i + 1 }, contentChanges: [{ text: text(i) }] },
+        })
+      s += frame({ method: 'textDocument/didClose', params: { textDocument: { uri: uri(file) } } })
+      s += frame({ method: 'textDocument/didOpen', params: { textDocument: { ...open, text: text(1001) } } })
+      return s + tail
+    }
+    const shutdown = frame({ id: 2, method: 'shutdown' })
+    for (const [tail, code] of [
+      [shutdown + frame({ method: 'exit' }), 0],
+      [shutdown, 0],
+      ['', 1],
+    ] as const) {
+      const r = await runCli(['lsp', '--stdio'], { input: session(tail), timeoutMs: 60_000 })
+      assert.deepEqual(
+        { code: r.code, hung: r.hung, stderr: r.stderr },
+        { code, hung: false, stderr: '' },
+        tail,
+      )
+      const out = unframe(r.stdoutBytes)
+      const answer = out.findIndex((m) => m.id === 2 && 'result' in m)
+      assert.equal(answer >= 0, tail !== '')
+      if (answer < 0) continue
+      // shutdown is answered after the diagnostics of the last text: the reopened one's.
+      const last = out
+        .slice(0, answer)
+        .findLast(
+          (m) =>
+            m.method === 'textDocument/publishDiagnostics' && (m.params as { uri: string }).uri === uri(file),
+        )
+      assert.equal((last?.params as { version?: number } | undefined)?.version, 1)
+    }
   })
 
   it('exits when its client dies: no orphan', async () => {

@@ -114,3 +114,23 @@ export async function stopLsp(c: LspClient): Promise<number | null> {
   c.conn.dispose()
   return code
 }
+
+/** One message framed as the protocol sends it (Content-Length header, JSON body). */
+export function frame(m: Record<string, unknown>): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', ...m })
+  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+/** The messages in a server's output, unframed. */
+export function unframe(out: Buffer): Array<Record<string, unknown>> {
+  const messages: Array<Record<string, unknown>> = []
+  let at = 0
+  while (at < out.length) {
+    const end = out.indexOf('\r\n\r\n', at)
+    if (end < 0) break
+    const n = Number(/Content-Length: (\d+)/i.exec(out.subarray(at, end).toString())?.[1])
+    messages.push(JSON.parse(out.subarray(end + 4, end + 4 + n).toString()))
+    at = end + 4 + n
+  }
+  return messages
+}
