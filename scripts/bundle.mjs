@@ -71,7 +71,7 @@ let code = result.outputFiles[0].text
 
 // Modules the bundle starts as threads stay in dist/: their URLs are relative to the bundle.
 for (const [from, to] of [
-  ['./loader-worker.js', '../core/loader-worker.js'],
+  ['./loader-worker.js', '../core/loader/loader-worker.js'],
   ['./check-worker.js', '../core/schema/check-worker.js'],
   ['./filter-worker.js', '../core/testcases/filter-worker.js'],
 ]) {

@@ -47,7 +47,8 @@ const FORBIDDEN_PACKAGES = {
 /**
  * Inside a layer: folders below another one, which they must not import (but for the files
  * listed third). The marketplace's verdict is lint's peer: lint reads its loader, and it takes
- * nothing of lint's but the finding types.
+ * nothing of lint's but the finding types. The loader's folder takes nothing of the executor's or
+ * of lint's.
  */
 const BELOW = [
   ['src/core/schema/', 'src/core/lint/'],
@@ -55,6 +56,9 @@ const BELOW = [
   ['src/core/json-tree.ts', 'src/core/lint/'],
   ['src/core/glob.ts', 'src/core/lint/'],
   ['src/core/marketplace/', 'src/core/lint/', ['src/core/lint/types.ts']],
+  // The loader (what the manager does at boot) knows nothing of running an entry or of lint.
+  ['src/core/loader/', 'src/core/executor/'],
+  ['src/core/loader/', 'src/core/lint/'],
 ]
 
 /**

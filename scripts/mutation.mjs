@@ -29,17 +29,21 @@ const OUT = 'reports/mutation'
  */
 export const MODULES = {
   build: {
-    mutate: ['src/core/build.ts'],
-    tests: ['test/core/build.test.ts', 'test/core/loader.test.ts'],
+    mutate: ['src/core/loader/build.ts'],
+    tests: ['test/core/loader/build.test.ts', 'test/core/loader/loader.test.ts'],
   },
   loader: {
-    mutate: ['src/core/loader.ts', 'src/core/loader-shared.ts', 'src/core/loader-worker.ts'],
-    tests: ['test/core/loader-shared.test.ts', 'test/core/loader.test.ts'],
+    mutate: [
+      'src/core/loader/loader.ts',
+      'src/core/loader/loader-shared.ts',
+      'src/core/loader/loader-worker.ts',
+    ],
+    tests: ['test/core/loader/loader-shared.test.ts', 'test/core/loader/loader.test.ts'],
   },
   executor: {
-    mutate: ['src/core/executor.ts'],
+    mutate: ['src/core/executor/executor.ts'],
     tests: [
-      'test/core/executor.test.ts',
+      'test/core/executor/executor.test.ts',
       'test/core/executor-wait-delay.test.ts',
       'test/core/executor-result.test.ts',
     ],

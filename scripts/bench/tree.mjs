@@ -22,7 +22,7 @@ import { dirname, join, relative } from 'node:path'
 /** Bump when the generated content changes, so cached trees are rebuilt. */
 export const GENERATOR_VERSION = 2
 
-/** The manager's builtin skill keys (src/core/registry.ts), a few of which packs collide with. */
+/** The manager's builtin skill keys (src/core/loader/registry.ts), a few of which packs collide with. */
 const BUILTINS = ['web_search', 'host_probe_http', 'host_tail_file', 'capture_pcap']
 
 /**

@@ -5,8 +5,8 @@
  * anyway: the other commands' modules do not load init's.)
  */
 export { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../core/audit/dsn.js'
-export { EXTERNAL_DIRS_ENV } from '../core/dirs.js'
-export { ROLES } from '../core/gate.js'
+export { ROLES } from '../core/executor/gate.js'
 export { BASELINE_NAME } from '../core/lint/baseline.js'
 export { SEVERITIES } from '../core/lint/types.js'
+export { EXTERNAL_DIRS_ENV } from '../core/loader/dirs.js'
 export { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../core/marketplace/install.js'

@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer'
 import { readFileSync } from 'node:fs'
-import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../core/dirs.js'
 import { fromBuffer, fromText, type GoBytes, type GoString, toText } from '../core/go/gostring.js'
 import { quote } from '../core/go/strconv/quote.js'
+import { EXTERNAL_DIRS_ENV, splitExternalDirs } from '../core/loader/dirs.js'
 import { UserError } from './errors.js'
 
 /**

@@ -6,10 +6,11 @@
  * there is no `type` key, re-encoded by json.Marshal. The OpenAI-compatible client sends it as
  * `{"type":"function","function":{"name":…,"description":…,"parameters":…}}`.
  */
-import type { SubprocessSkill } from './build.js'
+
 import type { GoError } from './go/errors.js'
 import type { GoString } from './go/gostring.js'
 import { quote } from './go/strconv/quote.js'
+import type { SubprocessSkill } from './loader/build.js'
 import { decodeBridgeSchema, type GoMap, marshal, marshalString } from './schema/go-any.js'
 
 /** What the loader sets as every subprocess skill's ResultPreview (loader.go). */

@@ -14,8 +14,8 @@ import {
   type Position,
 } from 'vscode-languageserver/node.js'
 import type { TextDocument } from 'vscode-languageserver-textdocument'
+import { BUILTIN_SKILL_KEYS } from '../core/loader/registry.js'
 import { SKILL_TYPE } from '../core/native/yaml-decode.js'
-import { BUILTIN_SKILL_KEYS } from '../core/registry.js'
 import { scanJson } from './json-scan.js'
 import { ACTIVATION_MODES, CLASSES, keyHover, MANIFEST_KEYS } from './knowledge.js'
 

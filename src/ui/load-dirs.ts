@@ -1,6 +1,6 @@
-import type { SubprocessSkill } from '../core/build.js'
 import { toText } from '../core/go/gostring.js'
-import type { LoaderEvent, LoaderEventKind } from '../core/loader.js'
+import type { SubprocessSkill } from '../core/loader/build.js'
+import type { LoaderEvent, LoaderEventKind } from '../core/loader/loader.js'
 
 /** Each kind's label, one and more than one (`1 parse error`, `2 parse errors`). */
 const SKIP_LABELS: [LoaderEventKind, string, string][] = [

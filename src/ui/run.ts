@@ -1,9 +1,9 @@
 import type { AuditOutcome } from '../core/audit/local-store.js'
-import type { SubprocessSkill } from '../core/build.js'
 import { EXIT } from '../core/errors.js'
-import type { ExecuteResult } from '../core/executor.js'
+import type { ExecuteResult } from '../core/executor/executor.js'
 import { fromBuffer, type GoString, toBuffer, toText } from '../core/go/gostring.js'
 import { stringify } from '../core/json-text.js'
+import type { SubprocessSkill } from '../core/loader/build.js'
 import { envelope, jsonError } from './envelope.js'
 import { liveTerminal, TerminalStream, terminalBytes, terminalLineText } from './terminal.js'
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { SubprocessSkill } from '../../src/core/build.js'
 import { fromText } from '../../src/core/go/gostring.js'
+import type { SubprocessSkill } from '../../src/core/loader/build.js'
 import { type ToolDefinition, toolDefinition } from '../../src/core/tool-def.js'
 
 function skill(over: Partial<SubprocessSkill> = {}): SubprocessSkill {

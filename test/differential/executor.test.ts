@@ -1,5 +1,5 @@
 /**
- * The subprocess executor (core/executor.ts) against real Go: the same entries run by our
+ * The subprocess executor (core/executor/executor.ts) against real Go: the same entries run by our
  * execute() and by the harness's execute op (test/differential/go/execute.go: the manager's
  * Execute written with this Go's os/exec), comparing the error text byte for byte, stdout, and
  * what the child received (its environment, read from /proc, and its stdin).
@@ -17,11 +17,11 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { buildSubprocessSkill } from '../../src/core/build.js'
-import { execute } from '../../src/core/executor.js'
+import { execute } from '../../src/core/executor/executor.js'
 import { fromBuffer, fromText, type GoString, toText } from '../../src/core/go/gostring.js'
 import { durationString } from '../../src/core/go/time/duration.js'
-import { decodeManifest } from '../../src/core/manifest.js'
+import { buildSubprocessSkill } from '../../src/core/loader/build.js'
+import { decodeManifest } from '../../src/core/loader/manifest.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 import { b64, closeHarness, GO_MISSING, getHarness, getNewerHarness, unb64OrNull } from './harness.js'
 

@@ -8,7 +8,7 @@ import { unmarshal } from '../../src/core/go/encoding/json/decode.js'
 import { appendJSONString } from '../../src/core/go/encoding/json/encode.js'
 import { checkValid, valid } from '../../src/core/go/encoding/json/scanner.js'
 import { type GoString, toText } from '../../src/core/go/gostring.js'
-import { MANIFEST_SPEC } from '../../src/core/manifest.js'
+import { MANIFEST_SPEC } from '../../src/core/loader/manifest.js'
 import { randomString, utf8 } from './gen.js'
 import {
   b64,

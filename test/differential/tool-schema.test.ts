@@ -5,10 +5,10 @@
  * map[string]any, "type" added, json.Marshal (the harness's `toolschema` op).
  */
 import { after, test } from 'node:test'
-import type { SubprocessSkill } from '../../src/core/build.js'
 import { unmarshal } from '../../src/core/go/encoding/json/decode.js'
 import { fromText, type GoString } from '../../src/core/go/gostring.js'
-import { MANIFEST_SPEC } from '../../src/core/manifest.js'
+import type { SubprocessSkill } from '../../src/core/loader/build.js'
+import { MANIFEST_SPEC } from '../../src/core/loader/manifest.js'
 import { toolDefinition } from '../../src/core/tool-def.js'
 import {
   b64,

@@ -42,7 +42,8 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
   test('each crossing is named with its file and line', async () => {
     assert.deepEqual(
       await check({
-        'src/commands/x.ts': "import { Flags } from '@oclif/core'\nimport { a } from '../core/dirs.js'\n",
+        'src/commands/x.ts':
+          "import { Flags } from '@oclif/core'\nimport { a } from '../core/loader/dirs.js'\n",
         'src/ui/z.ts': "const m = await import('../cli/fast.js')\n",
         'src/core/y.ts': "import {\n  a,\n} from 'chalk'\nexport { b } from '../ui/z.js'\n",
         'src/core/schema/s.ts': "import type { J } from '../lint/json-tree.js'\n",
@@ -52,7 +53,7 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
         'src/cli/b.ts': "import type X from '../commands/x.js'\n",
       }),
       [
-        'src/commands/x.ts:2: commands imports src/core/dirs.ts (core)',
+        'src/commands/x.ts:2: commands imports src/core/loader/dirs.ts (core)',
         'src/ui/z.ts:1: ui imports src/cli/fast.ts (cli)',
         'src/core/y.ts:1: core imports the package chalk',
         'src/core/y.ts:4: core imports src/ui/z.ts (ui)',
@@ -79,6 +80,20 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
         'src/core/marketplace/check.ts:2: core imports src/ui/marketplace/report.ts (ui)',
         'src/core/marketplace/pack.ts:1: core imports src/cli/errors.ts (cli)',
         'src/core/glob.ts:1: src/core/glob.ts imports src/core/lint/config.ts',
+      ],
+    )
+  })
+
+  test('the loader takes nothing of the executor or of lint', async () => {
+    assert.deepEqual(
+      await check({
+        'src/core/loader/build.ts':
+          "import { preflight } from '../executor/entry-preflight.js'\nimport type { Finding } from '../lint/types.js'\n",
+        'src/core/executor/gate.ts': "import type { SkillClass } from '../loader/build.js'\n",
+      }),
+      [
+        'src/core/loader/build.ts:1: src/core/loader/ imports src/core/executor/entry-preflight.ts',
+        'src/core/loader/build.ts:2: src/core/loader/ imports src/core/lint/types.ts',
       ],
     )
   })

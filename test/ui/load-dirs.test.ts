@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { LoaderEventKind } from '../../src/core/loader.js'
+import type { LoaderEventKind } from '../../src/core/loader/loader.js'
 import { loadSummary } from '../../src/ui/load-dirs.js'
 
 test('the load-dirs summary: one and more than one of each kind', () => {

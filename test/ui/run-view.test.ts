@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { SubprocessSkill } from '../../src/core/build.js'
-import type { ExecuteResult } from '../../src/core/executor.js'
+import type { ExecuteResult } from '../../src/core/executor/executor.js'
+import type { SubprocessSkill } from '../../src/core/loader/build.js'
 import { fakeTerminal as terminal } from '../helpers/terminal.js'
 
 // ink decides once, when it is loaded, whether it runs under CI (and then draws no frame until it

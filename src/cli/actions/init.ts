@@ -1,5 +1,4 @@
 import { resolve } from 'node:path'
-import type { SkillClass } from '../../core/build.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { type InitResult, initPack, nextCommands } from '../../core/init/init.js'
 import {
@@ -18,6 +17,7 @@ import {
 import { parseParams } from '../../core/init/params.js'
 import { listTemplates, loadTemplate, type Template } from '../../core/init/templates.js'
 import { targetProblem } from '../../core/init/write.js'
+import type { SkillClass } from '../../core/loader/build.js'
 import { envelope } from '../../ui/envelope.js'
 import { initJson, initSummary, templateList, templateListJson } from '../../ui/init/summary.js'
 import { terminalLineText, terminalText } from '../../ui/terminal.js'

@@ -11,9 +11,9 @@ import type RemotePush from '../../commands/remote/push.js'
 import type RemoteRegistries from '../../commands/remote/registries.js'
 import type RemoteUninstall from '../../commands/remote/uninstall.js'
 import type RemoteWhoami from '../../commands/remote/whoami.js'
-import { assembleArgs } from '../../core/args.js'
 import { trustedCas } from '../../core/audit/db.js'
-import { authorize } from '../../core/gate.js'
+import { assembleArgs } from '../../core/executor/args.js'
+import { authorize } from '../../core/executor/gate.js'
 import { valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, fromText, type GoBytes, type GoString, toText } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
@@ -580,8 +580,8 @@ async function remotePushWork({ args, flags }: InputOf<typeof RemotePush>): Prom
 
 async function localSide(dirs: GoBytes[]): Promise<{ skills: LocalSkill[]; packs: LocalPack[] }> {
   const { detectContainer, loadPluginContainer } = await import('../../core/marketplace/container.js')
-  const { loadDirs } = await import('../../core/loader.js')
-  const { Registry } = await import('../../core/registry.js')
+  const { loadDirs } = await import('../../core/loader/loader.js')
+  const { Registry } = await import('../../core/loader/registry.js')
   const skills: LocalSkill[] = []
   const packs: LocalPack[] = []
   const walked: GoString[] = []

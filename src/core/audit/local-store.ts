@@ -1,7 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { ExecuteResult } from '../executor.js'
+import type { ExecuteResult } from '../executor/executor.js'
 import { type GoString, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { nowNs } from '../go/time/format.js'

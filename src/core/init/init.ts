@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs'
 import { isAbsolute, join, relative } from 'node:path'
-import { EXTERNAL_DIRS_ENV } from '../dirs.js'
+import { EXTERNAL_DIRS_ENV } from '../loader/dirs.js'
 import { type BuildOutcome, runBuild } from './build-step.js'
 import { descriptionNote, type InitAnswers, timeoutNote } from './options.js'
 import { EXAMPLE_ARGS, MANIFEST, renderPack, TEST_CASES } from './render.js'

@@ -1,8 +1,8 @@
-import { checkName, DEFAULT_CATEGORY, type SkillClass } from '../build.js'
 import { fromText, toText } from '../go/gostring.js'
 import { SECOND } from '../go/time/duration.js'
+import { checkName, DEFAULT_CATEGORY, type SkillClass } from '../loader/build.js'
+import { BUILTIN_SKILL_KEYS } from '../loader/registry.js'
 import { LLM_CALL_DEADLINE_NS, MAX_DESCRIPTION, MAX_TIMEOUT_NS, MIN_DESCRIPTION } from '../practice.js'
-import { BUILTIN_SKILL_KEYS } from '../registry.js'
 import { parseTimeoutText } from '../timeout-flag.js'
 import type { Param } from './params.js'
 

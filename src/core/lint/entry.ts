@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs'
-import { entryPreflight, startFailureMessage } from '../entry-preflight.js'
-import { execFormatError } from '../exec-format.js'
+import { entryPreflight, startFailureMessage } from '../executor/entry-preflight.js'
+import { execFormatError } from '../executor/exec-format.js'
 import type { GoError } from '../go/errors.js'
 import { type GoString, toBuffer, trimSpace } from '../go/gostring.js'
 import { ENOENT, isNotExist } from '../go/os/errors.js'

@@ -4,7 +4,6 @@
  * the manifest sha256, the skill roots and every warning in the manager's order.
  */
 import { createHash } from 'node:crypto'
-import { pathHasPrefix } from '../build.js'
 import { structSpec, unmarshal } from '../go/encoding/json/decode.js'
 import { ErrorString, type GoError } from '../go/errors.js'
 import { fromBuffer, type GoString, toBuffer, trimSpace } from '../go/gostring.js'
@@ -13,6 +12,7 @@ import { abs, base, clean, isAbs, join } from '../go/path/filepath/path.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import { SKIP_DIR, walk } from '../go/path/filepath/walk.js'
 import { quote } from '../go/strconv/quote.js'
+import { pathHasPrefix } from '../loader/build.js'
 import { type Decoded, stringField } from '../native/fields.js'
 import { checkPackFile, readPackFile } from './pack-read.js'
 import type { ContainerKind, LoadWarning } from './types.js'

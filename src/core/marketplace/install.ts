@@ -4,10 +4,11 @@
  * the configuration that decides the trust gate, and the manager's likely bugs, reported as
  * findings of ours (never as the manager's verdict).
  */
-import { pathHasPrefix } from '../build.js'
+
 import { type GoString, trimSpace } from '../go/gostring.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import { quote } from '../go/strconv/quote.js'
+import { pathHasPrefix } from '../loader/build.js'
 import { type ContainerKind, detectContainer, type LoadResult, loadPluginContainer } from './container.js'
 import { marketplaceRule, UNSIGNED_MESSAGE } from './rules.js'
 import { type Verdict, verifySignature } from './signature.js'

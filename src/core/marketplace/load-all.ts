@@ -8,11 +8,11 @@
  * never parsed.
  */
 
-import { pathHasPrefix } from '../build.js'
 import type { GoString } from '../go/gostring.js'
 import { lstat, stat } from '../go/os/file.js'
 import { dir, join } from '../go/path/filepath/path.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
+import { pathHasPrefix } from '../loader/build.js'
 import { type ContainerKind, detectContainer, loadPluginContainer, pathSafeUnderRoot } from './container.js'
 import type { LoadWarning } from './types.js'
 

@@ -11,11 +11,12 @@
  *   `edge_id` and `device_id` (subprocess skills are manager-scoped), and json.Marshals the map
  *   again: keys sorted, HTML-escaped strings. That is what the entry gets on stdin.
  */
-import type { SkillClass, SubprocessSkill } from '../build.js'
+
 import { fromText, type GoString, toText } from '../go/gostring.js'
 import { quote } from '../go/strconv/quote.js'
 import { stringify } from '../json-text.js'
-import type { ParsedManifest } from '../manifest.js'
+import type { SkillClass, SubprocessSkill } from '../loader/build.js'
+import type { ParsedManifest } from '../loader/manifest.js'
 import { marshalString } from '../schema/go-any.js'
 import { SCHEMA_WARN_MSG, toolDefinition } from '../tool-def.js'
 

@@ -1,4 +1,4 @@
-import { type ExecSkill, execute } from '../executor.js'
+import { type ExecSkill, execute } from '../executor/executor.js'
 import { fromText, toText } from '../go/gostring.js'
 import { parseDuration } from '../go/time/duration.js'
 import { stringify } from '../json-text.js'

@@ -4,7 +4,7 @@ import { fromText, toText } from '../../../src/core/go/gostring.js'
 import type { InitAnswers } from '../../../src/core/init/options.js'
 import { EXAMPLE_ARGS, formatJson, MANIFEST, renderPack, renderText } from '../../../src/core/init/render.js'
 import { listTemplates, loadTemplate, TemplateError } from '../../../src/core/init/templates.js'
-import { decodeManifest } from '../../../src/core/manifest.js'
+import { decodeManifest } from '../../../src/core/loader/manifest.js'
 import { compileSchema } from '../../../src/core/schema/compile.js'
 import { makeTree, tempRoot } from '../../helpers/tree.js'
 

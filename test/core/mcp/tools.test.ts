@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import type { SkillClass, SubprocessSkill } from '../../../src/core/build.js'
-import { decodeManifest } from '../../../src/core/manifest.js'
+import type { SkillClass, SubprocessSkill } from '../../../src/core/loader/build.js'
+import { decodeManifest } from '../../../src/core/loader/manifest.js'
 import {
   annotationsFor,
   bridgeParams,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import type { ExecSkill } from '../../../src/core/executor.js'
+import type { ExecSkill } from '../../../src/core/executor/executor.js'
 import { fromText } from '../../../src/core/go/gostring.js'
 import { SECOND } from '../../../src/core/go/time/duration.js'
 import { parseCaseFile, type TestCase } from '../../../src/core/testcases/cases.js'

@@ -1,5 +1,5 @@
 import { toText } from '../../go/gostring.js'
-import { alreadyRegisteredText } from '../../registry.js'
+import { alreadyRegisteredText } from '../../loader/registry.js'
 import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 

@@ -7,7 +7,7 @@ import {
   unmarshal,
 } from '../../../../../src/core/go/encoding/json/decode.js'
 import { SyntaxError as JSONSyntaxError } from '../../../../../src/core/go/encoding/json/scanner.js'
-import { MANIFEST_SPEC } from '../../../../../src/core/manifest.js'
+import { MANIFEST_SPEC } from '../../../../../src/core/loader/manifest.js'
 
 // The manager's SkillManifest, as the loader decodes it.
 const SKILL = MANIFEST_SPEC

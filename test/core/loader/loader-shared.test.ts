@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { after, before, describe, test } from 'node:test'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
-import { ErrorString, type GoError } from '../../src/core/go/errors.js'
-import type { GoString } from '../../src/core/go/gostring.js'
-import { DirentInfo, MODE_DIR, MODE_NAMED_PIPE, MODE_SYMLINK } from '../../src/core/go/os/file.js'
-import { splitWalk, type WalkFunc } from '../../src/core/go/path/filepath/walk.js'
+import { ErrorString, type GoError } from '../../../src/core/go/errors.js'
+import type { GoString } from '../../../src/core/go/gostring.js'
+import { DirentInfo, MODE_DIR, MODE_NAMED_PIPE, MODE_SYMLINK } from '../../../src/core/go/os/file.js'
+import { splitWalk, type WalkFunc } from '../../../src/core/go/path/filepath/walk.js'
 import {
   CLAIMS,
   GONE,
@@ -19,10 +19,10 @@ import {
   START,
   WORKER,
   walkShared,
-} from '../../src/core/loader-shared.js'
-import type { ParsedManifest } from '../../src/core/manifest.js'
-import { makeTree, manifest, tempRoot } from '../helpers/tree.js'
-import { mkfifoSync } from './lint/fifo.js'
+} from '../../../src/core/loader/loader-shared.js'
+import type { ParsedManifest } from '../../../src/core/loader/manifest.js'
+import { makeTree, manifest, tempRoot } from '../../helpers/tree.js'
+import { mkfifoSync } from '../lint/fifo.js'
 
 // The read-ahead of loader-shared.ts, piece by piece: the worker's stream (loader-worker.ts run
 // as a worker on a tree, its messages read back), the main thread's reading of a stream written
@@ -248,7 +248,7 @@ async function runWorker(
   // Set before it starts: the worker finds START set and does not wait.
   state[START] = (opts.first ?? 0) + 1
   const { port1, port2 } = new MessageChannel()
-  const thread = new Worker(new URL('../../src/core/loader-worker.js', import.meta.url), {
+  const thread = new Worker(new URL('../../../src/core/loader/loader-worker.js', import.meta.url), {
     workerData: { root, names, shared: state.buffer, port: port2, fault: opts.fault } satisfies ShareData,
     transferList: [port2],
   })

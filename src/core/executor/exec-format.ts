@@ -1,7 +1,7 @@
 import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import { type GoString, toBuffer } from './go/gostring.js'
-import { type Errno, errnoValue } from './go/os/errors.js'
-import { stat } from './go/os/file.js'
+import { type GoString, toBuffer } from '../go/gostring.js'
+import { type Errno, errnoValue } from '../go/os/errors.js'
+import { stat } from '../go/os/file.js'
 
 const ENOEXEC = errnoValue(8)
 const ELOOP = errnoValue(40)

@@ -16,11 +16,11 @@
  */
 import { createRequire } from 'node:module'
 import type { MessagePort, Worker } from 'node:worker_threads'
-import { ErrorString, fail, type GoError, ok } from './go/errors.js'
-import { fromBuffer, type GoString } from './go/gostring.js'
-import { DirentInfo, type FileInfo, readDirEntries } from './go/os/file.js'
-import { base } from './go/path/filepath/path.js'
-import type { ReadDir, SplitWalk, WalkFunc } from './go/path/filepath/walk.js'
+import { ErrorString, fail, type GoError, ok } from '../go/errors.js'
+import { fromBuffer, type GoString } from '../go/gostring.js'
+import { DirentInfo, type FileInfo, readDirEntries } from '../go/os/file.js'
+import { base } from '../go/path/filepath/path.js'
+import type { ReadDir, SplitWalk, WalkFunc } from '../go/path/filepath/walk.js'
 import { decodeManifest, type ParsedManifest, parseManifest } from './manifest.js'
 
 /** Int32 slots of the shared buffer; then one slot per child of the root, who reads it (CLAIMS). */

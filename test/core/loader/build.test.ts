@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
+import { ErrorString } from '../../../src/core/go/errors.js'
+import { fromText } from '../../../src/core/go/gostring.js'
+import { DirentInfo } from '../../../src/core/go/os/file.js'
 import {
   type BuildCache,
   buildSubprocessSkill,
@@ -9,12 +12,9 @@ import {
   pathHasPrefix,
   resolveEntry,
   validKey,
-} from '../../src/core/build.js'
-import { ErrorString } from '../../src/core/go/errors.js'
-import { fromText } from '../../src/core/go/gostring.js'
-import { DirentInfo } from '../../src/core/go/os/file.js'
-import { parseManifest } from '../../src/core/manifest.js'
-import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
+} from '../../../src/core/loader/build.js'
+import { parseManifest } from '../../../src/core/loader/manifest.js'
+import { ECHO, makeTree, manifest, tempRoot } from '../../helpers/tree.js'
 
 // The build's messages quote user values with Go's %q (strconv.Quote), not with plain quotes:
 // a value holding `"`, a control byte, an invisible rune or invalid UTF-8 shows escaped.

@@ -1,16 +1,16 @@
-import { ErrorString, fail, type GoError, ok, type Result, WrapError } from './go/errors.js'
-import type { GoString } from './go/gostring.js'
-import { type FileInfo, memoLstat } from './go/os/file.js'
-import { abs, clean, dir, isAbs, join, rel } from './go/path/filepath/path.js'
+import { ErrorString, fail, type GoError, ok, type Result, WrapError } from '../go/errors.js'
+import type { GoString } from '../go/gostring.js'
+import { type FileInfo, memoLstat } from '../go/os/file.js'
+import { abs, clean, dir, isAbs, join, rel } from '../go/path/filepath/path.js'
 import {
   evalSymlinks,
   type KnownPrefix,
   type SymlinkWalk,
   walkDirSymlinks,
-} from './go/path/filepath/symlink.js'
-import type { OnDir } from './go/path/filepath/walk.js'
-import { quote } from './go/strconv/quote.js'
-import { fromSeconds, SECOND } from './go/time/duration.js'
+} from '../go/path/filepath/symlink.js'
+import type { OnDir } from '../go/path/filepath/walk.js'
+import { quote } from '../go/strconv/quote.js'
+import { fromSeconds, SECOND } from '../go/time/duration.js'
 import type { Manifest } from './manifest.js'
 
 export type SkillClass = 'safe' | 'mutating' | 'dangerous'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { authorize, llmCallable, ROLES } from '../../src/core/gate.js'
+import { authorize, llmCallable, ROLES } from '../../../src/core/executor/gate.js'
 
 // The manager's skill service `authorize` (internal/manager/biz/skill/service.go), as answered
 // with HTTP 403 by POST /api/v1/skills/{key}/execute.

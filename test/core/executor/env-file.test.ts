@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { parseEnvFile } from '../../src/core/env-file.js'
+import { parseEnvFile } from '../../../src/core/executor/env-file.js'
 
 const parse = (s: string | Buffer) => ({ ...parseEnvFile(Buffer.isBuffer(s) ? s : Buffer.from(s)) })
 

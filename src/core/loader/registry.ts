@@ -1,5 +1,5 @@
-import type { GoString } from './go/gostring.js'
-import { quote } from './go/strconv/quote.js'
+import type { GoString } from '../go/gostring.js'
+import { quote } from '../go/strconv/quote.js'
 
 /** The loader's line when a manifest parses but its skill does not build (loader.go). */
 export function buildFailedText(name: GoString, path: GoString, err: GoString): GoString {

@@ -1,4 +1,4 @@
-import { type GoBytes, trimSpace } from './go/gostring.js'
+import { type GoBytes, trimSpace } from '../go/gostring.js'
 
 export const EXTERNAL_DIRS_ENV = 'ONGRID_SKILLS_EXTERNAL_DIRS'
 

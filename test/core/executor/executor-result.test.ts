@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { execute } from '../../src/core/executor.js'
-import { MILLISECOND, SECOND } from '../../src/core/go/time/duration.js'
-import { SH, script } from '../fixtures/run/helpers.js'
-import { tempRoot } from '../helpers/tree.js'
+import { execute } from '../../../src/core/executor/executor.js'
+import { MILLISECOND, SECOND } from '../../../src/core/go/time/duration.js'
+import { SH, script } from '../../fixtures/run/helpers.js'
+import { tempRoot } from '../../helpers/tree.js'
 
 let R = ''
 let cleanup = () => {}

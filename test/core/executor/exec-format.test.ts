@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { execFormatError } from '../../src/core/exec-format.js'
-import { SH, script } from '../fixtures/run/helpers.js'
-import { tempRoot } from '../helpers/tree.js'
+import { execFormatError } from '../../../src/core/executor/exec-format.js'
+import { SH, script } from '../../fixtures/run/helpers.js'
+import { tempRoot } from '../../helpers/tree.js'
 
 // What execve(2) answers, as seen through Go's fork/exec (checked with a Go program on Linux):
 // ENOEXEC → "exec format error", ELOOP → "too many levels of symbolic links"; null means

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { ArgsError, assembleArgs, typedArg } from '../../src/core/args.js'
+import { ArgsError, assembleArgs, typedArg } from '../../../src/core/executor/args.js'
 
 const schema = {
   type: 'object',

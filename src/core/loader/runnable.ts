@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs'
-import { type GoString, toBuffer, toText } from './go/gostring.js'
-import { stat } from './go/os/file.js'
+import { type GoString, toBuffer, toText } from '../go/gostring.js'
+import { stat } from '../go/os/file.js'
 
 export type RunProblemKind = 'stat' | 'directory' | 'not-executable' | 'no-shebang'
 

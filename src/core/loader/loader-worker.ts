@@ -4,9 +4,9 @@
  * skill.json the loader will parse — and posts them in walk order, in batches.
  */
 import { workerData } from 'node:worker_threads'
-import type { GoString } from './go/gostring.js'
-import { type FileInfo, readDirEntries, readFile } from './go/os/file.js'
-import { type ReadDir, splitWalk } from './go/path/filepath/walk.js'
+import type { GoString } from '../go/gostring.js'
+import { type FileInfo, readDirEntries, readFile } from '../go/os/file.js'
+import { type ReadDir, splitWalk } from '../go/path/filepath/walk.js'
 import {
   CLAIMS,
   GONE,

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { valid } from '../go/encoding/json/scanner.js'
+import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from '../go/gostring.js'
+import { errnoFromNode } from '../go/os/errors.js'
+import { isAbs } from '../go/path/filepath/path.js'
+import { quote } from '../go/strconv/quote.js'
+import { durationString } from '../go/time/duration.js'
 import { entryPreflight, startFailureMessage } from './entry-preflight.js'
 import { execFormatError } from './exec-format.js'
-import { valid } from './go/encoding/json/scanner.js'
-import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from './go/gostring.js'
-import { errnoFromNode } from './go/os/errors.js'
-import { isAbs } from './go/path/filepath/path.js'
-import { quote } from './go/strconv/quote.js'
-import { durationString } from './go/time/duration.js'
 
 /** stdout kept in memory (MaxSubprocessStdout); the rest is dropped silently. */
 export const MAX_STDOUT = 16 * 1024 * 1024

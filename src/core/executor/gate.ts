@@ -1,4 +1,4 @@
-import type { SkillClass } from './build.js'
+import type { SkillClass } from '../loader/build.js'
 
 export const ROLES = ['admin', 'user', 'viewer', 'system'] as const
 

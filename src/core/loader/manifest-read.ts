@@ -12,11 +12,11 @@
  */
 import { constants } from 'node:buffer'
 import * as fs from 'node:fs'
-import { fail, ok, type Result } from './go/errors.js'
-import type { GoString } from './go/gostring.js'
-import { fromNodeError } from './go/os/errors.js'
-import { type FileInfo, MODE_NAMED_PIPE, nodePath, readFile, stat } from './go/os/file.js'
-import { overlayOf } from './overlay.js'
+import { fail, ok, type Result } from '../go/errors.js'
+import type { GoString } from '../go/gostring.js'
+import { fromNodeError } from '../go/os/errors.js'
+import { type FileInfo, MODE_NAMED_PIPE, nodePath, readFile, stat } from '../go/os/file.js'
+import { overlayOf } from '../overlay.js'
 
 /** How much of a device is read before it counts as endless. */
 export const DEVICE_CAP = 64 * 1024 * 1024

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { BUILTIN_SKILL_KEYS, Registry } from '../../src/core/registry.js'
+import { BUILTIN_SKILL_KEYS, Registry } from '../../../src/core/loader/registry.js'
 
 // The keys the manager registers before its loader runs (internal/skill/builtin): a pack that
 // takes one of them is skipped as "already registered".

@@ -17,9 +17,9 @@ import {
   MAX_STDOUT,
   tailString,
   WAIT_DELAY_MS,
-} from '../../src/core/executor.js'
-import type { GoString } from '../../src/core/go/gostring.js'
-import { MILLISECOND, SECOND } from '../../src/core/go/time/duration.js'
+} from '../../../src/core/executor/executor.js'
+import type { GoString } from '../../../src/core/go/gostring.js'
+import { MILLISECOND, SECOND } from '../../../src/core/go/time/duration.js'
 import {
   aliveInGroup,
   aliveWithMarker,
@@ -29,8 +29,8 @@ import {
   SH,
   script,
   settle,
-} from '../fixtures/run/helpers.js'
-import { tempRoot } from '../helpers/tree.js'
+} from '../../fixtures/run/helpers.js'
+import { tempRoot } from '../../helpers/tree.js'
 
 // Expectations come from the manager's internal/skill/subprocess.go and Go's os/exec (Go 1.25:
 // Cmd.Cancel kills the process group, Cmd.WaitDelay = 1s), checked where possible against a Go

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { execute } from '../../src/core/executor.js'
-import { MILLISECOND, SECOND } from '../../src/core/go/time/duration.js'
-import { aliveWithMarker, killAll, marker, SH, script } from '../fixtures/run/helpers.js'
-import { tempRoot } from '../helpers/tree.js'
+import { execute } from '../../../src/core/executor/executor.js'
+import { MILLISECOND, SECOND } from '../../../src/core/go/time/duration.js'
+import { aliveWithMarker, killAll, marker, SH, script } from '../../fixtures/run/helpers.js'
+import { tempRoot } from '../../helpers/tree.js'
 
 // Go's os/exec as the manager sets it up: Cmd.WaitDelay = 1 s. The wall-clock tests in
 // executor.test.ts bound the wait loosely (a loaded machine is slow); here the clock is mocked,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { resolve } from 'node:path'
 import { test } from 'node:test'
-import { alwaysHints, noToolsHints } from '../../src/core/explain.js'
-import type { LoaderEvent, LoaderEventKind } from '../../src/core/loader.js'
+import { alwaysHints, noToolsHints } from '../../../src/core/loader/explain.js'
+import type { LoaderEvent, LoaderEventKind } from '../../../src/core/loader/loader.js'
 
 const event = (kind: LoaderEventKind, path: string): LoaderEvent => ({
   kind,

@@ -1,7 +1,7 @@
-import { type DecodeResult, type KeyEvent, type StructSpec, unmarshal } from './go/encoding/json/decode.js'
-import { type GoError, type Result, WrapError } from './go/errors.js'
-import { fromBuffer, type GoString } from './go/gostring.js'
-import { readFile } from './go/os/file.js'
+import { type DecodeResult, type KeyEvent, type StructSpec, unmarshal } from '../go/encoding/json/decode.js'
+import { type GoError, type Result, WrapError } from '../go/errors.js'
+import { fromBuffer, type GoString } from '../go/gostring.js'
+import { readFile } from '../go/os/file.js'
 
 /** The manager's `skill.SkillManifest`, field for field (json tag → Go type). */
 export const MANIFEST_SPEC: StructSpec = {

@@ -1,7 +1,7 @@
-import { UserError } from './errors.js'
-import { valid } from './go/encoding/json/scanner.js'
-import { fromText, type GoString, toText, trimSpace } from './go/gostring.js'
-import { stringify } from './json-text.js'
+import { UserError } from '../errors.js'
+import { valid } from '../go/encoding/json/scanner.js'
+import { fromText, type GoString, toText, trimSpace } from '../go/gostring.js'
+import { stringify } from '../json-text.js'
 
 /** Why args could not be assembled: a usage error. */
 export class ArgsError extends UserError {}

@@ -1,5 +1,5 @@
-import type { GoString } from './go/gostring.js'
-import { type FileStat, stat } from './go/os/file.js'
+import type { GoString } from '../go/gostring.js'
+import { type FileStat, stat } from '../go/os/file.js'
 
 /**
  * The executor's entry checks after the path ones (subprocess.go: os.Stat, not a directory,

@@ -1,12 +1,12 @@
+import { fromText, type GoString, trimSpace } from '../go/gostring.js'
+import { stat } from '../go/os/file.js'
+import { abs, dir, join } from '../go/path/filepath/path.js'
+import { didYouMean, meanHint } from '../suggest.js'
 import { buildSubprocessSkill, type SubprocessSkill } from './build.js'
-import { fromText, type GoString, trimSpace } from './go/gostring.js'
-import { stat } from './go/os/file.js'
-import { abs, dir, join } from './go/path/filepath/path.js'
 import { type LoaderEventKind, loadDirs } from './loader.js'
 import { parseManifest } from './manifest.js'
 import { notJudgedText, readManifest, whole } from './manifest-read.js'
 import { buildFailedText, Registry } from './registry.js'
-import { didYouMean, meanHint } from './suggest.js'
 
 export type Resolved =
   | { ok: true; skill: SubprocessSkill }
