@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm packages bundled into the build (after tsc, before scripts/bundle.mjs), so the npm package
 // does not depend on them: each would bring many packages, files or megabytes that npm installs and
-// no command runs (the installed-size and install-time budgets, ARCHITECTURE.md).
+// no command runs (the installed-size and install-time budgets, docs/decisions.md).
 //
 //   dist/vendor/<name>.js   one ES module per package of VENDORED, its dependencies inlined except
 //                           `external` (react stays a dependency: ui/ and ink share one); dist's

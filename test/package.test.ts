@@ -75,7 +75,7 @@ describe('the npm package', () => {
   })
 
   test('says where it runs', () => {
-    // node:sqlite without a flag (ARCHITECTURE.md, "Node lines").
+    // node:sqlite without a flag (docs/decisions.md, "Node lines").
     assert.equal(pkg.engines.node, '>=22.13')
     assert.deepEqual(pkg.os, ['linux'])
     assert.equal(pkg.license, 'MIT')

@@ -1,5 +1,5 @@
 /**
- * SQLite through Node's own `node:sqlite` (22.13+ without a flag; ARCHITECTURE.md, "Node lines"):
+ * SQLite through Node's own `node:sqlite` (22.13+ without a flag; docs/decisions.md, "Node lines"):
  * no native addon to build or download, so the package installs without a compiler and the single
  * executable carries its SQLite. This module is the one place that touches `node:sqlite`: it
  * loads the module without letting its ExperimentalWarning reach the user's stderr, gives errors

@@ -16,7 +16,7 @@ declare const goBytes: unique symbol
  * bytes are expected without fromText is a compile error. Made by fromText, fromBuffer and the
  * core/go functions that return one; bytesOf for a string whose chars are bytes already.
  * GoString is the unchecked name it replaces, signature by signature, from core/go's out
- * (ARCHITECTURE.md lists those that take it).
+ * (docs/decisions.md lists those that take it).
  */
 export type GoBytes = string & { readonly [goBytes]: true }
 
