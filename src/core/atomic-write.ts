@@ -100,11 +100,17 @@ const nodeOps: AtomicOps = {
 const TEMP_SUFFIX = '.ongrid-tmp'
 
 /**
- * A temp name of ours (`.<name>.<hex>.ongrid-tmp`), or one the older writers left
- * (`signature.json.tmp-<pid>`): never part of a pack.
+ * A temp name of ours (`.<name>.<hex>.ongrid-tmp`), or one the older writers left after a crash:
+ * `sign`'s `signature.json.tmp-<pid>`, `test --update`'s `.<case file>.json.<pid>.tmp`, `pack`'s
+ * `<out>.tmp-<pid>.<format>` (an -o inside the pack): never part of a pack.
  */
 export function isTempName(name: string): boolean {
-  return /^\..*\.[0-9a-f]{12}\.ongrid-tmp$/.test(name) || /^signature\.json\.tmp-\d+$/.test(name)
+  return (
+    /^\..*\.[0-9a-f]{12}\.ongrid-tmp$/.test(name) ||
+    /^signature\.json\.tmp-\d+$/.test(name) ||
+    /^\..+\.json\.\d+\.tmp$/.test(name) ||
+    /.\.tmp-\d+\.(tar\.gz|tgz|zip)$/.test(name)
+  )
 }
 
 /** Temp files staged and not yet committed or discarded (for stop-signal handlers). */

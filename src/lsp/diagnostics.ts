@@ -4,7 +4,7 @@
  * diagnostics per file: the rule id as `code`, its docs link, severity from the config found
  * upward (the engine's), the exact start converted to the editor's positions.
  */
-import { readFileSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { Diagnostic } from 'vscode-languageserver'
 import { UserError } from '../core/errors.js'
@@ -33,11 +33,31 @@ export interface DiagnosticData {
 export function textOf(file: string): ByteText {
   const buffer = overlayOf(fromText(file))
   if (buffer !== undefined) return new ByteText(buffer)
+  return new ByteText(diskText(file))
+}
+
+/**
+ * At most MAX_TEXT bytes of `file` when it is a regular file; else none. Opened without waiting:
+ * a FIFO in the workspace (lint reports it, unread) would block the server for ever.
+ */
+function diskText(file: string): Buffer {
+  let fd = -1
   try {
-    const b = readFileSync(file)
-    return new ByteText(b.length > MAX_TEXT ? b.subarray(0, MAX_TEXT) : b)
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+    const st = fstatSync(fd)
+    if (!st.isFile()) return Buffer.alloc(0)
+    const b = Buffer.allocUnsafe(Math.min(st.size, MAX_TEXT))
+    let got = 0
+    while (got < b.length) {
+      const n = readSync(fd, b, got, b.length - got, null)
+      if (n === 0) break
+      got += n
+    }
+    return b.subarray(0, got)
   } catch {
-    return new ByteText(Buffer.alloc(0))
+    return Buffer.alloc(0)
+  } finally {
+    if (fd >= 0) closeSync(fd)
   }
 }
 

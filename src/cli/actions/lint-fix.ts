@@ -12,6 +12,7 @@ import { didYouMean, meanHint } from '../../core/suggest.js'
 import { displayPath, plural } from '../../ui/lint/model.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { UserError } from '../errors.js'
+import { onStopSignals } from '../signals.js'
 
 const CATEGORIES: readonly Category[] = ['manager', 'best-practice', 'tests']
 
@@ -70,7 +71,15 @@ export async function runFixes(
     const plans = planFixes(findings, (x) => opts.types.has(category.get(x.ruleId) as Category))
     for (const f of leftAlone) plans.delete(f)
     if (plans.size === 0) break
-    const outcomes: (FileFixed | FileLeft)[] = [...plans.values()].map((p) => fixFile(p, guard, opts.dryRun))
+    // A stop signal while the files are written is held until the pass is done (each file renamed
+    // or its temp file removed): none is left in the pack, and the run then ends 128 + n.
+    const held = opts.dryRun ? undefined : onStopSignals(() => {})
+    let outcomes: (FileFixed | FileLeft)[]
+    try {
+      outcomes = [...plans.values()].map((p) => fixFile(p, guard, opts.dryRun))
+    } finally {
+      held?.()
+    }
     let changed = 0
     for (const o of outcomes) {
       if (o.kind === 'left') {

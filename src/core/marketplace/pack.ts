@@ -8,7 +8,10 @@ import { isTempName } from '../atomic-write.js'
 import { EXIT, UserError } from '../errors.js'
 import { excludeTest } from '../glob.js'
 import { fromText, type GoString, toText } from '../go/gostring.js'
+import { reasonText } from '../go/os/errors.js'
 import { base } from '../go/path/filepath/path.js'
+import { NotRegularError, sizeText, TooLargeError } from '../read-bounded.js'
+import { MAX_EXTRACTED_FILE } from './archive.js'
 import type { PackEntry } from './archive-write.js'
 import type { CheckDocument } from './check.js'
 import { checkInstall, STRICT_ID } from './install.js'
@@ -17,21 +20,64 @@ import { listPackFiles } from './signature.js'
 /** Left out of every archive unless --no-default-excludes: version control data and Finder litter. */
 export const DEFAULT_EXCLUDES = ['.git', '.hg', '.svn', '.bzr', '_darcs', 'CVS', '.DS_Store']
 
+/**
+ * A file of the pack, whole: opened without waiting (it may have been replaced by a FIFO since
+ * the walk saw it), regular, at most `max` bytes; read into one buffer of the size fstat gives
+ * (what it grows by meanwhile is not read: the check of the archive then sees the change).
+ */
+function readPackEntry(p: Buffer, max: number): Buffer {
+  const { openSync, fstatSync, readSync, closeSync, constants } = fsModule
+  const fd = openSync(p, constants.O_RDONLY | constants.O_NONBLOCK)
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw new NotRegularError()
+    if (st.size > max) throw new TooLargeError(max)
+    const data = Buffer.allocUnsafe(st.size)
+    let got = 0
+    while (got < data.length) {
+      const n = readSync(fd, data, got, data.length - got, null)
+      if (n === 0) break
+      got += n
+    }
+    return got === data.length ? data : data.subarray(0, got)
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** The pack's tree for an archive, or why it cannot be packed faithfully; `skipped` lists what the excludes left out. */
 function collectEntries(
   dir: string,
   exclude: (rel: string, dir: boolean) => boolean,
   skipped: string[],
+  maxFile: number,
 ): PackEntry[] {
-  const { readdirSync, lstatSync: lst, readFileSync: rd } = fsModule
+  const { readdirSync, lstatSync: lst } = fsModule
   const out: PackEntry[] = []
   const problems: string[] = []
+  // What cannot be read (a dir or file the user may not read, a file the endpoint would cut) is a
+  // problem like the others: one line, exit 2, never Node's text.
+  const cannot = (shown: string, e: unknown) =>
+    problems.push(`${shown === '' ? '.' : shown}: cannot read: ${reasonText(e)}`)
   const walkDir = (abs: Buffer, rel: GoString) => {
-    for (const name of (readdirSync(abs, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare)) {
+    let names: Buffer[]
+    try {
+      names = readdirSync(abs, { encoding: 'buffer' }) as Buffer[]
+    } catch (e) {
+      cannot(toText(rel), e)
+      return
+    }
+    for (const name of names.sort(Buffer.compare)) {
       const r = rel === '' ? name.toString('latin1') : `${rel}/${name.toString('latin1')}`
       const p = Buffer.concat([abs, Buffer.from('/'), name])
       const shown = toText(r)
-      const st = lst(p)
+      let st: fsModule.Stats
+      try {
+        st = lst(p)
+      } catch (e) {
+        cannot(shown, e)
+        continue
+      }
       if (exclude(shown, st.isDirectory())) {
         skipped.push(st.isDirectory() ? `${shown}/` : shown)
         continue
@@ -49,8 +95,25 @@ function collectEntries(
       else if (st.isDirectory()) {
         out.push({ rel: r, dir: true, mode: st.mode })
         walkDir(p, r)
-      } else if (st.isFile()) out.push({ rel: r, dir: false, mode: st.mode, data: rd(p) })
-      else problems.push(`${shown}: not a regular file or directory`)
+      } else if (st.isFile()) {
+        if (st.size > maxFile) {
+          problems.push(
+            `${shown}: larger than ${sizeText(maxFile)} (the upload endpoint cuts each file there: the installed tree would differ)`,
+          )
+          continue
+        }
+        let data: Buffer
+        try {
+          data = readPackEntry(p, maxFile)
+        } catch (e) {
+          if (e instanceof TooLargeError)
+            problems.push(`${shown}: larger than ${sizeText(maxFile)} (it grew while packed)`)
+          else if (e instanceof NotRegularError) problems.push(`${shown}: not a regular file or directory`)
+          else cannot(shown, e)
+          continue
+        }
+        out.push({ rel: r, dir: false, mode: st.mode, data })
+      } else problems.push(`${shown}: not a regular file or directory`)
     }
   }
   walkDir(Buffer.from(dir), '')
@@ -140,6 +203,7 @@ export function packEntries(
     (rel, isDir) =>
       tests.some((t) => t(rel, isDir)) || (!isDir && isTempName(rel.slice(rel.lastIndexOf('/') + 1))),
     skipped,
+    MAX_EXTRACTED_FILE,
   )
   if (signed) {
     const kept = new Set(entries.map((e) => e.rel))
