@@ -4,7 +4,7 @@
  */
 import type { FileReport } from '../../core/lint/engine.js'
 import type { Finding, RuleMeta } from '../../core/lint/types.js'
-import type { CheckDocument } from '../../core/marketplace/check.js'
+import { type CheckDocument, NOT_EXACT } from '../../core/marketplace/check.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../core/marketplace/install.js'
 import { envelope } from '../envelope.js'
 import { filesJson } from '../lint/json.js'
@@ -92,7 +92,7 @@ export function summary(doc: CheckDocument, rel: (p: string) => string, terminal
     const s = doc.signature
     line(
       'signature',
-      s.error ? `${s.state}: ${s.error}${s.exact ? '' : ' (not the manager’s exact text)'}` : s.state,
+      s.error ? `${s.state}: ${s.error}${s.exact ? '' : NOT_EXACT}` : s.state,
     )
     if (s.uncovered.length > 0)
       line(
