@@ -90,10 +90,7 @@ export function summary(doc: CheckDocument, rel: (p: string) => string, terminal
   }
   if (doc.signature) {
     const s = doc.signature
-    line(
-      'signature',
-      s.error ? `${s.state}: ${s.error}${s.exact ? '' : NOT_EXACT}` : s.state,
-    )
+    line('signature', s.error ? `${s.state}: ${s.error}${s.exact ? '' : NOT_EXACT}` : s.state)
     if (s.uncovered.length > 0)
       line(
         'not signed',
