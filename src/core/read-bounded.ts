@@ -60,3 +60,28 @@ export function readFileBounded(
     if (fd !== 0) closeSync(fd)
   }
 }
+
+/**
+ * A regular file's bytes, read into one buffer of the size fstat gives: opened without waiting (a
+ * FIFO put where a file was never blocks), a NotRegularError when it is not regular, a
+ * TooLargeError when it is over `limit` bytes (with `cut`, its first `limit` bytes instead). What
+ * it grows by meanwhile is not read. Errors of the open and the read are Node's.
+ */
+export function readRegularSized(path: string | Buffer, limit: number, opts: { cut?: boolean } = {}): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw new NotRegularError()
+    if (st.size > limit && opts.cut !== true) throw new TooLargeError(limit)
+    const data = Buffer.allocUnsafe(Math.min(st.size, limit))
+    let got = 0
+    while (got < data.length) {
+      const n = readSync(fd, data, got, data.length - got, null)
+      if (n === 0) break
+      got += n
+    }
+    return got === data.length ? data : data.subarray(0, got)
+  } finally {
+    closeSync(fd)
+  }
+}

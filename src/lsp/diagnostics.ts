@@ -4,7 +4,6 @@
  * diagnostics per file: the rule id as `code`, its docs link, severity from the config found
  * upward (the engine's), the exact start converted to the editor's positions.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import type { Diagnostic } from 'vscode-languageserver'
 import { UserError } from '../core/errors.js'
@@ -13,6 +12,7 @@ import { type CheckResult, check } from '../core/lint/engine.js'
 import { ConfigError } from '../core/lint/errors.js'
 import type { Finding } from '../core/lint/types.js'
 import { overlayOf } from '../core/overlay.js'
+import { readRegularSized } from '../core/read-bounded.js'
 import { RULES_DOC_URL, ruleAnchor } from '../ui/lint/rule-link.js'
 import { ByteText } from './positions.js'
 
@@ -41,23 +41,10 @@ export function textOf(file: string): ByteText {
  * a FIFO in the workspace (lint reports it, unread) would block the server for ever.
  */
 function diskText(file: string): Buffer {
-  let fd = -1
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
-    const st = fstatSync(fd)
-    if (!st.isFile()) return Buffer.alloc(0)
-    const b = Buffer.allocUnsafe(Math.min(st.size, MAX_TEXT))
-    let got = 0
-    while (got < b.length) {
-      const n = readSync(fd, b, got, b.length - got, null)
-      if (n === 0) break
-      got += n
-    }
-    return b.subarray(0, got)
+    return readRegularSized(file, MAX_TEXT, { cut: true })
   } catch {
     return Buffer.alloc(0)
-  } finally {
-    if (fd >= 0) closeSync(fd)
   }
 }
 

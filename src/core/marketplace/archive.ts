@@ -12,7 +12,7 @@
 
 import { closeSync, fchmodSync, openSync, statSync, writeSync } from 'node:fs'
 import { UserError } from '../errors.js'
-import { type TarStop, TarWalk } from '../go/archive/tar/reader.js'
+import { tarEnding as goTarEnding, type TarStop, TarWalk } from '../go/archive/tar/reader.js'
 import {
   readDirectory,
   ZIP_FORMAT,
@@ -168,9 +168,7 @@ function tarText(stop: TarStop | null): string | null {
 
 /** The endpoint's text for a whole tar stream ending as `d` does (null: a clean end). */
 export function tarEnding(d: Buffer, eofIsError: boolean): string | null {
-  const w = new TarWalk(MAX_EXTRACTED_FILE)
-  w.push(d)
-  return tarText(w.ending(eofIsError))
+  return tarText(goTarEnding(d, eofIsError, MAX_EXTRACTED_FILE))
 }
 
 /** Stops an extraction that grows past what we are willing to write (limits of ours, not the manager's). */

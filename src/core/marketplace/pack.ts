@@ -10,7 +10,7 @@ import { excludeTest } from '../glob.js'
 import { fromText, type GoString, toText } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { base } from '../go/path/filepath/path.js'
-import { NotRegularError, sizeText, TooLargeError } from '../read-bounded.js'
+import { NotRegularError, readRegularSized, sizeText, TooLargeError } from '../read-bounded.js'
 import { MAX_EXTRACTED_FILE } from './archive.js'
 import type { PackEntry } from './archive-write.js'
 import type { CheckDocument } from './check.js'
@@ -19,31 +19,6 @@ import { listPackFiles } from './signature.js'
 
 /** Left out of every archive unless --no-default-excludes: version control data and Finder litter. */
 export const DEFAULT_EXCLUDES = ['.git', '.hg', '.svn', '.bzr', '_darcs', 'CVS', '.DS_Store']
-
-/**
- * A file of the pack, whole: opened without waiting (it may have been replaced by a FIFO since
- * the walk saw it), regular, at most `max` bytes; read into one buffer of the size fstat gives
- * (what it grows by meanwhile is not read: the check of the archive then sees the change).
- */
-function readPackEntry(p: Buffer, max: number): Buffer {
-  const { openSync, fstatSync, readSync, closeSync, constants } = fsModule
-  const fd = openSync(p, constants.O_RDONLY | constants.O_NONBLOCK)
-  try {
-    const st = fstatSync(fd)
-    if (!st.isFile()) throw new NotRegularError()
-    if (st.size > max) throw new TooLargeError(max)
-    const data = Buffer.allocUnsafe(st.size)
-    let got = 0
-    while (got < data.length) {
-      const n = readSync(fd, data, got, data.length - got, null)
-      if (n === 0) break
-      got += n
-    }
-    return got === data.length ? data : data.subarray(0, got)
-  } finally {
-    closeSync(fd)
-  }
-}
 
 /** The pack's tree for an archive, or why it cannot be packed faithfully; `skipped` lists what the excludes left out. */
 function collectEntries(
@@ -102,9 +77,10 @@ function collectEntries(
           )
           continue
         }
+        // Read as the walk saw it: a FIFO put there since is not waited for, growth not read.
         let data: Buffer
         try {
-          data = readPackEntry(p, maxFile)
+          data = readRegularSized(p, maxFile)
         } catch (e) {
           if (e instanceof TooLargeError)
             problems.push(`${shown}: larger than ${sizeText(maxFile)} (it grew while packed)`)
