@@ -28,6 +28,11 @@ const argv = process.argv.slice(2)
 // the package. Node 20 has no such cache: there the bundle comes with the one the build made.
 const Module = require('node:module')
 const compileCache = typeof Module.enableCompileCache === 'function'
+// The launcher's own code cache of the bundle, per command (see ownCacheFor, below).
+/** @type {{ file: string, dir: string, hash: string, script?: import('node:vm').Script, write?: boolean } | null} */
+let ownCache = null
+
+const OWN_CACHE_MAX = 64 * 1024 * 1024
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
@@ -60,7 +65,11 @@ async function main() {
   const { pathToFileURL } = require('node:url')
   if (compileCache) Module.enableCompileCache()
   const fast = loadBundle() ?? (await import('../dist/cli/fast.js'))
-  if (!(await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json'))))) {
+  if (await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json')))) {
+    // The command ran: V8 now holds compiled code for every function it ran, which a cache made
+    // at load time (Node's, or the build's) does not have. Kept for its next start.
+    if (ownCache?.write) process.on('exit', () => saveOwnCache(ownCache))
+  } else {
     const oclif = await import('@oclif/core')
     // oclif answers `help --help` with the root help; `help` is a command like the others.
     if (argv[0] === 'help' && argv.length === 2 && (argv[1] === '--help' || argv[1] === '-h'))
@@ -74,8 +83,9 @@ async function main() {
   }
 }
 
-// dist/bundle/fast.js (scripts/bundle.mjs), compiled through Node's module loader and its compile
-// cache on Node 22 and later, else with the V8 code cache the build made; null without a bundle.
+// dist/bundle/fast.js (scripts/bundle.mjs), compiled on Node 22 and later with the launcher's own
+// code cache for this command (ownCacheFor) or, where there is none to use, through Node's module
+// loader and its compile cache; else with the V8 code cache the build made. Null without a bundle.
 function loadBundle() {
   const file = join(ROOT, 'dist', 'bundle', 'fast.js')
   let source
@@ -86,7 +96,19 @@ function loadBundle() {
   }
   let fn
   let how
-  if (compileCache) {
+  const own = ownCacheFor(source)
+  if (own !== null) {
+    let cachedData
+    try {
+      cachedData = readOwnFile(own.file)
+    } catch {}
+    const { Script } = require('node:vm')
+    const script = new Script(source, { filename: file, cachedData })
+    fn = script.runInThisContext()
+    const rejected = cachedData !== undefined && script.cachedDataRejected
+    how = `own code cache ${cachedData === undefined ? 'missing' : rejected ? 'rejected' : 'accepted'}`
+    ownCache = { ...own, script, write: cachedData === undefined || rejected }
+  } else if (compileCache) {
     const m = new Module(file)
     m.filename = file
     m._compile(`module.exports = ${source}`, file)
@@ -110,4 +132,71 @@ function loadBundle() {
   const module = { exports: {} }
   fn(module.exports, require, module, file, join(ROOT, 'dist', 'bundle'), load, url.href)
   return module.exports
+}
+
+// Node's compile cache (and the build's fast.cache) hold the code V8 compiled while loading the
+// bundle: its top level. Every function a command runs is compiled again at each start. So on
+// Node 22 and later the launcher keeps a V8 code cache of its own per command, made at the exit
+// of the first run of that command (vm.Script#createCachedData after the run), in Node's compile
+// cache dir (per Node version, V8 flags and user: NODE_COMPILE_CACHE moves it,
+// NODE_DISABLE_COMPILE_CACHE turns both off). Files are named by the bundle's content hash (its
+// first line, scripts/bundle.mjs) and the command; a cache is read only when it is a regular file
+// of this user that no one else may write, written through an exclusive temp file and a rename,
+// and caches of other bundles are removed then. Any failure only costs the compile it would save.
+
+/** Where this command's cache of this bundle lives; null when there is none to use. */
+function ownCacheFor(source) {
+  if (!compileCache || typeof Module.getCompileCacheDir !== 'function') return null
+  const dir = Module.getCompileCacheDir()
+  const hash = /^\/\/ ongrid-skill bundle ([0-9a-f]{16})\n/.exec(source)?.[1]
+  if (!dir || hash === undefined || typeof process.getuid !== 'function') return null
+  // The command as the fast path names it (a topic and its command: `audit-tail`); anything
+  // else (help, a mistyped name) is oclif's and keeps no cache of its own.
+  const words = argv[0] === 'audit' || argv[0] === 'marketplace' ? argv.slice(0, 2) : argv.slice(0, 1)
+  if (words.length === 0 || words.some((w) => !/^[a-z][a-z-]{0,30}$/.test(w))) return null
+  return { dir, hash, file: join(dir, `ongrid-skill-${hash}-${words.join('-')}.cache`) }
+}
+
+/** The file's bytes when it is a regular file of this user that only this user may write. */
+function readOwnFile(file) {
+  const { openSync, fstatSync, readSync, closeSync, constants } = require('node:fs')
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile() || st.uid !== process.getuid() || (st.mode & 0o022) !== 0 || st.size > OWN_CACHE_MAX)
+      return undefined
+    const buf = Buffer.allocUnsafe(st.size)
+    let at = 0
+    while (at < buf.length) {
+      const n = readSync(fd, buf, at, buf.length - at, at)
+      if (n === 0) return undefined
+      at += n
+    }
+    return buf
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function saveOwnCache(own) {
+  const fs = require('node:fs')
+  const tmp = `${own.file}.${process.pid}.${Date.now()}.tmp`
+  try {
+    const data = own.script.createCachedData()
+    if (data.length > OWN_CACHE_MAX) return
+    fs.writeFileSync(tmp, data, { flag: 'wx', mode: 0o600 })
+    fs.renameSync(tmp, own.file)
+    for (const name of fs.readdirSync(own.dir)) {
+      if (
+        name.startsWith('ongrid-skill-') &&
+        name.endsWith('.cache') &&
+        !name.startsWith(`ongrid-skill-${own.hash}-`)
+      )
+        fs.rmSync(join(own.dir, name), { force: true })
+    }
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true })
+    } catch {}
+  }
 }

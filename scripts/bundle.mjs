@@ -14,8 +14,11 @@
 //   dist/bundle/fast.cache  V8's code cache for that script, made by this Node.
 //
 // bin/run.js compiles the first with the second (vm.Script cachedData); a cache V8 rejects (another
-// Node, other V8 flags) only costs the compile it would have saved. Without the bundle, bin/run.js
+// Node, other V8 flags) only costs the compile it would have saved.
+// On Node 22 and later bin/run.js uses a cache of its own instead, made after each command's
+// first run (keyed by the content hash on the bundle's first line). Without the bundle, bin/run.js
 // imports dist/cli/fast.js as modules.
+import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative, sep } from 'node:path'
@@ -90,6 +93,11 @@ if (left) {
   const at = code.slice(Math.max(0, left.index - 60), left.index + 60)
   throw new Error(`bundle: an import() the launcher cannot serve is left in the bundle: …${at}…`)
 }
+
+// The first line names the bundle by its content: bin/run.js keys the code caches it makes after a
+// command ran by that name, so a cache is only ever offered to the source it was made from (V8
+// itself checks little more than the source's length).
+code = `// ongrid-skill bundle ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`
 
 mkdirSync(OUT, { recursive: true })
 writeFileSync(BUNDLE, code)

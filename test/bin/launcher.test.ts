@@ -1,5 +1,17 @@
 import assert from 'node:assert/strict'
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
@@ -44,6 +56,8 @@ function caPack(): string {
   return dir
 }
 
+const CLEAN = `✔ 1 file checked (1 manifest): no problems\nroot: ${join(REPO, 'examples/skills')} (assumed; --root to set it)\n`
+
 const baseEnv = (): Record<string, string | undefined> => ({
   NODE_EXTRA_CA_CERTS: undefined,
   ONGRID_SKILL_EXTRA_CA_CERTS: undefined,
@@ -80,12 +94,9 @@ describe('bin/run.js', () => {
       assert.equal(r.code, 0, r.stderr)
       assert.match(
         r.stderr,
-        /^ongrid-skill: fast path from dist\/bundle\/fast\.js, Node's compile cache on$/m,
+        /^ongrid-skill: fast path from dist\/bundle\/fast\.js, own code cache (missing|accepted)$/m,
       )
-      assert.equal(
-        r.stdout,
-        `✔ 1 file checked (1 manifest): no problems\nroot: ${join(REPO, 'examples/skills')} (assumed; --root to set it)\n`,
-      )
+      assert.equal(r.stdout, CLEAN)
     }
     // One dir per Node version, holding the bundle's compiled code (and its modules').
     const [dir] = readdirSync(cache)
@@ -105,14 +116,85 @@ describe('bin/run.js', () => {
     const [own] = readdirSync(join(tmp, 'node-compile-cache'))
     assert.match(own ?? '', new RegExp(`^v${process.versions.node}-`))
     assert.ok(readdirSync(join(tmp, 'node-compile-cache', own as string)).length > 0)
-    // Turned off, the bundle still runs.
+    // Turned off, the bundle still runs, and the launcher keeps no cache of its own either.
+    const offDir = join(TMP, 'off-tmpdir')
+    mkdirSync(offDir)
     const off = start('program', ['validate', join(REPO, 'examples/skills/disk_usage')], {
       ...baseEnv(),
       ONGRID_SKILL_DEBUG_LOAD: '1',
+      NODE_COMPILE_CACHE: undefined,
       NODE_DISABLE_COMPILE_CACHE: '1',
+      TMPDIR: offDir,
     })
     assert.equal(off.code, 0, off.stderr)
     assert.match(off.stderr, /Node's compile cache off$/m)
+    assert.deepEqual(readdirSync(offDir), [])
+  })
+
+  test('a code cache of its own per command, made after the first run: read only when safe', {
+    skip: NODE_MAJOR < 22 && 'Node 20 has no compile cache',
+  }, () => {
+    const cacheRoot = join(TMP, 'own-cache')
+    const env = { ...baseEnv(), ONGRID_SKILL_DEBUG_LOAD: '1', NODE_COMPILE_CACHE: cacheRoot }
+    const validate = () => {
+      const r = start('program', ['validate', join(REPO, 'examples/skills/disk_usage')], env)
+      assert.equal(r.code, 0, r.stderr)
+      assert.equal(r.stdout, CLEAN)
+      const how = /own code cache (\w+)$/m.exec(r.stderr)?.[1]
+      assert.ok(how, r.stderr)
+      return how
+    }
+    assert.equal(validate(), 'missing')
+    const hash = /^\/\/ ongrid-skill bundle ([0-9a-f]{16})\n/.exec(
+      readFileSync(join(REPO, 'dist/bundle/fast.js'), 'utf8'),
+    )?.[1]
+    assert.ok(hash, 'the bundle names its content on its first line')
+    const [versionDir] = readdirSync(cacheRoot)
+    const dir = join(cacheRoot, versionDir as string)
+    const file = join(dir, `ongrid-skill-${hash}-validate.cache`)
+    assert.equal(statSync(file).mode & 0o777, 0o600)
+    assert.equal(validate(), 'accepted')
+
+    // Another command has its own; one that oclif answers (help) keeps none.
+    const run = start('program', ['run', caPack(), '--no-audit'], env)
+    assert.equal(run.code, 0, run.stderr)
+    assert.ok(statSync(join(dir, `ongrid-skill-${hash}-run.cache`)).isFile())
+    const help = start('program', ['lint', '--help'], env)
+    assert.equal(help.code, 0, help.stderr)
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((n) => n.startsWith('ongrid-skill-'))
+        .sort(),
+      [`ongrid-skill-${hash}-run.cache`, `ongrid-skill-${hash}-validate.cache`],
+    )
+
+    // Bytes V8 does not take: rejected, the command answers the same, the cache is made again.
+    writeFileSync(file, Buffer.alloc(4096, 7), { mode: 0o600 })
+    assert.equal(validate(), 'rejected')
+    assert.equal(validate(), 'accepted')
+
+    // A file others may write is never read (it could be anyone's code), and is replaced.
+    chmodSync(file, 0o620)
+    assert.equal(validate(), 'missing')
+    assert.equal(statSync(file).mode & 0o777, 0o600)
+    assert.equal(validate(), 'accepted')
+
+    // A symlink in its place is not followed, and its target is left as it was.
+    const target = join(TMP, 'not-a-cache')
+    writeFileSync(target, 'keep me')
+    rmSync(file)
+    symlinkSync(target, file)
+    assert.equal(validate(), 'missing')
+    assert.equal(readFileSync(target, 'utf8'), 'keep me')
+    assert.ok(lstatSync(file).isFile())
+
+    // Caches of another bundle (an older version of the package) go when a new one is written.
+    const stale = join(dir, 'ongrid-skill-0123456789abcdef-validate.cache')
+    writeFileSync(stale, 'old', { mode: 0o600 })
+    rmSync(file)
+    assert.equal(validate(), 'missing')
+    assert.equal(existsSync(stale), false)
+    assert.equal(validate(), 'accepted')
   })
 
   test('NODE_EXTRA_CA_CERTS: kept from Node’s startup, given back unchanged to what runs', () => {
