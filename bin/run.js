@@ -46,12 +46,28 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
     else if (e.code !== 'EPIPE') throw e
   }
 } else {
-  // A reader that goes away (`| head`) ends the output, quietly: no stack trace for EPIPE.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e) => {
-      if (e.code !== 'EPIPE') throw e
-      process.exit(process.exitCode ?? 0)
-    })
+  // A reader that goes away (`| head`) ends the output, quietly: no stack trace for EPIPE. Each
+  // stream gets that handler when it is first made: making process.stdout costs 2-4 ms (a socket
+  // for a pipe), and a command that writes its output to a file in one go (cli/output.ts,
+  // writeStdout) writes it to fd 1 while the getter below is still there, marked `unmade`.
+  const onError = (e) => {
+    if (e.code !== 'EPIPE') throw e
+    process.exit(process.exitCode ?? 0)
+  }
+  for (const name of ['stdout', 'stderr']) {
+    const made = Object.getOwnPropertyDescriptor(process, name)
+    if (typeof made?.get !== 'function' || !made.configurable) {
+      process[name].on('error', onError)
+      continue
+    }
+    const lazy = () => {
+      Object.defineProperty(process, name, made)
+      const stream = made.get.call(process)
+      stream.on('error', onError)
+      return stream
+    }
+    lazy.unmade = true
+    Object.defineProperty(process, name, { configurable: true, enumerable: made.enumerable, get: lazy })
   }
   main().catch((e) => {
     process.stderr.write(`ongrid-skill: ${e?.message ?? e}\n`)

@@ -1,3 +1,5 @@
+import { fstatSync, writeSync } from 'node:fs'
+import { isatty } from 'node:tty'
 import { type GoString, toBuffer } from '../core/go/gostring.js'
 import { terminalBytes, terminalLine } from '../ui/terminal.js'
 
@@ -36,5 +38,45 @@ export class ByteWriter {
     this.fd.write(toBuffer(this.chunks.join('')))
     this.chunks = []
     this.size = 0
+  }
+}
+
+/**
+ * Whether bin/run.js has left process.stdout unmade so far: its getter is then the launcher's,
+ * marked `unmade` (making the stream costs 2–4 ms at start, a socket for a pipe).
+ */
+function stdoutUnmade(): boolean {
+  const get = Object.getOwnPropertyDescriptor(process, 'stdout')?.get as { unmade?: boolean } | undefined
+  return get?.unmade === true
+}
+
+/** Whether fd 1 is a terminal, without making process.stdout (whose isTTY says the same). */
+export function stdoutIsTTY(): boolean {
+  return stdoutUnmade() ? isatty(1) : process.stdout.isTTY === true
+}
+
+/**
+ * A command's whole output, in one go: straight to fd 1 while process.stdout is unmade and fd 1 is
+ * a regular file or a device that is not a terminal (`> report.txt`, `>/dev/null`), where a write
+ * never waits on a reader; else through process.stdout. A pipe always goes through it: a reader
+ * that stops reading must not leave the command blocked in a write no stop signal can end.
+ */
+export function writeStdout(text: string): void {
+  if (!stdoutUnmade() || !plainTarget()) {
+    process.stdout.write(text)
+    return
+  }
+  const bytes = Buffer.from(text, 'utf8')
+  let at = 0
+  while (at < bytes.length) at += writeSync(1, bytes, at, bytes.length - at)
+}
+
+/** Whether fd 1 is a regular file, or a device that is not a terminal. */
+function plainTarget(): boolean {
+  try {
+    const st = fstatSync(1)
+    return st.isFile() || (st.isCharacterDevice() && !isatty(1))
+  } catch {
+    return false
   }
 }

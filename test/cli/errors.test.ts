@@ -138,11 +138,20 @@ describe('an internal error through the CLI', () => {
     fault = `${R}/fault.mjs`
     writeFileSync(
       fault,
-      `const write = process.stdout.write.bind(process.stdout)
+      // Both ways a document reaches fd 1: process.stdout, and writeSync (cli/output.ts).
+      `import fs from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
+const write = process.stdout.write.bind(process.stdout)
 process.stdout.write = (chunk, ...rest) => {
   if (String(chunk).startsWith('{')) throw new Error('injected fault')
   return write(chunk, ...rest)
 }
+const writeSync = fs.writeSync
+fs.writeSync = (fd, data, ...rest) => {
+  if (fd === 1 && String(data).startsWith('{')) throw new Error('injected fault')
+  return writeSync(fd, data, ...rest)
+}
+syncBuiltinESMExports()
 `,
     )
   })

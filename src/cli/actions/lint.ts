@@ -19,6 +19,7 @@ import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { parseNumberFlag } from '../number-flag.js'
 import { argBytes, pathFlag, textPath } from '../os-bytes.js'
+import { stdoutIsTTY, writeStdout } from '../output.js'
 import type { BaselineUsed } from './lint-baseline.js'
 
 export const FORMATS = LINT_FORMATS
@@ -59,7 +60,7 @@ async function report(
     cwd: process.cwd(),
     repo: format === 'github' || format === 'sarif' ? repoRoot(process.cwd()) : process.cwd(),
     failSeverity: opts.failSeverity,
-    terminal: process.stdout.isTTY === true,
+    terminal: stdoutIsTTY(),
     leftOut: result.leftOut,
     roots: result.roots,
     ...(opts.baseline
@@ -79,10 +80,11 @@ async function report(
         : undefined,
   }
   const text = await renderLint(format, output)
-  process.stdout.write(text)
-  if (tooManyWarnings && format === 'stylish') {
-    process.stdout.write(`ongrid-skill found too many warnings (maximum: ${opts.maxWarnings})\n`)
-  }
+  writeStdout(
+    tooManyWarnings && format === 'stylish'
+      ? `${text}ongrid-skill found too many warnings (maximum: ${opts.maxWarnings})\n`
+      : text,
+  )
   return output.exitCode ?? EXIT.ok
 }
 

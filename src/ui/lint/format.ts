@@ -14,7 +14,10 @@ export async function renderLint(format: LintFormat, output: LintOutput): Promis
   switch (format) {
     case 'stylish': {
       const { chalkPaint, NO_PAINT, stylish } = await import('./stylish.js')
-      return stylish(output, colorWanted() ? await chalkPaint() : NO_PAINT)
+      return stylish(
+        output,
+        colorWanted(process.env, output.terminal === true) ? await chalkPaint() : NO_PAINT,
+      )
     }
     case 'json':
       return (await import('./json.js')).json(output)

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, test } from 'node:test'
+import { runCliSync } from '../helpers/cli.js'
+
+// writeStdout (cli/output.ts): validate's and lint's report in one go, straight to fd 1 when it is
+// a file, through process.stdout when it is a pipe (a reader that stops reading or goes away is
+// the stream's to handle; test/commands/lint-fix-signals.test.ts: a stop signal while it waits).
+const TMP = mkdtempSync(join(tmpdir(), 'ongrid-output-'))
+after(() => rmSync(TMP, { recursive: true, force: true }))
+
+/** 400 packs that each draw lint warnings: a report far larger than a pipe's 64 KiB. */
+function manyPacks(): string {
+  const dir = join(TMP, 'many')
+  for (let i = 0; i < 400; i++) {
+    mkdirSync(join(dir, `p${i}`), { recursive: true })
+    writeFileSync(
+      join(dir, `p${i}`, 'skill.json'),
+      JSON.stringify({ name: `p${i}`, description: 'd', entry: 'x' }),
+    )
+  }
+  return dir
+}
+
+describe('writeStdout: the whole report to fd 1', () => {
+  const dir = manyPacks()
+  const whole = runCliSync(['lint', dir], { program: true })
+
+  test('the report is large and lint finds problems (the cases below need both)', () => {
+    assert.equal(whole.code, 1, whole.stderr)
+    assert.ok(Buffer.byteLength(whole.stdout) > 4 * 65536, `${Buffer.byteLength(whole.stdout)} bytes`)
+  })
+
+  test('a reader that goes away: the verdict stays the exit code, nothing on stderr', () => {
+    const r = runCliSync(['lint', dir], { program: true, sh: '{ "$0" "$@"; echo "rc=$?" >&2; } | head -c 1' })
+    assert.equal(r.stdout, whole.stdout.slice(0, 1))
+    assert.equal(r.stderr, 'rc=1\n')
+  })
+
+  test('to a file: the same bytes as through a pipe', () => {
+    const out = join(TMP, 'report.txt')
+    const r = runCliSync(['lint', dir], { program: true, sh: `"$0" "$@" > ${out}` })
+    assert.equal(r.code, 1, r.stderr)
+    assert.equal(readFileSync(out, 'utf8'), whole.stdout)
+  })
+})
