@@ -1,5 +1,4 @@
 import { fstatSync, writeSync } from 'node:fs'
-import { isatty } from 'node:tty'
 import { type GoString, toBuffer } from '../core/go/gostring.js'
 import { terminalBytes, terminalLine } from '../ui/terminal.js'
 
@@ -50,9 +49,25 @@ function stdoutUnmade(): boolean {
   return get?.unmade === true
 }
 
+/**
+ * What fd 1 is, by fstat: a terminal is a character device, and only then is node:tty asked
+ * (loading it loads node:net and node:stream, 4 ms at start).
+ */
+function stdoutKind(): 'file' | 'device' | 'terminal' | 'other' {
+  let st: ReturnType<typeof fstatSync>
+  try {
+    st = fstatSync(1)
+  } catch {
+    return 'other'
+  }
+  if (st.isFile()) return 'file'
+  if (!st.isCharacterDevice()) return 'other'
+  return process.getBuiltinModule('node:tty').isatty(1) ? 'terminal' : 'device'
+}
+
 /** Whether fd 1 is a terminal, without making process.stdout (whose isTTY says the same). */
 export function stdoutIsTTY(): boolean {
-  return stdoutUnmade() ? isatty(1) : process.stdout.isTTY === true
+  return stdoutUnmade() ? stdoutKind() === 'terminal' : process.stdout.isTTY === true
 }
 
 /**
@@ -62,21 +77,12 @@ export function stdoutIsTTY(): boolean {
  * that stops reading must not leave the command blocked in a write no stop signal can end.
  */
 export function writeStdout(text: string): void {
-  if (!stdoutUnmade() || !plainTarget()) {
+  const kind = stdoutUnmade() ? stdoutKind() : 'other'
+  if (kind !== 'file' && kind !== 'device') {
     process.stdout.write(text)
     return
   }
   const bytes = Buffer.from(text, 'utf8')
   let at = 0
   while (at < bytes.length) at += writeSync(1, bytes, at, bytes.length - at)
-}
-
-/** Whether fd 1 is a regular file, or a device that is not a terminal. */
-function plainTarget(): boolean {
-  try {
-    const st = fstatSync(1)
-    return st.isFile() || (st.isCharacterDevice() && !isatty(1))
-  } catch {
-    return false
-  }
 }
