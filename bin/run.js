@@ -202,14 +202,21 @@ function saveOwnCache(own) {
     if (data.length > OWN_CACHE_MAX) return
     fs.writeFileSync(tmp, data, { flag: 'wx', mode: 0o600 })
     fs.renameSync(tmp, own.file)
+    // Caches of other bundles: the most recently written one is kept (two installs of different
+    // versions used in turn would otherwise remove each other's at every turn), older ones go.
+    const others = new Map()
     for (const name of fs.readdirSync(own.dir)) {
-      if (
-        name.startsWith('ongrid-skill-') &&
-        name.endsWith('.cache') &&
-        !name.startsWith(`ongrid-skill-${own.hash}-`)
-      )
-        fs.rmSync(join(own.dir, name), { force: true })
+      const m = /^ongrid-skill-([0-9a-f]{16})-[a-z-]+\.cache$/.exec(name)
+      if (m === null || m[1] === own.hash) continue
+      const at = fs.lstatSync(join(own.dir, name)).mtimeMs
+      const o = others.get(m[1]) ?? { at: 0, names: [] }
+      o.at = Math.max(o.at, at)
+      o.names.push(name)
+      others.set(m[1], o)
     }
+    const newest = [...others.values()].reduce((a, b) => (b.at > a.at ? b : a), { at: -1, names: [] })
+    for (const o of others.values())
+      if (o !== newest) for (const name of o.names) fs.rmSync(join(own.dir, name), { force: true })
   } catch {
     try {
       fs.rmSync(tmp, { force: true })

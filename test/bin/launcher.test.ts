@@ -10,6 +10,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -188,12 +189,20 @@ describe('bin/run.js', () => {
     assert.equal(readFileSync(target, 'utf8'), 'keep me')
     assert.ok(lstatSync(file).isFile())
 
-    // Caches of another bundle (an older version of the package) go when a new one is written.
-    const stale = join(dir, 'ongrid-skill-0123456789abcdef-validate.cache')
-    writeFileSync(stale, 'old', { mode: 0o600 })
+    // Caches of other bundles (other versions of the package) when a new one is written: the most
+    // recently written one stays (two installs used in turn keep theirs), older ones go.
+    const older = join(dir, 'ongrid-skill-0123456789abcdef-validate.cache')
+    const olderRun = join(dir, 'ongrid-skill-0123456789abcdef-run.cache')
+    const recent = join(dir, 'ongrid-skill-fedcba9876543210-validate.cache')
+    for (const f of [older, olderRun, recent]) writeFileSync(f, 'other', { mode: 0o600 })
+    const day = Date.now() / 1000 - 86400
+    utimesSync(older, day, day)
+    utimesSync(olderRun, day, day)
     rmSync(file)
     assert.equal(validate(), 'missing')
-    assert.equal(existsSync(stale), false)
+    assert.equal(existsSync(older), false)
+    assert.equal(existsSync(olderRun), false)
+    assert.equal(readFileSync(recent, 'utf8'), 'other')
     assert.equal(validate(), 'accepted')
   })
 
