@@ -11,6 +11,7 @@ import { quote } from '../go/strconv/quote.js'
 import { lineAt, lineStarts } from '../line-starts.js'
 import { overlayOf } from '../overlay.js'
 import { type Decoded, stringField } from './fields.js'
+import { normalizeSnakeName } from './snake-name.js'
 import { type Split, splitFrontmatter } from './split.js'
 import { decodeNode, parseFrontmatterYaml, RAW_MAP_TYPE, SKILL_TYPE } from './yaml-decode.js'
 
@@ -50,17 +51,7 @@ export interface NativeParse {
 
 const SKILL_NAME = /^[a-z0-9][a-z0-9_]*$/
 
-/** normalizeSnakeName: ToLower(TrimSpace), runs outside [a-z0-9_] → `_`, trim `_`, "" → "unnamed". */
-export function normalizeSnakeName(name: GoString): GoString {
-  let s = trimSpace(name)
-  // strings.ToLower: only the runes that lower to ASCII matter, the rest becomes `_` anyway.
-  s = s
-    .replace(/\xc4\xb0/g, 'i')
-    .replace(/\xe2\x84\xaa/g, 'k')
-    .replace(/[A-Z]/g, (c) => c.toLowerCase())
-  s = s.replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '')
-  return s === '' ? 'unnamed' : s
-}
+export { normalizeSnakeName }
 
 /** ParseSkillMd(path), with positions for every outcome. */
 export function parseSkillMd(path: GoString): NativeParse {

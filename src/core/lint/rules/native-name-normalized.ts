@@ -1,5 +1,5 @@
 import type { GoString } from '../../go/gostring.js'
-import { normalizeSnakeName } from '../../native/skill-md.js'
+import { normalizeSnakeName } from '../../native/snake-name.js'
 import type { TextEdit } from '../types.js'
 import { SKILL_MD, skillMd } from './examples.js'
 import { nativeWarningRule } from './families.js'
