@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { trustedCas } from '../../src/core/audit/db.js'
 import { REPO, runCliSync } from '../helpers/cli.js'
+import { entrylessPacks } from '../helpers/tree.js'
 
 // bin/run.js as users start it: as a program (through its #!/bin/sh line), and as `node bin/run.js`.
 const NODE_MAJOR = Number(process.versions.node.split('.')[0])
@@ -230,14 +231,7 @@ describe('bin/run.js', () => {
   })
 
   test('a reader that goes away (| head) ends the output quietly, no stack trace', () => {
-    const dir = join(TMP, 'many')
-    for (let i = 0; i < 400; i++) {
-      mkdirSync(join(dir, `p${i}`), { recursive: true })
-      writeFileSync(
-        join(dir, `p${i}`, 'skill.json'),
-        JSON.stringify({ name: `p${i}`, description: 'd', entry: 'x' }),
-      )
-    }
+    const dir = entrylessPacks(join(TMP, 'many'), 400)
     const r = runCliSync(['load-dirs', dir], {
       program: true,
       sh: '"$0" "$@" --json | head -c 1',

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { runCliSync } from '../helpers/cli.js'
+import { entrylessPacks } from '../helpers/tree.js'
 
 // writeStdout (cli/output.ts): validate's and lint's report in one go, straight to fd 1 when it is
 // a file, through process.stdout when it is a pipe (a reader that stops reading or goes away is
@@ -11,21 +12,8 @@ import { runCliSync } from '../helpers/cli.js'
 const TMP = mkdtempSync(join(tmpdir(), 'ongrid-output-'))
 after(() => rmSync(TMP, { recursive: true, force: true }))
 
-/** 400 packs that each draw lint warnings: a report far larger than a pipe's 64 KiB. */
-function manyPacks(): string {
-  const dir = join(TMP, 'many')
-  for (let i = 0; i < 400; i++) {
-    mkdirSync(join(dir, `p${i}`), { recursive: true })
-    writeFileSync(
-      join(dir, `p${i}`, 'skill.json'),
-      JSON.stringify({ name: `p${i}`, description: 'd', entry: 'x' }),
-    )
-  }
-  return dir
-}
-
 describe('writeStdout: the whole report to fd 1', () => {
-  const dir = manyPacks()
+  const dir = entrylessPacks(join(TMP, 'many'), 400)
   const whole = runCliSync(['lint', dir], { program: true })
 
   test('the report is large and lint finds problems (the cases below need both)', () => {

@@ -74,3 +74,18 @@ export function packWith(dir: string, fields: Record<string, unknown>): Record<s
     [`${dir}/run.sh`]: { exec: '#!/bin/sh\necho {}\n' },
   }
 }
+
+/**
+ * N packs p0 … pN-1 under dir whose entry is missing: each draws a validate error and lint
+ * warnings, so that a report over a few hundred is larger than a pipe holds (64 KiB). Returns dir.
+ */
+export function entrylessPacks(dir: string, n: number): string {
+  for (let i = 0; i < n; i++) {
+    mkdirSync(join(dir, `p${i}`), { recursive: true })
+    writeFileSync(
+      join(dir, `p${i}`, 'skill.json'),
+      JSON.stringify({ name: `p${i}`, description: 'd', entry: 'x' }),
+    )
+  }
+  return dir
+}
