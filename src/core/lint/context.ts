@@ -82,6 +82,8 @@ export class ManifestContext {
     readonly root: GoString,
     cache?: BuildCache,
     private readonly entryCache: EntryCache = newEntryCache(),
+    /** The names in the pack's dir when the walk listed it: no `tests` there, no case files. */
+    readonly dirNames?: ReadonlySet<GoString>,
   ) {
     // Read as the manager reads it, whatever its size (manifest-read.ts): a FIFO is not opened,
     // a device that does not end is not read to its end.

@@ -1,7 +1,7 @@
 import type { GoError } from '../go/errors.js'
 import { type GoBytes, type GoString, toText } from '../go/gostring.js'
 import { isNotExist } from '../go/os/errors.js'
-import { lstat, readDirNames, stat } from '../go/os/file.js'
+import { type FileInfo, lstat, readDirNames, stat } from '../go/os/file.js'
 import { abs, base, dir, join } from '../go/path/filepath/path.js'
 import { SKIP_ALL, SKIP_DIR, walk } from '../go/path/filepath/walk.js'
 import { PathError } from './errors.js'
@@ -48,6 +48,25 @@ export interface RootUsed {
   assumed: boolean
 }
 
+/** A dir the walk listed: every name in it, and what Lstat said of each it could Lstat. */
+export interface Listing {
+  names: Set<GoString>
+  entries: [GoString, FileInfo][]
+}
+
+/**
+ * Whether `name` was not in dir `d` when the walk listed it (false when the walk did not list
+ * `d`): lookups of files the walk would have seen (configs, a pack's tests/) ask this before a
+ * stat, which then answers only for names that were there, as it did before.
+ */
+export function notListed(
+  listings: ReadonlyMap<GoString, Listing> | undefined,
+  d: GoString,
+  name: GoString,
+): boolean {
+  return listings?.get(d)?.names.has(name) === false
+}
+
 export interface Targets {
   files: FileTarget[]
   walkErrors: WalkProblem[]
@@ -55,6 +74,11 @@ export interface Targets {
   leftOut: Map<string, number>
   /** Every distinct root used, in the order first used. */
   roots: RootUsed[]
+  /**
+   * The dirs the walks listed in full (by Clean path), with their names: every dir walked into
+   * below each PATH (a dir left out, a symlink or a dir whose listing failed is not).
+   */
+  listings: Map<GoString, Listing>
 }
 
 /** Whether a skill.json or SKILL.md lies below `d`'s own files (the dirs left out not walked). */
@@ -117,7 +141,7 @@ function absolute(p: GoBytes): GoString {
  */
 export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: TargetOptions = {}): Targets {
   const defaultIgnore = opts.defaultIgnore !== false
-  const out: Targets = { files: [], walkErrors: [], leftOut: new Map(), roots: [] }
+  const out: Targets = { files: [], walkErrors: [], leftOut: new Map(), roots: [], listings: new Map() }
   const seen = new Set<GoString>()
   const rootGiven = root === undefined ? null : absolute(root)
   if (rootGiven !== null) {
@@ -159,6 +183,16 @@ export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: 
     const problems: Omit<WalkProblem, 'root'>[] = []
     const leftHere = new Map<string, number>()
     walk(path, (f, fi, err) => {
+      // filepath.Walk calls fn for a dir (once listed) and then for each of its names in turn: a
+      // dir's listing is complete when the walk leaves it (fn never ends the walk: no SKIP_ALL).
+      if (f !== path) {
+        const listing = out.listings.get(dir(f))
+        if (listing !== undefined) {
+          const name = base(f)
+          listing.names.add(name)
+          if (fi !== null) listing.entries.push([name, fi])
+        }
+      }
       if (defaultIgnore && f !== path && (fi === null || fi.isDir() || fi.isSymlink())) {
         const name = toText(base(f))
         if (DEFAULT_IGNORED_DIRS.includes(name)) {
@@ -172,7 +206,12 @@ export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: 
         return null
       }
       if (fi?.isSymlink() && linksToPacks(f)) problems.push({ path: f, err: null })
-      if (!fi || fi.isDir()) return null
+      if (!fi) return null
+      if (fi.isDir()) {
+        // Walked into next: its names follow (a dir walked again by another PATH is listed again).
+        out.listings.set(f, { names: new Set(), entries: [] })
+        return null
+      }
       const name = base(f)
       if (name === 'skill.json') found.push({ kind: 'manifest', path: f })
       else if (name === 'SKILL.md') found.push({ kind: 'native', path: f })
