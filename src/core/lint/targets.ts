@@ -48,10 +48,10 @@ export interface RootUsed {
   assumed: boolean
 }
 
-/** A dir the walk listed: every name in it, and what Lstat said of each it could Lstat. */
+/** A dir the walk listed: every name in it, and each one's type as listed (the rest of its Lstat read when asked). */
 export interface Listing {
   names: Set<GoString>
-  entries: [GoString, FileInfo][]
+  entries: readonly [GoString, FileInfo][]
 }
 
 /**
@@ -75,8 +75,8 @@ export interface Targets {
   /** Every distinct root used, in the order first used. */
   roots: RootUsed[]
   /**
-   * The dirs the walks listed in full (by Clean path), with their names: every dir walked into
-   * below each PATH (a dir left out, a symlink or a dir whose listing failed is not).
+   * The dirs the walks listed (by Clean path), with their names: every dir a walk read below
+   * each PATH, the PATH included (a symlink, a dir not read or whose listing failed is not).
    */
   listings: Map<GoString, Listing>
 }
@@ -182,41 +182,35 @@ export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: 
     const found: Omit<FileTarget, 'root'>[] = []
     const problems: Omit<WalkProblem, 'root'>[] = []
     const leftHere = new Map<string, number>()
-    walk(path, (f, fi, err) => {
-      // filepath.Walk calls fn for a dir (once listed) and then for each of its names in turn: a
-      // dir's listing is complete when the walk leaves it (fn never ends the walk: no SKIP_ALL).
-      if (f !== path) {
-        const listing = out.listings.get(dir(f))
-        if (listing !== undefined) {
-          const name = base(f)
-          listing.names.add(name)
-          if (fi !== null) listing.entries.push([name, fi])
+    // Each child's type from its dir's listing (WalkOptions.direntTypes: the same walk, an Lstat
+    // per child fewer); the listings are kept for the lookups of the checks (Targets.listings).
+    const onDir = (d: GoString, entries: readonly [GoString, FileInfo][] | null) => {
+      if (entries !== null) out.listings.set(d, { names: new Set(entries.map((e) => e[0])), entries })
+    }
+    walk(
+      path,
+      (f, fi, err) => {
+        if (defaultIgnore && f !== path && (fi === null || fi.isDir() || fi.isSymlink())) {
+          const name = toText(base(f))
+          if (DEFAULT_IGNORED_DIRS.includes(name)) {
+            out.leftOut.set(name, (out.leftOut.get(name) ?? 0) + 1)
+            leftHere.set(name, (leftHere.get(name) ?? 0) + 1)
+            return fi?.isDir() === true && err === null ? SKIP_DIR : null
+          }
         }
-      }
-      if (defaultIgnore && f !== path && (fi === null || fi.isDir() || fi.isSymlink())) {
-        const name = toText(base(f))
-        if (DEFAULT_IGNORED_DIRS.includes(name)) {
-          out.leftOut.set(name, (out.leftOut.get(name) ?? 0) + 1)
-          leftHere.set(name, (leftHere.get(name) ?? 0) + 1)
-          return fi?.isDir() === true && err === null ? SKIP_DIR : null
+        if (err) {
+          problems.push({ path: f, err })
+          return null
         }
-      }
-      if (err) {
-        problems.push({ path: f, err })
+        if (fi?.isSymlink() && linksToPacks(f)) problems.push({ path: f, err: null })
+        if (!fi || fi.isDir()) return null
+        const name = base(f)
+        if (name === 'skill.json') found.push({ kind: 'manifest', path: f })
+        else if (name === 'SKILL.md') found.push({ kind: 'native', path: f })
         return null
-      }
-      if (fi?.isSymlink() && linksToPacks(f)) problems.push({ path: f, err: null })
-      if (!fi) return null
-      if (fi.isDir()) {
-        // Walked into next: its names follow (a dir walked again by another PATH is listed again).
-        out.listings.set(f, { names: new Set(), entries: [] })
-        return null
-      }
-      const name = base(f)
-      if (name === 'skill.json') found.push({ kind: 'manifest', path: f })
-      else if (name === 'SKILL.md') found.push({ kind: 'native', path: f })
-      return null
-    })
+      },
+      { direntTypes: true, onDir },
+    )
     const nested = packDir && found.some((t) => dir(t.path) !== path)
     const walkRoot = rootGiven ?? (packDir && !nested ? dir(path) : path)
     noteRoot(walkRoot)
