@@ -171,7 +171,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         t.root,
         cache,
         entryCache,
-        targets.listings.get(dir(t.path))?.names,
+        targets.listings.get(dir(t.path)),
       )
       if (m.parsed && m.parsed.err === null) name = toText(m.parsed.manifest.name)
       if (m.skill) {

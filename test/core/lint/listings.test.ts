@@ -116,7 +116,7 @@ describe('lookups answered by the listings', () => {
   })
   after(() => cleanup())
 
-  test('no stat of a config or tests/ the walk saw was not there; no Lstat of the files of a pack', async () => {
+  test('no stat of a config or tests/ the walk saw was not there, nor of a skill.json; no Lstat of the files of a pack', async () => {
     const seen = await statsDuring(() =>
       check({ paths: [fromText(`${R}/skills`)], rules: RULES, set: 'all', useConfig: true }),
     )
@@ -133,6 +133,11 @@ describe('lookups answered by the listings', () => {
     assert.deepEqual(
       [...new Set(stat.filter((p) => p.endsWith('/tests')))],
       ['skills/g2/p2/tests', 'skills/g2/p3/tests'],
+    )
+    // A skill.json listed as a regular file is read without a stat first, as the loader reads it.
+    assert.deepEqual(
+      stat.filter((p) => p.endsWith('/skill.json')),
+      [],
     )
     // The walk takes each child's type from its dir's listing, and EvalSymlinks of each entry asks
     // the listings: no pack dir, bin/, entry or skill.json is Lstat'ed.
@@ -177,7 +182,7 @@ describe('lookups answered by the listings', () => {
       const path = fromText(`${p1}/skill.json`)
       const root = fromText(`${R}/skills`)
       assert.equal(
-        casesOf(new ManifestContext(path, root, undefined, undefined, t.listings.get(at)?.names)).length,
+        casesOf(new ManifestContext(path, root, undefined, undefined, t.listings.get(at))).length,
         0,
       )
       assert.equal(casesOf(new ManifestContext(path, root)).length, 1)

@@ -22,7 +22,7 @@ export function casesOf(ctx: ManifestContext): LoadedCases[] {
   let v = memo.get(ctx)
   if (v === undefined) {
     // No `tests` in the pack's dir when the walk listed it: nothing to look for on the disk.
-    const files = ctx.dirNames?.has(TESTS_DIR) === false ? [] : caseFiles(toText(dir(ctx.path)))
+    const files = ctx.listing?.names.has(TESTS_DIR) === false ? [] : caseFiles(toText(dir(ctx.path)))
     v = files.map((path) => {
       const file = loadCaseFile(path)
       let raw = ''
