@@ -14,8 +14,8 @@ import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
 import { type ToolDefinition, toolDefinition } from '../tool-def.js'
 import { type EntryCache, type EntryProblem, entryProblem, envLookupProblem, newEntryCache } from './entry.js'
 import { LineIndex } from './position.js'
-import type { Listing } from './targets.js'
 import { casesOf } from './rules/tests-util.js'
+import type { Listing } from './targets.js'
 
 /** SKILL.md files larger than this are not read (one is a few KiB). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024

@@ -166,13 +166,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         for (const [d, listing] of targets.listings) cache.listed.set(d, listing.entries)
         caches.set(t.root, cache)
       }
-      const m = new ManifestContext(
-        t.path,
-        t.root,
-        cache,
-        entryCache,
-        targets.listings.get(dir(t.path)),
-      )
+      const m = new ManifestContext(t.path, t.root, cache, entryCache, targets.listings.get(dir(t.path)))
       if (m.parsed && m.parsed.err === null) name = toText(m.parsed.manifest.name)
       if (m.skill) {
         const key = m.skill.key
