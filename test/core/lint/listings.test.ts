@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { createRequire, syncBuiltinESMExports } from 'node:module'
 import { after, before, describe, test } from 'node:test'
-import { fromText, type GoString } from '../../../src/core/go/gostring.js'
+import { bytesOf, fromText, type GoString } from '../../../src/core/go/gostring.js'
 import { ConfigFinder } from '../../../src/core/lint/config.js'
 import { check } from '../../../src/core/lint/engine.js'
 import { RULES } from '../../../src/core/lint/registry.js'
@@ -217,6 +217,60 @@ describe('lookups answered by the listings', () => {
       const shown = (fs: typeof all.files) =>
         fs.map((f) => [f.file, f.ignored, f.findings.map((x) => [x.ruleId, x.line, x.column, x.message])])
       assert.deepEqual(shown(all.files), shown(each), set)
+    }
+  })
+})
+
+describe('a generated tree: the walk with its listings finds what each file checked alone finds', () => {
+  before(() => {
+    ;({ root: R, cleanup } = tempRoot())
+    const nodes: Record<string, Parameters<typeof makeTree>[1][string]> = {
+      'shared/ignore-some.yaml': 'ignore:\n  - "p1*/**"\n',
+      'shared/cases/one.json': CASES,
+      'skills/g2/.ongrid-skill.yaml': 'ignore:\n  - "p2[05]/**"\n',
+      'skills/g4/.ongrid-skill.yaml': { link: '../../shared/ignore-some.yaml' },
+      'skills/g5/.ongrid-skill.yml': { dir: true },
+      'skills/node_modules/dep/skill.json': GOOD('dep'),
+    }
+    for (let i = 0; i < 60; i++) {
+      const d = `skills/g${i % 6}/p${i}`
+      // Planted: duplicates of earlier names, a builtin name, broken JSON, an entry in bin/.
+      const name = i % 7 === 6 ? `p${i - 6}` : i === 3 ? 'web_search' : `p${i}`
+      nodes[`${d}/skill.json`] =
+        i % 11 === 10 ? '{"name": ' : GOOD(name, i % 4 === 1 ? 'bin/run.sh' : 'run.sh')
+      nodes[i % 4 === 1 ? `${d}/bin/run.sh` : `${d}/run.sh`] = ECHO
+      if (i % 13 === 4) nodes[`${d}/tests`] = { link: '../../../shared/cases' }
+      else if (i % 5 === 2) nodes[`${d}/tests/one.json`] = i % 10 === 2 ? CASES : '{"cases": 1}'
+    }
+    makeTree(R, nodes)
+  })
+  after(() => cleanup())
+
+  test('every file, name, ignore and finding, for validate and lint', async () => {
+    const root = fromText(`${R}/skills`)
+    const walked = collectTargets([root]).files.map((t) => bytesOf(t.path))
+    assert.equal(walked.length, 60)
+    const shown = (r: Awaited<ReturnType<typeof check>>) =>
+      r.files.map((f) => [
+        f.kind,
+        f.file.slice(R.length + 1),
+        f.name,
+        f.ignored,
+        f.findings.map((x) => `${x.line}:${x.column} ${x.ruleId} ${x.severity} ${x.message}`),
+      ])
+    for (const [rules, set] of [
+      [MANAGER_RULES, 'manager'],
+      [RULES, 'all'],
+    ] as const) {
+      const all = await check({ paths: [root], rules, set, useConfig: true, root })
+      // Each skill.json as a PATH of its own, in walk order: no dir is listed, every lookup stats.
+      const alone = await check({ paths: walked, rules, set, useConfig: true, root })
+      assert.deepEqual(shown(all), shown(alone), set)
+      const ids = new Set(all.files.flatMap((f) => f.findings.map((x) => x.ruleId)))
+      for (const planted of ['manager/duplicate-name', 'manager/builtin-name', 'manager/parse'])
+        assert.ok(ids.has(planted), `${set}: ${planted}`)
+      assert.ok(all.files.some((f) => f.kind === 'cases'))
+      assert.ok(all.files.some((f) => f.ignored))
     }
   })
 })
