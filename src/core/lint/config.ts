@@ -20,6 +20,7 @@ import { overlayOf } from '../overlay.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError, LIST_RULES_HINT } from './errors.js'
+import { type Listing, notListed } from './targets.js'
 import { SETTINGS, type Setting, settingOf } from './types.js'
 
 export const CONFIG_NAME = '.ongrid-skill.yaml'
@@ -85,10 +86,13 @@ export class ConfigFinder {
   /**
    * `ruleIds`: the ids a config may name (null: any, for validate, which reads only `ignore`).
    * `explicit`: a config file (--config) that applies to every file instead of the nearest one.
+   * `listings`: the dirs the walk listed (targets.ts): a config name not in its dir's listing
+   * is not looked for on the disk.
    */
   constructor(
     private readonly ruleIds: ReadonlySet<string> | null,
     private readonly explicit?: GoString,
+    private readonly listings?: ReadonlyMap<GoString, Listing>,
   ) {}
 
   /** The nearest config at or above `start` (a dir), or null; the --config file when given. */
@@ -107,10 +111,12 @@ export class ConfigFinder {
         break
       }
       visited.push(d)
-      const present = CONFIG_NAMES.map((n) => join(d, n)).filter((c) => {
-        const s = statIfAny(c)
-        return s !== null && !s.isDir()
-      })
+      const present = CONFIG_NAMES.filter((n) => !notListed(this.listings, d, n))
+        .map((n) => join(d, n))
+        .filter((c) => {
+          const s = statIfAny(c)
+          return s !== null && !s.isDir()
+        })
       if (present.length > 1) {
         throw new ConfigError(
           `${toText(d)}: both ${CONFIG_NAMES.join(' and ')}: keep one (only one config applies to a dir)`,

@@ -15,6 +15,7 @@ import { type ToolDefinition, toolDefinition } from '../tool-def.js'
 import { type EntryCache, type EntryProblem, entryProblem, envLookupProblem, newEntryCache } from './entry.js'
 import { LineIndex } from './position.js'
 import { casesOf } from './rules/tests-util.js'
+import type { Listing } from './targets.js'
 
 /** SKILL.md files larger than this are not read (one is a few KiB). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -82,10 +83,18 @@ export class ManifestContext {
     readonly root: GoString,
     cache?: BuildCache,
     private readonly entryCache: EntryCache = newEntryCache(),
+    /**
+     * The walk's listing of the pack's dir, when it listed it (targets.ts): a skill.json listed as
+     * a regular file is read without a stat first, as the loader reads it; no `tests` listed, no
+     * case files looked for.
+     */
+    readonly listing?: Listing,
   ) {
     // Read as the manager reads it, whatever its size (manifest-read.ts): a FIFO is not opened,
     // a device that does not end is not read to its end.
-    const read = readManifest(path)
+    const name = base(path)
+    const listed = listing?.entries.find((e) => e[0] === name)?.[1] ?? null
+    const read = readManifest(path, listed)
     this.skipped = read.kind === 'read' ? null : manifestSkipReason(read)
     this.parsed = read.kind === 'read' ? parseManifest(path, () => read.file) : null
     this.raw = this.parsed?.raw ?? ''

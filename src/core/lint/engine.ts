@@ -115,6 +115,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         // validate runs part of the rules: a config naming others is for lint to judge.
         opts.set === 'manager' ? null : new Set(RULES.map((r) => r.id)),
         opts.configPath === undefined ? undefined : absPath(opts.configPath),
+        targets.listings,
       )
     : null
   const isIgnored = (config: LintConfig | null, path: GoString) =>
@@ -161,9 +162,11 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
       let cache = caches.get(t.root)
       if (!cache) {
         cache = newBuildCache()
+        // EvalSymlinks of each entry Lstats the pack dir and the entry's path: the walk did.
+        for (const [d, listing] of targets.listings) cache.listed.set(d, listing.entries)
         caches.set(t.root, cache)
       }
-      const m = new ManifestContext(t.path, t.root, cache, entryCache)
+      const m = new ManifestContext(t.path, t.root, cache, entryCache, targets.listings.get(dir(t.path)))
       if (m.parsed && m.parsed.err === null) name = toText(m.parsed.manifest.name)
       if (m.skill) {
         const key = m.skill.key

@@ -1,7 +1,7 @@
 import type { GoError } from '../go/errors.js'
 import { type GoBytes, type GoString, toText } from '../go/gostring.js'
 import { isNotExist } from '../go/os/errors.js'
-import { lstat, readDirNames, stat } from '../go/os/file.js'
+import { type FileInfo, lstat, readDirNames, stat } from '../go/os/file.js'
 import { abs, base, dir, join } from '../go/path/filepath/path.js'
 import { SKIP_ALL, SKIP_DIR, walk } from '../go/path/filepath/walk.js'
 import { PathError } from './errors.js'
@@ -48,6 +48,25 @@ export interface RootUsed {
   assumed: boolean
 }
 
+/** A dir the walk listed: every name in it, and each one's type as listed (the rest of its Lstat read when asked). */
+export interface Listing {
+  names: Set<GoString>
+  entries: readonly [GoString, FileInfo][]
+}
+
+/**
+ * Whether `name` was not in dir `d` when the walk listed it (false when the walk did not list
+ * `d`): lookups of files the walk would have seen (configs, a pack's tests/) ask this before a
+ * stat, which then answers only for names that were there, as it did before.
+ */
+export function notListed(
+  listings: ReadonlyMap<GoString, Listing> | undefined,
+  d: GoString,
+  name: GoString,
+): boolean {
+  return listings?.get(d)?.names.has(name) === false
+}
+
 export interface Targets {
   files: FileTarget[]
   walkErrors: WalkProblem[]
@@ -55,6 +74,11 @@ export interface Targets {
   leftOut: Map<string, number>
   /** Every distinct root used, in the order first used. */
   roots: RootUsed[]
+  /**
+   * The dirs the walks listed (by Clean path), with their names: every dir a walk read below
+   * each PATH, the PATH included (a symlink, a dir not read or whose listing failed is not).
+   */
+  listings: Map<GoString, Listing>
 }
 
 /** Whether a skill.json or SKILL.md lies below `d`'s own files (the dirs left out not walked). */
@@ -117,7 +141,7 @@ function absolute(p: GoBytes): GoString {
  */
 export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: TargetOptions = {}): Targets {
   const defaultIgnore = opts.defaultIgnore !== false
-  const out: Targets = { files: [], walkErrors: [], leftOut: new Map(), roots: [] }
+  const out: Targets = { files: [], walkErrors: [], leftOut: new Map(), roots: [], listings: new Map() }
   const seen = new Set<GoString>()
   const rootGiven = root === undefined ? null : absolute(root)
   if (rootGiven !== null) {
@@ -158,26 +182,35 @@ export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: 
     const found: Omit<FileTarget, 'root'>[] = []
     const problems: Omit<WalkProblem, 'root'>[] = []
     const leftHere = new Map<string, number>()
-    walk(path, (f, fi, err) => {
-      if (defaultIgnore && f !== path && (fi === null || fi.isDir() || fi.isSymlink())) {
-        const name = toText(base(f))
-        if (DEFAULT_IGNORED_DIRS.includes(name)) {
-          out.leftOut.set(name, (out.leftOut.get(name) ?? 0) + 1)
-          leftHere.set(name, (leftHere.get(name) ?? 0) + 1)
-          return fi?.isDir() === true && err === null ? SKIP_DIR : null
+    // Each child's type from its dir's listing (WalkOptions.direntTypes: the same walk, an Lstat
+    // per child fewer); the listings are kept for the lookups of the checks (Targets.listings).
+    const onDir = (d: GoString, entries: readonly [GoString, FileInfo][] | null) => {
+      if (entries !== null) out.listings.set(d, { names: new Set(entries.map((e) => e[0])), entries })
+    }
+    walk(
+      path,
+      (f, fi, err) => {
+        if (defaultIgnore && f !== path && (fi === null || fi.isDir() || fi.isSymlink())) {
+          const name = toText(base(f))
+          if (DEFAULT_IGNORED_DIRS.includes(name)) {
+            out.leftOut.set(name, (out.leftOut.get(name) ?? 0) + 1)
+            leftHere.set(name, (leftHere.get(name) ?? 0) + 1)
+            return fi?.isDir() === true && err === null ? SKIP_DIR : null
+          }
         }
-      }
-      if (err) {
-        problems.push({ path: f, err })
+        if (err) {
+          problems.push({ path: f, err })
+          return null
+        }
+        if (fi?.isSymlink() && linksToPacks(f)) problems.push({ path: f, err: null })
+        if (!fi || fi.isDir()) return null
+        const name = base(f)
+        if (name === 'skill.json') found.push({ kind: 'manifest', path: f })
+        else if (name === 'SKILL.md') found.push({ kind: 'native', path: f })
         return null
-      }
-      if (fi?.isSymlink() && linksToPacks(f)) problems.push({ path: f, err: null })
-      if (!fi || fi.isDir()) return null
-      const name = base(f)
-      if (name === 'skill.json') found.push({ kind: 'manifest', path: f })
-      else if (name === 'SKILL.md') found.push({ kind: 'native', path: f })
-      return null
-    })
+      },
+      { direntTypes: true, onDir },
+    )
     const nested = packDir && found.some((t) => dir(t.path) !== path)
     const walkRoot = rootGiven ?? (packDir && !nested ? dir(path) : path)
     noteRoot(walkRoot)

@@ -80,9 +80,12 @@ export interface CaseFile {
   text: string | null
 }
 
+/** The dir beside a pack's skill.json that holds its case files. */
+export const TESTS_DIR = 'tests'
+
 /** The case files of a pack dir, sorted by name; [] when there is no tests/ dir. */
 export function caseFiles(packDir: string): string[] {
-  const dir = join(packDir, 'tests')
+  const dir = join(packDir, TESTS_DIR)
   let names: string[]
   try {
     // Most packs have no tests/: asked without the exception readdirSync throws for it.

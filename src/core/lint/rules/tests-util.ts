@@ -1,7 +1,7 @@
 import { fromBuffer, type GoString, toText } from '../../go/gostring.js'
 import { dir } from '../../go/path/filepath/path.js'
 import { type JNode, nodeAt, parseTree } from '../../json-tree.js'
-import { type CaseFile, caseFiles, loadCaseFile, readCaseBytes } from '../../testcases/cases.js'
+import { type CaseFile, caseFiles, loadCaseFile, readCaseBytes, TESTS_DIR } from '../../testcases/cases.js'
 import type { ManifestContext } from '../context.js'
 import { LineIndex } from '../position.js'
 
@@ -21,7 +21,9 @@ const memo = new WeakMap<ManifestContext, LoadedCases[]>()
 export function casesOf(ctx: ManifestContext): LoadedCases[] {
   let v = memo.get(ctx)
   if (v === undefined) {
-    v = caseFiles(toText(dir(ctx.path))).map((path) => {
+    // No `tests` in the pack's dir when the walk listed it: nothing to look for on the disk.
+    const files = ctx.listing?.names.has(TESTS_DIR) === false ? [] : caseFiles(toText(dir(ctx.path)))
+    v = files.map((path) => {
       const file = loadCaseFile(path)
       let raw = ''
       // Read again for positions only when loadCaseFile read it (never a file out of the pack).
