@@ -7,7 +7,11 @@ import * as os from 'node:os'
  * values in the tests were produced by Go 1.19 over this same tree.
  */
 export function makeFixture(): { root: string; cleanup: () => void } {
-  const root = fs.realpathSync(fs.mkdtempSync(os.tmpdir() + '/go-os-fixture-'))
+  // The tree sits one level down in a dir of its own: cases that climb above the root (`B/../../x`)
+  // then meet only what this fixture made, never whatever the OS temp dir holds (a /tmp/x once).
+  const outer = fs.realpathSync(fs.mkdtempSync(os.tmpdir() + '/go-os-fixture-'))
+  const root = outer + '/root'
+  fs.mkdirSync(root)
   const at = (p: string) => Buffer.from(root + '/' + p, 'latin1')
   const file = (p: string, content: string, mode = 0o644) => {
     fs.writeFileSync(at(p), content)
@@ -54,7 +58,7 @@ export function makeFixture(): { root: string; cleanup: () => void } {
   link('top', root.slice(0, root.indexOf('/', 1)))
   link('trail', 'real/')
   link('dot-slash', './')
-  return { root, cleanup: () => fs.rmSync(root, { recursive: true, force: true }) }
+  return { root, cleanup: () => fs.rmSync(outer, { recursive: true, force: true }) }
 }
 
 export const FILE_NAMES = [
