@@ -158,7 +158,8 @@ function loadBundle() {
 // NODE_DISABLE_COMPILE_CACHE turns both off). Files are named by the bundle's content hash (its
 // first line, scripts/bundle.mjs) and the command; a cache is read only when it is a regular file
 // of this user that no one else may write, written through an exclusive temp file and a rename,
-// and caches of other bundles are removed then. Any failure only costs the compile it would save.
+// and caches of older bundles are removed then (saveOwnCache). Any failure only costs the compile
+// it would save.
 
 /** Where this command's cache of this bundle lives; null when there is none to use. */
 function ownCacheFor(source) {
