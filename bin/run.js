@@ -113,32 +113,25 @@ function loadBundle() {
   let fn
   let how
   const own = ownCacheFor(source)
-  if (own !== null) {
-    let cachedData
-    try {
-      cachedData = readOwnFile(own.file)
-    } catch {}
-    const { Script } = require('node:vm')
-    const script = new Script(source, { filename: file, cachedData })
-    fn = script.runInThisContext()
-    const rejected = cachedData !== undefined && script.cachedDataRejected
-    how = `own code cache ${cachedData === undefined ? 'missing' : rejected ? 'rejected' : 'accepted'}`
-    ownCache = { ...own, script, write: cachedData === undefined || rejected }
-  } else if (compileCache) {
+  if (own === null && compileCache) {
     const m = new Module(file)
     m.filename = file
     m._compile(`module.exports = ${source}`, file)
     fn = m.exports
     how = `Node's compile cache ${Module.getCompileCacheDir?.() ? 'on' : 'off'}`
   } else {
+    // With a V8 code cache: the launcher's own for this command, else (no compile cache) the build's.
     let cachedData
     try {
-      cachedData = readFileSync(join(ROOT, 'dist', 'bundle', 'fast.cache'))
+      cachedData =
+        own === null ? readFileSync(join(ROOT, 'dist', 'bundle', 'fast.cache')) : readOwnFile(own.file)
     } catch {}
     const { Script } = require('node:vm')
     const script = new Script(source, { filename: file, cachedData })
     fn = script.runInThisContext()
-    how = `code cache ${cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'}`
+    const state = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'
+    how = `${own === null ? '' : 'own '}code cache ${state}`
+    if (own !== null) ownCache = { ...own, script, write: state !== 'accepted' }
   }
   if (process.env.ONGRID_SKILL_DEBUG_LOAD)
     process.stderr.write(`ongrid-skill: fast path from dist/bundle/fast.js, ${how}\n`)
