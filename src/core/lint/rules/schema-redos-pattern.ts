@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { toText } from '../../go/gostring.js'
 import { packageRoot } from '../../package-root.js'
+import { isLinearPattern } from '../../schema/linear-pattern.js'
 import { pack } from './examples.js'
 import { eachSchemaObject, effectiveMembers, type ManifestRule, member } from './util.js'
 
@@ -43,8 +44,12 @@ function checkSync(): CheckSync {
   return checker
 }
 
-/** ajv compiles schema patterns with the `u` flag. */
-export function redosVerdict(pattern: string): Diagnostics {
+/**
+ * ajv compiles schema patterns with the `u` flag. A pattern the pre-filter proves linear is safe
+ * without loading recheck (about 0.2 s and 50 MB at the first pattern); the rest go to recheck.
+ */
+export function redosVerdict(pattern: string, prefilter = true): Diagnostics {
+  if (prefilter && isLinearPattern(pattern)) return { status: 'safe' }
   try {
     return checkSync()(pattern, 'u', { timeout: CHECK_TIMEOUT_MS })
   } catch {
