@@ -195,6 +195,27 @@ const FIGURES = [
     }),
     budgets: [{ metric: 'wall', ratioTo: FLOOR, max: 1.4 }],
   },
+  // ---- The first lint a new user times: a pack as `init` makes it (each template has a
+  // `pattern`, judged by schema/redos-pattern, and cases, whose args are checked against it).
+  ...['python', 'node', 'bash', 'go'].map((template) => ({
+    name: `lint-init-${template}`,
+    title: `./bin/run.js lint <the pack \`init -t ${template}\` makes>`,
+    requires: 'lint',
+    rss: true,
+    prepare: () => ({ argv: [BIN, 'lint', initPack(template)], check: lintClean }),
+    budgets: [
+      { metric: 'wall', ratioTo: FLOOR, max: 1.4 },
+      { metric: 'rss', ratioTo: 'lint-init-no-pattern', max: 1.05 },
+    ],
+  })),
+  {
+    name: 'lint-init-no-pattern',
+    title:
+      './bin/run.js lint <the python pack of lint-init-python without its `pattern`> (the memory the others are held to)',
+    requires: 'lint',
+    rss: true,
+    prepare: () => ({ argv: [BIN, 'lint', initPack('python', false)], check: lintClean }),
+  },
   {
     name: 'ajv-1k',
     title:
@@ -578,6 +599,43 @@ function benchPack(name, script) {
   writeFileSync(join(dir, 'skill.json'), manifest)
   writeFileSync(join(dir, 'run.sh'), script, { mode: 0o755 })
   return dir
+}
+
+/**
+ * The pack `init -t TEMPLATE` makes, under .bench/packs/init-TEMPLATE (made afresh each bench
+ * run); `pattern: false` removes the schema's one `pattern` (the memory baseline).
+ */
+function initPack(template, pattern = true) {
+  const parent = join(BENCH_DIR, 'packs', `init-${template}${pattern ? '' : '-no-pattern'}`)
+  resetDir(parent)
+  const r = spawnSync(
+    BIN,
+    ['init', 'check_port', '-y', '-q', '-t', template, '-d', 'Checks whether a TCP port is open on a host'],
+    {
+      cwd: parent,
+      encoding: 'utf8',
+    },
+  )
+  if (r.status !== 0)
+    throw new Error(`init -t ${template}: ${(r.stderr || r.stdout).trim().split('\n').pop()}`)
+  const dir = join(parent, 'check-port')
+  if (!pattern) {
+    const file = join(dir, 'skill.json')
+    const manifest = JSON.parse(readFileSync(file, 'utf8'))
+    if (typeof manifest.schema?.properties?.host?.pattern !== 'string')
+      throw new Error('the template has no host pattern')
+    delete manifest.schema.properties.host.pattern
+    writeFileSync(file, JSON.stringify(manifest, null, 2))
+  }
+  return dir
+}
+
+/** A lint that found nothing says so in its first line. */
+function lintClean(out) {
+  const text = readFileSync(out, 'utf8')
+  return /^✔ 1 file checked \(1 manifest\): no problems\n/.test(text)
+    ? null
+    : `not clean: ${text.split('\n')[0]}`
 }
 
 /** An echo pack under .bench/packs/NAME with `n` trivial cases in tests/cases.json, made once. */

@@ -24,7 +24,6 @@
  *   only a kill -9 between staging and commit can leave one, under its `.ongrid-tmp` name
  *   (`isTempName`: `marketplace pack` never ships such a file).
  */
-import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { UserError } from './errors.js'
@@ -99,6 +98,11 @@ const nodeOps: AtomicOps = {
 
 const TEMP_SUFFIX = '.ongrid-tmp'
 
+/** Random hex for a temp name; node:crypto is loaded at the first write, not when a command starts. */
+function randomHex(bytes: number): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex')
+}
+
 /**
  * A temp name of ours (`.<name>.<hex>.ongrid-tmp`), or one the older writers left after a crash:
  * `sign`'s `signature.json.tmp-<pid>`, `test --update`'s `.<case file>.json.<pid>.tmp`, `pack`'s
@@ -160,7 +164,7 @@ export function stageFile(target: string, data: Buffer | string, opts: AtomicWri
   let tmp = ''
   let fd = -1
   for (let i = 0; fd < 0; i++) {
-    tmp = join(dir, `.${stem}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
+    tmp = join(dir, `.${stem}.${randomHex(6)}${TEMP_SUFFIX}`)
     try {
       fd = ops.open(
         tmp,

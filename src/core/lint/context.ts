@@ -11,6 +11,7 @@ import type { NotLoaded } from '../marketplace/load-all.js'
 import type { NativeParse } from '../native/skill-md.js'
 import { goToJs, type SchemaVerdict } from '../schema/check.js'
 import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
+import { expectsSuccess } from '../testcases/cases.js'
 import { type ToolDefinition, toolDefinition } from '../tool-def.js'
 import { type EntryCache, type EntryProblem, entryProblem, envLookupProblem, newEntryCache } from './entry.js'
 import { LineIndex } from './position.js'
@@ -172,13 +173,16 @@ export class ManifestContext {
 
   /**
    * Sets `argsCheck`, for packs that have cases to check: compiling costs a few ms per schema.
+   * Only the args of cases that expect success are checked (tests/args-schema asks of no other).
    * Each case's args are checked with a time bound (a pattern that backtracks catastrophically
    * would stall lint for ever): args that take too long are left unchecked (schema/redos-pattern
    * names the pattern).
    */
   loadArgsCheck(): Promise<void> {
     return this.loadOnce('argsCheck', async () => {
-      const cases = casesOf(this).flatMap((c) => c.file.cases)
+      const cases = casesOf(this)
+        .flatMap((c) => c.file.cases)
+        .filter((tc) => expectsSuccess(tc.expect))
       const js = cases.length > 0 ? this.schema()?.js : undefined
       if (!js) return
       const { checkEachBounded, namesProto } = await import('../schema/bounded.js')

@@ -39,6 +39,11 @@ export interface Expect {
   maxDurationMs?: number
 }
 
+/** Whether a case expects the skill to succeed: `ok` when given, else no expected error or timeout. */
+export function expectsSuccess(e: Expect): boolean {
+  return e.ok ?? !(e.error !== undefined || e.timedOut === true)
+}
+
 export interface TestCase {
   name: string
   /** The case file (absolute) and the case's index in it (null: the file holds one case). */

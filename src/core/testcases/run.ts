@@ -3,7 +3,7 @@ import { fromText, toText } from '../go/gostring.js'
 import { parseDuration } from '../go/time/duration.js'
 import { stringify } from '../json-text.js'
 import type { CompiledSchema } from '../schema/compile.js'
-import type { TestCase } from './cases.js'
+import { expectsSuccess, type TestCase } from './cases.js'
 import { deepEqual, lineDiff, pretty, project, subsetMismatches } from './match.js'
 
 export type FailureKind =
@@ -136,7 +136,7 @@ async function check(c: TestCase, out: CaseOutcome, update: boolean): Promise<vo
   const e = c.expect
   const fail = (kind: FailureKind, message: string, diff?: string[]) =>
     out.failures.push({ kind, message, diff })
-  const wantOk = e.ok ?? !(e.error !== undefined || e.timedOut === true)
+  const wantOk = expectsSuccess(e)
   const what = () => (out.ok ? 'it succeeded' : `it failed: ${out.error}`)
 
   // A timeout is expected by `timed_out: true`, or by an `error` that is its very text.

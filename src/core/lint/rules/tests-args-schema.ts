@@ -1,3 +1,4 @@
+import { expectsSuccess } from '../../testcases/cases.js'
 import { pack } from './examples.js'
 import { casesOf } from './tests-util.js'
 import type { ManifestRule } from './util.js'
@@ -35,8 +36,7 @@ const rule: ManifestRule = {
     for (const c of casesOf(ctx)) {
       for (const tc of c.file.cases) {
         const e = tc.expect
-        const wantsOk = e.ok ?? !(e.error !== undefined || e.timedOut === true)
-        if (!wantsOk) continue
+        if (!expectsSuccess(e)) continue
         const problems = argsCheck(tc.argsValue)
         if (problems.length === 0) continue
         const at = tc.index === null ? '' : `/${tc.index}`
