@@ -30,6 +30,30 @@ function cli(args: string[], limitMs = 20_000, env: Record<string, string> = {})
   })
 }
 
+describe('a default under a catastrophic pattern', () => {
+  // ^(a+)+$ over 40 a's and a '!': about 2^40 steps if the default were checked against it.
+  test('validate and lint end, and lint names the pattern', async () => {
+    makeTree(R, {
+      'redos-default/skill.json': JSON.stringify({
+        name: 'redos_default',
+        description: 'a default that would stall the default check',
+        entry: 'run.sh',
+        schema: {
+          type: 'object',
+          properties: { a: { type: 'string', pattern: '^(a+)+$', default: `${'a'.repeat(40)}!` } },
+        },
+      }),
+      'redos-default/run.sh': { exec: '#!/bin/sh\ncat\n' },
+    })
+    const v = await cli(['validate', 'redos-default'])
+    assert.equal(v.hung, false, 'validate hung')
+    assert.equal(v.code, 0, v.stdout + v.stderr)
+    const l = await cli(['lint', 'redos-default'])
+    assert.equal(l.hung, false, 'lint hung')
+    assert.match(l.stdout, /schema\/redos-pattern/)
+  })
+})
+
 /** A MySQL protocol packet: 3-byte length, sequence id, payload. */
 function packet(seq: number, payload: Buffer): Buffer {
   const head = Buffer.alloc(4)

@@ -1,5 +1,5 @@
 import { compileSchema, eachSubschema, issues, type SchemaIssue, selectDraft } from './compile.js'
-import { isLinearPattern } from './linear-pattern.js'
+import { everyPattern, isLinearPattern } from './linear-pattern.js'
 import { instanceValid, provenValid } from './simple.js'
 
 /** How long the schema's regular expressions may take over one set of args. */
@@ -32,27 +32,10 @@ export function hasPatterns(schema: unknown): boolean {
 
 /**
  * Does the schema hold a regular expression that is not proved to backtrack at most linearly
- * (linear-pattern.ts)? Only such a pattern can run away; `pattern` under any other meaning (a
- * property named so) counts as one, as hasPatterns has it. Iterative: any depth.
+ * (linear-pattern.ts)? Only such a pattern can run away. Iterative: any depth.
  */
 export function hasUnprovenPatterns(schema: unknown): boolean {
-  const stack: unknown[] = [schema]
-  for (let v = stack.pop(); stack.length > 0 || v !== undefined; v = stack.pop()) {
-    if (v === null || typeof v !== 'object') continue
-    if (Array.isArray(v)) {
-      for (const x of v) stack.push(x)
-      continue
-    }
-    for (const [k, x] of Object.entries(v)) {
-      if (k === 'pattern' && (typeof x !== 'string' || !isLinearPattern(x))) return true
-      if (k === 'patternProperties') {
-        if (x === null || typeof x !== 'object' || Array.isArray(x)) return true
-        if (Object.keys(x).some((key) => !isLinearPattern(key))) return true
-      }
-      stack.push(x)
-    }
-  }
-  return false
+  return !everyPattern(schema, isLinearPattern)
 }
 
 /**

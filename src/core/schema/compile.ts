@@ -1,6 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { didYouMean } from '../suggest.js'
 import { SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from './keywords.js'
+import { everyPattern } from './linear-pattern.js'
+import { patternSafeToRun } from './redos.js'
 import { simpleSubschemaValid } from './simple.js'
 
 export type Draft = 'draft-07' | '2020-12'
@@ -438,6 +440,9 @@ async function ajvCheckOnce(schema: Record<string, unknown>, draft: Draft): Prom
       if (!hasDefault && examples.length === 0) return
       // A subschema of core keywords only: simple.ts decides its defaults as ajv would.
       if (simpleSubschemaValid(sub, draft)) return
+      // A regular expression cannot be stopped on this thread: one that may backtrack for ever
+      // (schema/redos-pattern reports it) is not run over the defaults and examples.
+      if (!everyPattern(sub, patternSafeToRun)) return
       let v: ValidateFunction | undefined
       try {
         v = checker.getSchema(`${key}#${fragment(pointer)}`)

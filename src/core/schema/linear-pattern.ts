@@ -349,3 +349,29 @@ export function isLinearPattern(source: string): boolean {
   }
   return true
 }
+
+/**
+ * Whether `ok` holds for every regular expression in a schema (each `pattern`, each
+ * `patternProperties` key), at any depth. A `pattern` that is not a string, or a
+ * `patternProperties` that is not an object, fails: it may be a property named so, and then the
+ * walk cannot tell. Iterative: any depth.
+ */
+export function everyPattern(schema: unknown, ok: (pattern: string) => boolean): boolean {
+  const stack: unknown[] = [schema]
+  for (let v = stack.pop(); stack.length > 0 || v !== undefined; v = stack.pop()) {
+    if (v === null || typeof v !== 'object') continue
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x)
+      continue
+    }
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'pattern' && (typeof x !== 'string' || !ok(x))) return false
+      if (k === 'patternProperties') {
+        if (x === null || typeof x !== 'object' || Array.isArray(x)) return false
+        if (!Object.keys(x).every(ok)) return false
+      }
+      stack.push(x)
+    }
+  }
+  return true
+}

@@ -10,6 +10,7 @@
  * an odd value) answers `false`, and the caller asks ajv, whose messages are the ones shown.
  */
 import type { Draft } from './compile.js'
+import { isLinearPattern } from './linear-pattern.js'
 
 const SIMPLE_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'])
 
@@ -229,7 +230,11 @@ export function instanceValid(s: unknown, x: unknown): boolean | undefined {
     const len = [...x].length
     if (typeof s.minLength === 'number' && len < s.minLength) return false
     if (typeof s.maxLength === 'number' && len > s.maxLength) return false
-    if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(x)) return false
+    // Only a pattern proved linear runs here: another one may backtrack for ever (ajv decides).
+    if (typeof s.pattern === 'string') {
+      if (!isLinearPattern(s.pattern)) sub(undefined)
+      else if (!new RegExp(s.pattern, 'u').test(x)) return false
+    }
   } else if (Array.isArray(x)) {
     if (typeof s.minItems === 'number' && x.length < s.minItems) return false
     if (typeof s.maxItems === 'number' && x.length > s.maxItems) return false

@@ -200,6 +200,26 @@ describe('ajvCheck (strict mode)', () => {
     )
     assert.match(v.defaults[0].message, /must be >= 1/)
   })
+  test('a default under a pattern that may backtrack for ever is not run on this thread; one recheck finds safe is', async () => {
+    // 40 a's and a '!' take ^(a+)+$ about 2^40 steps: run here, the check would never end.
+    const bad = { type: 'string', pattern: '^(a+)+$', default: `${'a'.repeat(40)}!`, examples: ['b'] }
+    for (const v of [
+      await checkSchema({ type: 'object', properties: { a: bad } }),
+      await ajvCheck({ type: 'object', properties: { a: bad } }, '2020-12'),
+    ]) {
+      assert.ok(!('unsupported' in v))
+      assert.deepEqual(v.defaults, [])
+    }
+    // Not proved linear (an alternation), but safe for recheck: checked as before.
+    const alt = { type: 'string', pattern: '^(a|b)+$', default: 'c', examples: ['ab', 'x'] }
+    const v = await checkSchema({ type: 'object', properties: { a: alt } })
+    assert.ok(!('unsupported' in v))
+    assert.deepEqual(
+      v.defaults.map((d) => d.pointer),
+      ['/properties/a/default', '/properties/a/examples/1'],
+    )
+    assert.match(v.defaults[0].message, /must match pattern/)
+  })
   test('the same $id in many schemas does not collide (one ajv instance is reused)', async () => {
     for (let i = 0; i < 3; i++) {
       const v = await ajvCheck(

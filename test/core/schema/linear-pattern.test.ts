@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { redosVerdict } from '../../../src/core/lint/rules/schema-redos-pattern.js'
 import { packageRoot } from '../../../src/core/package-root.js'
 import { hasPatterns, hasUnprovenPatterns } from '../../../src/core/schema/bounded.js'
 import { isLinearPattern } from '../../../src/core/schema/linear-pattern.js'
+import { redosVerdict } from '../../../src/core/schema/redos.js'
 import { generatedPatterns, KNOWN_VULNERABLE, treePatterns } from './redos-corpus.js'
 
 describe('isLinearPattern: what it proves', () => {
