@@ -44,8 +44,8 @@ export const MODULES = {
     mutate: ['src/core/executor/executor.ts'],
     tests: [
       'test/core/executor/executor.test.ts',
-      'test/core/executor-wait-delay.test.ts',
-      'test/core/executor-result.test.ts',
+      'test/core/executor/executor-wait-delay.test.ts',
+      'test/core/executor/executor-result.test.ts',
     ],
   },
   json: {
