@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run mutation — mutation testing of the core modules (StrykerJS, its command runner).
 //
-//   node scripts/mutation.mjs [MODULE...] [--force] [--concurrency N]
+//   node scripts/mutation.mjs [MODULE...] [--force] [--concurrency N] [--min-score S]
 //
 // Each module (MODULES below) is a Stryker run of its own: its source files are mutated (mutant
 // schemata: all mutants compiled in at once, one switched on per run through the environment),
@@ -13,7 +13,8 @@
 // mutants whose code changed. The command runner cannot tell which tests changed, so a change
 // to a module's test files (their hash is kept beside the results) re-runs the whole module;
 // --force does too. Scores are printed per module and written to reports/mutation/scores.json;
-// docs/testing.md records them with the survivors explained.
+// docs/testing.md records them with the survivors explained. --min-score: exit 1 when a module
+// run scores below S (CI runs one module with it: .ci/run).
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -74,7 +75,15 @@ const args = process.argv.slice(2)
 const force = args.includes('--force')
 const ci = args.indexOf('--concurrency')
 const concurrency = ci >= 0 ? Number(args[ci + 1]) : 2
-const named = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--concurrency')
+const mi = args.indexOf('--min-score')
+const minScore = mi >= 0 ? Number(args[mi + 1]) : null
+if (minScore !== null && !(minScore >= 0 && minScore <= 100)) {
+  process.stderr.write('mutation: --min-score takes a score from 0 to 100\n')
+  process.exit(2)
+}
+const named = args.filter(
+  (a, i) => !a.startsWith('--') && args[i - 1] !== '--concurrency' && args[i - 1] !== '--min-score',
+)
 for (const n of named) {
   if (!(n in MODULES)) {
     process.stderr.write(`mutation: unknown module ${n} (${Object.keys(MODULES).join(', ')})\n`)
@@ -148,9 +157,16 @@ for (const name of named.length > 0 ? named : Object.keys(MODULES)) {
   writeFileSync(scoresFile, `${JSON.stringify(scores, null, 2)}\n`)
 }
 
+const below =
+  minScore === null
+    ? []
+    : (named.length > 0 ? named : Object.keys(MODULES)).filter((n) => scores[n].score < minScore)
+for (const n of below)
+  process.stderr.write(`mutation: ${n} scored ${scores[n].score}, below --min-score ${minScore}\n`)
 process.stdout.write('\nmodule        score  killed  timeout  survived  errors\n')
 for (const [name, s] of Object.entries(scores)) {
   process.stdout.write(
     `${name.padEnd(12)} ${s.score.toFixed(2).padStart(6)}  ${String(s.killed).padStart(6)}  ${String(s.timeout).padStart(7)}  ${String(s.survived + s.noCoverage).padStart(8)}  ${String(s.errors).padStart(6)}\n`,
   )
 }
+if (below.length > 0) process.exitCode = 1
