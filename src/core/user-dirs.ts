@@ -146,8 +146,8 @@ function checkAncestors(real: string, uid: number): void {
   }
 }
 
-/** A dir of the program's own: a real dir, ours, not writable by group or others. */
-function checkOwn(at: string, uid: number): void {
+/** A dir of the program's own: a real dir, ours, not writable by group or others (else throws). */
+export function checkOwn(at: string, uid: number = euid(at)): void {
   const st = lstatOf(at)
   if (st.isSymbolicLink()) throw new UnsafeDirError(`${at}: a symbolic link, not a directory`)
   if (!st.isDirectory()) throw new UnsafeDirError(`${at}: not a directory`)
