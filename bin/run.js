@@ -132,7 +132,14 @@ function enableCompileCache() {
   }
   if (byNode) return true
   if (dir === null) return debug('no home dir')
-  return Module.enableCompileCache(dir).status === Module.constants.compileCacheStatus.ENABLED
+  // Node makes its per-version dir in there with mode 0777 less the umask: under umask 000, one
+  // anyone could write in. Its files it makes 0600 itself.
+  const umask = process.umask(0o077)
+  try {
+    return Module.enableCompileCache(dir).status === Module.constants.compileCacheStatus.ENABLED
+  } finally {
+    process.umask(umask)
+  }
 }
 
 // dist/bundle/fast.js (scripts/bundle.mjs), compiled on Node 22 and later with the launcher's own

@@ -128,6 +128,18 @@ describe('bin/run.js', () => {
       assert.ok(readdirSync(join(cacheDir, own as string)).length > 0)
     }
     assert.deepEqual(readdirSync(tmp), [])
+    // Under umask 000 too, no dir of the cache is writable by anyone else (Node makes its own
+    // per-version dir 0777 less the umask).
+    const open = join(TMP, 'umask-home')
+    const r = runCliSync(['validate', join(REPO, 'examples/skills/disk_usage')], {
+      program: true,
+      sh: 'umask 000; exec "$0" "$@"',
+      env: { ...baseEnv(), NODE_COMPILE_CACHE: undefined, XDG_CACHE_HOME: undefined, HOME: open },
+    })
+    assert.equal(r.code, 0, r.stderr)
+    const perNode = join(open, '.cache', 'ongrid-skill', 'compile-cache')
+    for (const d of [perNode, ...readdirSync(perNode).map((v) => join(perNode, v))])
+      assert.equal(statSync(d).mode & 0o022, 0, `${d}: mode ${(statSync(d).mode & 0o777).toString(8)}`)
     // Turned off, the bundle still runs, and the launcher keeps no cache of its own either.
     const offDir = join(TMP, 'off-tmpdir')
     mkdirSync(offDir)
