@@ -190,12 +190,12 @@ function loadBundle() {
 // bundle: its top level. Every function a command runs is compiled again at each start. So on
 // Node 22 and later the launcher keeps a V8 code cache of its own per command, made at the exit
 // of the first run of that command (vm.Script#createCachedData after the run), in Node's compile
-// cache dir (per Node version, V8 flags and user; one that passed enableCompileCache's test:
-// NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE turns both off). Files are named by the bundle's content hash (its
-// first line, scripts/bundle.mjs) and the command; a cache is read only when it is a regular file
-// of this user that no one else may write, written through an exclusive temp file and a rename,
-// and caches of older bundles are removed then (saveOwnCache). Any failure only costs the compile
-// it would save.
+// cache dir (per Node version, V8 flags and user, in a dir that passed enableCompileCache's test:
+// NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE turns both off). Files are named by
+// the bundle's content hash (its first line, scripts/bundle.mjs) and the command; a cache is read
+// only when it is a regular file of this user that no one else may write, written through an
+// exclusive temp file and a rename, and caches of older bundles are removed then (saveOwnCache).
+// Any failure only costs the compile it would save.
 
 /** Where this command's cache of this bundle lives; null when there is none to use. */
 function ownCacheFor(source) {
