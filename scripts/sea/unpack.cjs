@@ -105,7 +105,13 @@ function unpack(base, dir, payload) {
     fs.rmSync(staging, { recursive: true, force: true })
     throw e
   } finally {
-    if (old !== null) fs.rmSync(old, { recursive: true, force: true })
+    // Best effort: a tree someone else made there may hold dirs this user cannot empty; it stays
+    // under its dot name, out of the way, and never runs.
+    if (old !== null) {
+      try {
+        fs.rmSync(old, { recursive: true, force: true })
+      } catch {}
+    }
   }
 }
 
