@@ -1,19 +1,25 @@
 #!/bin/sh
-':' //; if [ -n "${NODE_EXTRA_CA_CERTS+x}" ]; then ONGRID_SKILL_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export ONGRID_SKILL_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi; exec node --max-semi-space-size=2 "$0" "$@"
+':' //; if [ -n "${NODE_EXTRA_CA_CERTS+x}" ]; then ONGRID_SKILL_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export ONGRID_SKILL_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi; if [ -n "${NODE_COMPILE_CACHE+x}" ]; then ONGRID_SKILL_COMPILE_CACHE=$NODE_COMPILE_CACHE; export ONGRID_SKILL_COMPILE_CACHE; unset NODE_COMPILE_CACHE; fi; exec node --max-semi-space-size=2 "$0" "$@"
 
 // The entry point, written for cold start (see ARCHITECTURE.md, "Cold start"). CommonJS (bin/package.json).
 //
 // Line 2 is for sh, a comment for JavaScript. Run as a program, this file starts under /bin/sh,
-// which hides NODE_EXTRA_CA_CERTS from the node it execs: Node 20 would read and parse every CA
-// certificate at startup, before any of our code runs, and only `audit tail` over TLS needs them.
-// The variable is put back here, first thing, so that entries run by `run` and everything reading
-// the environment see it unchanged; core/audit/db.ts adds the file to its TLS trust itself.
+// which hides two variables from the node it execs. NODE_EXTRA_CA_CERTS: Node 20 would read and
+// parse every CA certificate at startup, before any of our code runs, and only `audit tail` over
+// TLS needs them (core/audit/db.ts adds the file to its TLS trust itself). NODE_COMPILE_CACHE:
+// Node would run code from that dir's caches, this file's first, before we could check who may
+// write there (see enableCompileCache, below). Both are put back here, first thing, so that entries
+// run by `run` and everything reading the environment see them unchanged.
 'use strict'
 
-const moved = process.env.ONGRID_SKILL_EXTRA_CA_CERTS
-if (moved !== undefined) {
-  process.env.NODE_EXTRA_CA_CERTS = moved
-  delete process.env.ONGRID_SKILL_EXTRA_CA_CERTS
+for (const [name, moved] of [
+  ['NODE_EXTRA_CA_CERTS', 'ONGRID_SKILL_EXTRA_CA_CERTS'],
+  ['NODE_COMPILE_CACHE', 'ONGRID_SKILL_COMPILE_CACHE'],
+]) {
+  const value = process.env[moved]
+  if (value === undefined) continue
+  process.env[name] = value
+  delete process.env[moved]
 }
 
 const { readFileSync, writeSync } = require('node:fs')
@@ -27,7 +33,7 @@ const argv = process.argv.slice(2)
 // and every module loaded after it (oclif, ink) compile once per machine, whichever Node built
 // the package. Node 20 has no such cache: there the bundle comes with the one the build made.
 const Module = require('node:module')
-const compileCache = typeof Module.enableCompileCache === 'function'
+let compileCache = typeof Module.enableCompileCache === 'function'
 // The launcher's own code cache of the bundle, per command (see ownCacheFor, below).
 /** @type {{ file: string, dir: string, hash: string, script?: import('node:vm').Script, write?: boolean } | null} */
 let ownCache = null
@@ -79,7 +85,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
 // oclif; everything else (help, malformed flags, init) is oclif's.
 async function main() {
   const { pathToFileURL } = require('node:url')
-  if (compileCache) Module.enableCompileCache()
+  if (compileCache) compileCache = enableCompileCache()
   const fast = loadBundle() ?? (await import('../dist/cli/fast.js'))
   if (await fast.tryFast(argv, pathToFileURL(join(ROOT, 'oclif.manifest.json')))) {
     // The command ran: V8 now holds compiled code for every function it ran, which a cache made
@@ -96,6 +102,43 @@ async function main() {
     } catch (e) {
       process.exitCode = fast.reportFailure(e, argv)
     }
+  }
+}
+
+// A compile cache is code: whoever can write in its dir runs code as the user who loads it, and
+// Node checks no owner, only a crc32 anyone can recompute. So it is turned on only in a dir of
+// this user's own that no one else may write, and every dir above it root's or this user's
+// (core/user-dirs.ts, built for this file as dist/bundle/user-dirs.cjs): NODE_COMPILE_CACHE when
+// set (Node never saw it: the sh line above moved it), else $XDG_CACHE_HOME/ongrid-skill/
+// compile-cache (~/.cache/...), never the shared temp dir Node would choose. Anything else runs
+// without a cache. Started as `node bin/run.js`, Node has read NODE_COMPILE_CACHE itself: then
+// its dir is kept, and the launcher's own caches are kept there only when it passes the same test.
+/** Whether the compile cache is on, in a dir that passed that test. */
+function enableCompileCache() {
+  const debug = (why) => {
+    if (process.env.ONGRID_SKILL_DEBUG_LOAD) process.stderr.write(`ongrid-skill: no compile cache: ${why}\n`)
+    return false
+  }
+  const named = process.env.NODE_COMPILE_CACHE || undefined
+  const byNode = Module.getCompileCacheDir?.() !== undefined
+  if (byNode && named === undefined) return debug('turned on before the launcher ran')
+  if (!byNode && process.env.NODE_DISABLE_COMPILE_CACHE) return debug('NODE_DISABLE_COMPILE_CACHE is set')
+  let dir
+  try {
+    const dirs = require('../dist/bundle/user-dirs.cjs')
+    dir = named === undefined ? dirs.userDir('cache', ['compile-cache']) : dirs.namedPrivateDir(named)
+  } catch (e) {
+    return debug(e?.message ?? e)
+  }
+  if (byNode) return true
+  if (dir === null) return debug('no home dir')
+  // Node makes its per-version dir in there with mode 0777 less the umask: under umask 000, one
+  // anyone could write in. Its files it makes 0600 itself.
+  const umask = process.umask(0o077)
+  try {
+    return Module.enableCompileCache(dir).status === Module.constants.compileCacheStatus.ENABLED
+  } finally {
+    process.umask(umask)
   }
 }
 
@@ -147,12 +190,12 @@ function loadBundle() {
 // bundle: its top level. Every function a command runs is compiled again at each start. So on
 // Node 22 and later the launcher keeps a V8 code cache of its own per command, made at the exit
 // of the first run of that command (vm.Script#createCachedData after the run), in Node's compile
-// cache dir (per Node version, V8 flags and user: NODE_COMPILE_CACHE moves it,
-// NODE_DISABLE_COMPILE_CACHE turns both off). Files are named by the bundle's content hash (its
-// first line, scripts/bundle.mjs) and the command; a cache is read only when it is a regular file
-// of this user that no one else may write, written through an exclusive temp file and a rename,
-// and caches of older bundles are removed then (saveOwnCache). Any failure only costs the compile
-// it would save.
+// cache dir (per Node version, V8 flags and user, in a dir that passed enableCompileCache's test:
+// NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE turns both off). Files are named by
+// the bundle's content hash (its first line, scripts/bundle.mjs) and the command; a cache is read
+// only when it is a regular file of this user that no one else may write, written through an
+// exclusive temp file and a rename, and caches of older bundles are removed then (saveOwnCache).
+// Any failure only costs the compile it would save.
 
 /** Where this command's cache of this bundle lives; null when there is none to use. */
 function ownCacheFor(source) {

@@ -3,9 +3,10 @@
 // executable applications). After `npm run build`:
 //   1. the package as npm installs it: `npm pack`, then `npm install -g` into a temp prefix
 //      (runtime dependencies only, nothing built);
-//   2. that tree packed into one asset (a JSON index, then the files' bytes) with its hash;
-//   3. a SEA blob of scripts/sea/main.cjs (with its V8 code cache) and those assets, made by the
-//      Node 24 binary, injected with postject into a copy of that binary.
+//   2. that tree packed into one asset (a JSON index with each file's SHA-256, then the files'
+//      bytes) with its hash, and where the files every start runs (BOOT) are in it;
+//   3. a SEA blob of scripts/sea/main.cjs, bundled with unpack.cjs (with its V8 code cache), and
+//      those assets, made by the Node 24 binary, injected with postject into a copy of it.
 // The Node binary: ONGRID_SEA_NODE, else the official Node 24 that .ci/node-line.sh fetches.
 // Writes ./ongrid-skill-linux-x64 (or the path given as the first argument).
 import { execFileSync } from 'node:child_process'
@@ -24,8 +25,22 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+/**
+ * The files every start runs (or reads as code) before anything else: scripts/sea/unpack.cjs
+ * compares them with the payload's bytes at each start, the rest of the package with its digests
+ * when it unpacks it.
+ */
+const BOOT = [
+  'package.json',
+  'bin/package.json',
+  'bin/run.js',
+  'dist/bundle/user-dirs.cjs',
+  'dist/bundle/fast.js',
+  'dist/bundle/fast.cache',
+]
 const OUT = process.argv[2] ?? join(ROOT, 'ongrid-skill-linux-x64')
 const log = (s) => process.stderr.write(`build:sea: ${s}\n`)
 
@@ -67,6 +82,7 @@ try {
   // its optional native and Java backends, is no longer installed: dist/vendor/ has its JavaScript.)
   const index = []
   const chunks = []
+  const boot = {}
   const dropped = (rel, name, dir) =>
     rel.startsWith('node_modules/') &&
     ((dir && name === '.bin') || (!dir && /\.(d\.[cm]?ts|map|md|markdown)$/i.test(name)))
@@ -79,30 +95,58 @@ try {
         walk(p)
       } else if (st.isFile()) {
         const data = readFileSync(p)
-        index.push([relative(pkg, p), st.mode & 0o777, data.length])
+        const digest = createHash('sha256').update(data).digest('hex')
+        const rel = relative(pkg, p)
+        index.push([rel, st.mode & 0o777, data.length, digest])
         chunks.push(data)
+        if (BOOT.includes(rel)) boot[rel] = data
       }
     }
   }
   walk(pkg)
+  const lacking = BOOT.filter((rel) => boot[rel] === undefined)
+  if (lacking.length > 0) throw new Error(`build:sea: the package has no ${lacking.join(', ')}`)
   const head = Buffer.from(JSON.stringify(index))
   const length = Buffer.alloc(4)
   length.writeUInt32LE(head.length)
   const payload = Buffer.concat([length, head, ...chunks])
+  // Where each boot file's bytes are in the payload: [offset, size].
+  let at = 4 + head.length
+  const bootAt = {}
+  for (const [i, [rel, , size]] of index.entries()) {
+    if (boot[rel] !== undefined) bootAt[rel] = [at, size]
+    at += chunks[i].length
+  }
   const hash = createHash('sha256').update(payload).update(version).digest('hex').slice(0, 16)
   writeFileSync(join(tmp, 'payload.bin'), payload)
   writeFileSync(join(tmp, 'hash.txt'), hash)
+  writeFileSync(join(tmp, 'boot.json'), JSON.stringify(bootAt))
   log(`${index.length} files, ${(payload.length / 1e6).toFixed(1)} MB, ${hash}`)
 
+  // The main script and what it requires (unpack.cjs, dist/bundle/user-dirs.cjs) as one file.
+  const main = join(tmp, 'main.cjs')
+  await build({
+    entryPoints: [join(ROOT, 'scripts', 'sea', 'main.cjs')],
+    outfile: main,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    logLevel: 'warning',
+  })
   const config = join(tmp, 'sea-config.json')
   writeFileSync(
     config,
     JSON.stringify({
-      main: join(ROOT, 'scripts', 'sea', 'main.cjs'),
+      main,
       output: join(tmp, 'sea.blob'),
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
-      assets: { payload: join(tmp, 'payload.bin'), hash: join(tmp, 'hash.txt') },
+      assets: {
+        payload: join(tmp, 'payload.bin'),
+        hash: join(tmp, 'hash.txt'),
+        boot: join(tmp, 'boot.json'),
+      },
     }),
   )
   execFileSync(node, ['--experimental-sea-config', config], {

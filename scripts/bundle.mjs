@@ -116,6 +116,18 @@ writeFileSync(BUNDLE, code)
 const script = new Script(readFileSync(BUNDLE, 'utf8'), { filename: BUNDLE })
 writeFileSync(CACHE, script.createCachedData())
 
+// core/user-dirs.ts on its own, as CommonJS: bin/run.js checks the dir of Node's compile cache
+// with it before the bundle loads, and the single executable its unpack dir (scripts/sea/).
+await build({
+  entryPoints: [join(ROOT, 'dist', 'core', 'user-dirs.js')],
+  outfile: join(OUT, 'user-dirs.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+})
+
 // The MCP SDK surfaces of `mcp` (dist/cli/mcp-sdk.js; dist/cli/mcp-http.js, Streamable HTTP for
 // --http), packages and all, as function expressions `(exports, require, module, __filename,
 // __dirname) => void` with their code caches (made after a run, so the functions that run at load

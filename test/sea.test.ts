@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { createMysqlDb, mysqlSkip } from './fixtures/audit/db.js'
@@ -65,4 +74,41 @@ describe('the single executable, on a PATH without node', () => {
       )
     })
   }
+})
+
+describe('the single executable runs only what it unpacked', () => {
+  const run = (env: Record<string, string | undefined>) =>
+    runCliSync(['--version'], { program: true, bin: SEA, env: { PATH: NO_NODE, ...env } })
+
+  test('ONGRID_SKILL_SEA_DIR another user made (or may write): refused in one line, nothing run', (t) => {
+    if (built.status !== 0) return t.skip('not built')
+    const shared = join(T.root, 'shared')
+    mkdirSync(shared)
+    if (process.getuid?.() === 0) chownSync(shared, 65534, 65534)
+    chmodSync(shared, 0o777)
+    const r = run({ ONGRID_SKILL_SEA_DIR: shared })
+    assert.equal(r.code, 2, r.stderr)
+    assert.equal(r.stdout, '')
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: refused: .*shared: (owned by uid 65534, not by this user \(uid 0\)|writable by group and others \(mode 0777\)) \(set ONGRID_SKILL_SEA_DIR to a dir of your own\)\n$/,
+    )
+    assert.deepEqual(readdirSync(shared), [])
+  })
+
+  test('a launcher changed in the unpacked dir is not run: unpacked afresh', (t) => {
+    if (built.status !== 0) return t.skip('not built')
+    const base = join(T.root, 'tampered')
+    const first = run({ ONGRID_SKILL_SEA_DIR: base })
+    assert.equal(first.code, 0, first.stderr)
+    const [hash] = readdirSync(base)
+    const launcher = join(base, hash as string, 'bin', 'run.js')
+    const real = readFileSync(launcher, 'utf8')
+    writeFileSync(launcher, real.replace('(ongrid manager ', '(PLANTD manager '))
+    const again = run({ ONGRID_SKILL_SEA_DIR: base })
+    assert.equal(again.code, 0, again.stderr)
+    assert.equal(again.stdout, first.stdout)
+    assert.equal(readFileSync(launcher, 'utf8'), real)
+    assert.deepEqual(readdirSync(base), [hash])
+  })
 })

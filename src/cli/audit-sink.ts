@@ -9,6 +9,7 @@ import {
 } from '../core/audit/local-store.js'
 import type { Database } from '../core/audit/sqlite.js'
 import { errorLine } from '../core/errors.js'
+import { userDir } from '../core/user-dirs.js'
 
 /**
  * The local audit store `run`, `test --audit` and `mcp` append their rows to (rows made by
@@ -25,10 +26,15 @@ export class AuditSink {
     readonly failure: string | null,
   ) {}
 
-  /** Opens (creating if needed) the store at `path` (default: defaultAuditPath), a lock waited for within `wait`. */
+  /**
+   * Opens (creating if needed) the store at `path` (default: defaultAuditPath, in a dir that must
+   * be this user's own: core/user-dirs.ts), a lock waited for within `wait`.
+   */
   static async open(path: string | undefined, wait?: StoreWait): Promise<AuditSink> {
     const at = path ?? defaultAuditPath()
     try {
+      // The rows hold args and outputs: never in a dir another user made or may write.
+      if (path === undefined) userDir('state')
       return new AuditSink(at, await openLocalStore(at, wait), null)
     } catch (e) {
       return new AuditSink(at, null, errorLine(e))

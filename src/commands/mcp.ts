@@ -12,7 +12,7 @@ export default class Mcp extends BaseCommand {
 
 Without DIR arguments the dirs come from ${EXTERNAL_DIRS_ENV}. A pack dir works as a DIR too; a relative DIR is skipped, as the manager skips it (a client starts the server in a working dir of its own): when no tool is served, a hint on stderr says why. With --json, prints what would be served and exits.
 
-Bounds: a message (a stdio line, an HTTP body) holds at most 10 MiB; a larger one is answered with an error (HTTP 413) and skipped, and the server goes on. Over --http, only Host and Origin 127.0.0.1:PORT or localhost:PORT are served (403 otherwise; requests without Origin are served), an idle session is ended after --session-idle, and at most --max-sessions exist at once.
+Bounds: a message (a stdio line, an HTTP body) holds at most 10 MiB; a larger one is answered with an error (HTTP 413) and skipped, and the server goes on. Over --http, only Host and Origin 127.0.0.1:PORT or localhost:PORT are served (403 otherwise; requests without Origin are served), on Linux only from processes of the user the server runs as (403 for another user's), an idle session is ended after --session-idle, and at most --max-sessions exist at once.
 
 Exit codes: 0 the client went away, 2 usage errors, 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; running entries' process groups are killed).`
 

@@ -104,20 +104,42 @@ describe('bin/run.js', () => {
     const [dir] = readdirSync(cache)
     assert.match(dir ?? '', new RegExp(`^v${process.versions.node}-`))
     assert.ok(readdirSync(join(cache, dir as string)).length > 0)
-    // Without NODE_COMPILE_CACHE (which turns Node's cache on by itself) it is the launcher that
-    // turns it on, in the OS temp dir.
+    // Without NODE_COMPILE_CACHE it is the launcher that turns it on: in the user's cache dir
+    // ($XDG_CACHE_HOME, else ~/.cache), never in the OS temp dir, where Node would put it.
     const tmp = join(TMP, 'tmpdir')
     mkdirSync(tmp)
-    const byLauncher = start('program', ['validate', join(REPO, 'examples/skills/disk_usage')], {
-      ...baseEnv(),
-      NODE_COMPILE_CACHE: undefined,
-      NODE_DISABLE_COMPILE_CACHE: undefined,
-      TMPDIR: tmp,
+    for (const [xdg, where] of [
+      [undefined, join(TMP, 'home', '.cache')],
+      [join(TMP, 'xdg-cache'), join(TMP, 'xdg-cache')],
+    ] as const) {
+      const byLauncher = start('program', ['validate', join(REPO, 'examples/skills/disk_usage')], {
+        ...baseEnv(),
+        NODE_COMPILE_CACHE: undefined,
+        NODE_DISABLE_COMPILE_CACHE: undefined,
+        TMPDIR: tmp,
+        HOME: join(TMP, 'home'),
+        XDG_CACHE_HOME: xdg,
+      })
+      assert.equal(byLauncher.code, 0, byLauncher.stderr)
+      const cacheDir = join(where, 'ongrid-skill', 'compile-cache')
+      assert.equal(statSync(cacheDir).mode & 0o777, 0o700)
+      const [own] = readdirSync(cacheDir)
+      assert.match(own ?? '', new RegExp(`^v${process.versions.node}-`))
+      assert.ok(readdirSync(join(cacheDir, own as string)).length > 0)
+    }
+    assert.deepEqual(readdirSync(tmp), [])
+    // Under umask 000 too, no dir of the cache is writable by anyone else (Node makes its own
+    // per-version dir 0777 less the umask).
+    const open = join(TMP, 'umask-home')
+    const r = runCliSync(['validate', join(REPO, 'examples/skills/disk_usage')], {
+      program: true,
+      sh: 'umask 000; exec "$0" "$@"',
+      env: { ...baseEnv(), NODE_COMPILE_CACHE: undefined, XDG_CACHE_HOME: undefined, HOME: open },
     })
-    assert.equal(byLauncher.code, 0, byLauncher.stderr)
-    const [own] = readdirSync(join(tmp, 'node-compile-cache'))
-    assert.match(own ?? '', new RegExp(`^v${process.versions.node}-`))
-    assert.ok(readdirSync(join(tmp, 'node-compile-cache', own as string)).length > 0)
+    assert.equal(r.code, 0, r.stderr)
+    const perNode = join(open, '.cache', 'ongrid-skill', 'compile-cache')
+    for (const d of [perNode, ...readdirSync(perNode).map((v) => join(perNode, v))])
+      assert.equal(statSync(d).mode & 0o022, 0, `${d}: mode ${(statSync(d).mode & 0o777).toString(8)}`)
     // Turned off, the bundle still runs, and the launcher keeps no cache of its own either.
     const offDir = join(TMP, 'off-tmpdir')
     mkdirSync(offDir)
@@ -127,9 +149,11 @@ describe('bin/run.js', () => {
       NODE_COMPILE_CACHE: undefined,
       NODE_DISABLE_COMPILE_CACHE: '1',
       TMPDIR: offDir,
+      HOME: offDir,
     })
     assert.equal(off.code, 0, off.stderr)
-    assert.match(off.stderr, /Node's compile cache off$/m)
+    assert.match(off.stderr, /^ongrid-skill: no compile cache: NODE_DISABLE_COMPILE_CACHE is set$/m)
+    assert.match(off.stderr, /code cache accepted$/m)
     assert.deepEqual(readdirSync(offDir), [])
   })
 
@@ -228,6 +252,36 @@ describe('bin/run.js', () => {
     assert.deepEqual(JSON.parse(empty.stdout), { ca: '', moved: 'unset' })
     const unset = start('program', ['run', pack, '--no-audit'], baseEnv())
     assert.deepEqual(JSON.parse(unset.stdout), { ca: 'unset', moved: 'unset' })
+  })
+
+  test('NODE_COMPILE_CACHE: hidden from Node’s startup, given back unchanged to what runs', () => {
+    const dir = join(TMP, 'cc_env')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(
+      join(dir, 'skill.json'),
+      JSON.stringify({
+        name: 'cc_env',
+        description: 'prints the compile cache variables',
+        entry: 'run.sh',
+        timeout_seconds: 10,
+        env_allow: ['NODE_COMPILE_CACHE', 'ONGRID_SKILL_COMPILE_CACHE'],
+      }),
+    )
+    writeFileSync(
+      join(dir, 'run.sh'),
+      `#!/bin/sh\ncat >/dev/null\nprintf '{"cc":"%s","moved":"%s"}' "\${NODE_COMPILE_CACHE-unset}" "\${ONGRID_SKILL_COMPILE_CACHE-unset}"\n`,
+    )
+    chmodSync(join(dir, 'run.sh'), 0o755)
+    const cache = join(TMP, 'cc-given-back')
+    for (const [value, cc] of [
+      [cache, cache],
+      ['', ''],
+      [undefined, 'unset'],
+    ] as const) {
+      const r = start('program', ['run', dir, '--no-audit'], { ...baseEnv(), NODE_COMPILE_CACHE: value })
+      assert.equal(r.code, 0, r.stderr)
+      assert.deepEqual(JSON.parse(r.stdout), { cc, moved: 'unset' })
+    }
   })
 
   test('a reader that goes away (| head) ends the output quietly, no stack trace', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { chmodSync, existsSync, readFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -1059,6 +1059,57 @@ describe('mcp: the SDK is loaded by mcp only', { timeout: 60_000 }, () => {
       const err = await probe(args)
       assert.match(err, /fast path from dist\/bundle\/fast\.js/, 'the probe sees the launcher')
       assert.doesNotMatch(err, /MCP SDK|modelcontextprotocol/, args.join(' '))
+    }
+  })
+})
+
+describe('mcp --http: only this user’s processes are served', { timeout: 60_000 }, () => {
+  // A node another uid may run (this one may be in root's home).
+  const othersNode = [process.execPath, '/usr/bin/node', '/usr/local/bin/node'].find((p) =>
+    p
+      .split('/')
+      .every(
+        (_, i, a) =>
+          i === 0 ||
+          ((statSync(a.slice(0, i + 1).join('/'), { throwIfNoEntry: false })?.mode ?? 0) & 0o001) !== 0,
+      ),
+  )
+  test('a connection from another user’s process: 403, nothing served', {
+    skip:
+      (process.getuid?.() !== 0 && 'needs root, to start a process as another user') ||
+      (!othersNode && 'no node another uid may run'),
+  }, async () => {
+    const child = startCli(['mcp', join(R, 'skills'), '--no-audit', '--http', '0'], { stdin: 'ignore' })
+    let err = ''
+    const url = await new Promise<URL>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        err += c
+        const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
+        if (m) resolve(new URL(m[1]))
+      })
+      child.once('exit', () => reject(new Error(`exited: ${err}`)))
+    })
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      const script = `const r = require('node:http').request(${JSON.stringify(url.href)}, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => { let t = ''; res.on('data', (c) => { t += c }); res.on('end', () => process.stdout.write(res.statusCode + ' ' + t)) }); r.end(${JSON.stringify(INITIALIZE)})`
+      const nobody = spawnSync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', othersNode as string, '-e', script],
+        { encoding: 'utf8', env: { PATH: process.env.PATH } },
+      )
+      assert.equal(nobody.status, 0, nobody.stderr)
+      const [status, ...body] = nobody.stdout.split(' ')
+      assert.equal(status, '403', nobody.stdout)
+      assert.equal(
+        JSON.parse(body.join(' ')).error.message,
+        'forbidden: the connection comes from a process of uid 65534; this server serves uid 0 only',
+      )
+      // This user's own: served.
+      const mine = await httpRequest(url, { body: INITIALIZE })
+      assert.equal(mine.status, 200, mine.text)
+    } finally {
+      child.kill('SIGTERM')
+      await exited
     }
   })
 })

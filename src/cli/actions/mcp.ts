@@ -1,5 +1,6 @@
 import { readFileSync, watch as watchFs } from 'node:fs'
 import { createRequire } from 'node:module'
+import type { Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import type Mcp from '../../commands/mcp.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
@@ -11,6 +12,7 @@ import type { SkillClass } from '../../core/loader/build.js'
 import { fifoBlocks, noToolsHints } from '../../core/loader/explain.js'
 import { type LoaderEvent, loadDirs } from '../../core/loader/loader.js'
 import { BUILTIN_SKILL_KEYS, Registry } from '../../core/loader/registry.js'
+import { loopbackPeerUid } from '../../core/loopback-peer.js'
 import { MAX_MESSAGE_BYTES } from '../../core/mcp/frames.js'
 import { Slots } from '../../core/mcp/slots.js'
 import {
@@ -450,7 +452,7 @@ class McpHost {
 
   /**
    * Streamable HTTP on 127.0.0.1 only, at /mcp, one SDK server per session. Refused before
-   * anything is read: a Host other than 127.0.0.1:PORT or localhost:PORT (DNS rebinding) and an
+   * anything is read: a connection from another user's process (Linux), with 403; a Host other than 127.0.0.1:PORT or localhost:PORT (DNS rebinding) and an
    * Origin other than those (a web page: browsers send it, other clients need not), with 403; a
    * body over MAX_MESSAGE_BYTES, with 413. A session without a request for `idleMs` (and none
    * open, such as a GET stream) is ended; past `maxSessions`, an initialize gets 503.
@@ -469,6 +471,12 @@ class McpHost {
     /** Initialize requests under way: counted against maxSessions until their session exists. */
     let starting = 0
     let bound = port
+    /** Whose process each connection comes from, asked once per connection (loopbackPeerUid). */
+    const peers = new WeakMap<object, number | null | undefined>()
+    const peerUid = (socket: Socket) => {
+      if (!peers.has(socket)) peers.set(socket, loopbackPeerUid(socket.remotePort ?? -1, bound))
+      return peers.get(socket)
+    }
     const http = createServer(async (req, res) => {
       const fail = (status: number, message: string, code = -32000) => {
         res
@@ -476,6 +484,16 @@ class McpHost {
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
       }
       try {
+        // Any local user can connect to a loopback port: only this user's processes are served
+        // (on Linux, which says whose each socket is), since a call runs skills as this user.
+        const peer = peerUid(req.socket)
+        if (peer !== undefined && peer !== process.geteuid?.())
+          return fail(
+            403,
+            peer === null
+              ? 'forbidden: cannot tell whose process this connection comes from'
+              : `forbidden: the connection comes from a process of uid ${peer}; this server serves uid ${process.geteuid?.()} only`,
+          )
         // A page that rebinds its own name to 127.0.0.1 sends its name as Host: refused.
         const host = req.headers.host ?? ''
         const hosts = [`127.0.0.1:${bound}`, `localhost:${bound}`]
