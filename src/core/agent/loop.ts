@@ -18,7 +18,7 @@
 
 import { UnmarshalTypeError } from '../go/encoding/json/decode.js'
 import { checkValid } from '../go/encoding/json/scanner.js'
-import type { GoString } from '../go/gostring.js'
+import { fromText, type GoString } from '../go/gostring.js'
 import { quote } from '../go/strconv/quote.js'
 import { parseTree } from '../json-tree.js'
 import { marshalString } from '../schema/go-any.js'
@@ -37,12 +37,13 @@ import {
 export const MUTATING_TOOLS: readonly string[] = ['host_restart_service', 'capture_pcap']
 
 /** The agent's refusal of web_search on a turn that does not enable it. */
-export const WEB_SEARCH_DISABLED =
-  'agent: web_search disabled — toggle the globe icon in the chat input to enable'
+export const WEB_SEARCH_DISABLED: GoString = fromText(
+  'agent: web_search disabled — toggle the globe icon in the chat input to enable',
+)
 
 /** The agent's refusal of a mutating tool in the legacy kernel. */
 export function mutatingRefusal(name: GoString): GoString {
-  return `agent: tool ${quote(name)} is mutating — not supported in legacy kernel; set ONGRID_AGENT_KERNEL=graph (SOP gating lives in the new graph runtime)`
+  return `agent: tool ${quote(name)} is mutating ${fromText('—')} not supported in legacy kernel; set ONGRID_AGENT_KERNEL=graph (SOP gating lives in the new graph runtime)`
 }
 
 /** registry.go Invoke for a name it does not hold (errs.ErrNotFound wrapped). */
@@ -168,7 +169,7 @@ export interface LoopInput {
 export interface LoopResult {
   calls: CallRecord[]
   /** The final answer (the agent's apology when the iterations ran out). */
-  answer: string
+  answer: GoString
   iterations: number
   capped: boolean
   usage: { prompt: number; completion: number; total: number }
@@ -185,7 +186,12 @@ export async function runTurn(input: LoopInput, deps: LoopDeps): Promise<LoopRes
   const calls: CallRecord[] = []
   const requests: GoString[] = []
   const usage = { prompt: 0, completion: 0, total: 0 }
-  const result = (answer: string, iterations: number, capped: boolean, error: string | null): LoopResult => ({
+  const result = (
+    answer: GoString,
+    iterations: number,
+    capped: boolean,
+    error: string | null,
+  ): LoopResult => ({
     calls,
     answer,
     iterations,
@@ -227,7 +233,7 @@ export async function runTurn(input: LoopInput, deps: LoopDeps): Promise<LoopRes
       messages.push({ role: 'tool', content: call.payload, toolCallId: tc.id, name: tc.name })
     }
   }
-  return result(apologyText(max), max, true, null)
+  return result(fromText(apologyText(max)), max, true, null)
 }
 
 async function answerCall(tc: ToolCall, input: LoopInput, deps: LoopDeps): Promise<CallRecord> {
