@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { runCli } from '../helpers/cli.js'
+import { assertJunitValid, haveXmllint } from '../helpers/junit.js'
 
 /**
  * `eval` against a local OpenAI-compatible server that answers from a script (no model runs
@@ -259,6 +260,30 @@ describe('eval against a scripted OpenAI-compatible server', () => {
     } finally {
       writeFileSync(manifest, before)
     }
+  })
+
+  test('stylish names each run, the scores and the tokens; junit is a valid report', async (t) => {
+    const s = await runCli(['eval', join(dir, 'skills'), '--base-url', base, '--seed', '7'], {
+      env,
+      timeoutMs: 60_000,
+    })
+    assert.equal(s.code, 1)
+    assert.match(s.stdout, /^pass var {2}expected disk_usage$/m)
+    assert.match(s.stdout, /^FAIL wrong {2}expected disk_usage$/m)
+    assert.match(s.stdout, /^ {7}schema: args\/path: /m)
+    assert.match(s.stdout, /^disk_usage +2 +2 +1 +50% +50%$/m)
+    assert.match(s.stdout, /^2\/3 runs passed \(67%\)$/m)
+    assert.match(s.stdout, /^tokens: 500 prompt, 25 completion, 525 total$/m)
+    const j = await runCli(
+      ['eval', join(dir, 'skills'), '--base-url', base, '--seed', '7', '--format', 'junit'],
+      {
+        env,
+        timeoutMs: 60_000,
+      },
+    )
+    assert.equal(j.code, 1)
+    assert.match(j.stdout, /<failure message="expected disk_usage, decided disk_usage">/)
+    if (haveXmllint(t)) assertJunitValid(j.stdout, j.stdout.replace('<testcase ', '<testcase bogus="1" '))
   })
 
   test('--print-request: the exact first body, tools sorted by name; no endpoint', async () => {
