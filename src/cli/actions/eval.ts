@@ -25,9 +25,8 @@ import {
   shuffle,
 } from '../../core/agent/score.js'
 import { writeFileAtomic } from '../../core/atomic-write.js'
-import { execute } from '../../core/executor/executor.js'
+import { execute, timedOutText } from '../../core/executor/executor.js'
 import { fromBuffer, fromText, type GoString, toText } from '../../core/go/gostring.js'
-import { durationString } from '../../core/go/time/duration.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { envelope } from '../../ui/envelope.js'
 import { type EvalReport, type EvalRun, renderEval } from '../../ui/eval.js'
@@ -311,9 +310,7 @@ async function runPack(packs: readonly EvalPack[], name: GoString, params: GoStr
   const capNs = BigInt(TOOL_TIMEOUT_MS) * 1_000_000n
   const skill = pack.skill.timeoutNs > capNs ? { ...pack.skill, timeoutNs: capNs } : pack.skill
   const r = await execute(skill, params, { environ: process.env, collectGarbage })
-  const error = r.timedOut
-    ? `subprocess skill ${pack.skill.key}: timed out after ${durationString(pack.skill.timeoutNs)}`
-    : r.error
+  const error = r.timedOut ? timedOutText(pack.skill.key, pack.skill.timeoutNs) : r.error
   return { ok: r.ok, stdout: fromBuffer(r.stdout), error }
 }
 
