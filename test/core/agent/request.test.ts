@@ -22,6 +22,7 @@ import {
 } from '../../../src/core/agent/request.js'
 import { execute, MAX_STDOUT } from '../../../src/core/executor/executor.js'
 import { fromBuffer, fromText, toText } from '../../../src/core/go/gostring.js'
+import { MAX_TOOL_BYTES } from '../../../src/core/lint/rules/practice-tool-size.js'
 import { expectGolden } from '../../helpers/golden.js'
 
 /** Each offered tool's object, one a line, sorted by name: the golden of a profile. */
@@ -59,6 +60,11 @@ describe('builtin tools (registry.go, skill_bridge.go, main.go boot order; v0.13
       'test/golden/eval/tools-code-defaults.golden',
       toolLines(assembleTools('code-defaults', []).offered),
     )
+  })
+
+  test("practice/tool-size's budget is the largest builtin tool offered (install)", () => {
+    const sizes = assembleTools('install', []).offered.map((t) => t.json.length)
+    assert.equal(Math.max(...sizes), MAX_TOOL_BYTES)
   })
 
   test('a registry tool: the Go source schema compacted, its key order kept', () => {
