@@ -299,6 +299,17 @@ describe('eval against a scripted OpenAI-compatible server', () => {
     assert.ok(names.includes('disk_usage'))
   })
 
+  test('an endpoint that fails ends the run with exit 2 and its error, no retry', async () => {
+    seen.length = 0
+    const r = await runCli(['eval', join(dir, 'skills'), '--base-url', `${base}/nope`, '--seed', '1'], {
+      env,
+      timeoutMs: 60_000,
+    })
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /^ongrid-skill: the endpoint failed: 404 /m)
+    assert.equal(seen.length, 3)
+  })
+
   test('usage errors exit 2: a bad case file, --print-request without --prompt', async () => {
     const bad = join(dir, 'bad.json')
     writeFileSync(bad, '{"cases":[{"name":"x","prompt":"p","expect":{"tool":"t","args":[1]}}]}')

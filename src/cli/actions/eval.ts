@@ -30,6 +30,7 @@ import { fromBuffer, fromText, type GoString, toText } from '../../core/go/gostr
 import { readFileBounded } from '../../core/read-bounded.js'
 import { envelope } from '../../ui/envelope.js'
 import { type EvalReport, type EvalRun, renderEval } from '../../ui/eval.js'
+import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { argBytes, pathFlag } from '../os-bytes.js'
@@ -73,6 +74,11 @@ export async function evalAction({ argv, flags }: InputOf<typeof Eval>): Promise
     webSearch: flags['web-search'] === true,
     k8sWrite: flags['k8s-write'] === true,
   })
+
+  // What the manager would not offer, and why: the loader's or the bridge's line.
+  if (!json)
+    for (const n of scan.notOffered)
+      process.stderr.write(`eval: not offered: ${terminalLineText(n.line, process.stderr.isTTY === true)}\n`)
 
   if (flags['print-request']) {
     if (flags.prompt === undefined) throw new UserError('--print-request needs --prompt TEXT')
