@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { runCli } from '../helpers/cli.js'
+import { runCli, startCli } from '../helpers/cli.js'
 import { assertJunitValid, haveXmllint } from '../helpers/junit.js'
 
 /**
@@ -37,6 +37,11 @@ function answer(body: string): unknown {
   })
   if (last.role === 'tool') return message({ content: `It says ${last.content}` })
   const p = last.content ?? ''
+  if (p.includes('slow')) {
+    return message({
+      tool_calls: [{ id: 'c', type: 'function', function: { name: 'slow', arguments: '{}' } }],
+    })
+  }
   if (p.includes('disk')) {
     const args = p.includes('bad args')
       ? '{"path":5}'
@@ -308,6 +313,42 @@ describe('eval against a scripted OpenAI-compatible server', () => {
     assert.equal(r.code, 2)
     assert.match(r.stderr, /^ongrid-skill: the endpoint failed: 404 /m)
     assert.equal(seen.length, 3)
+  })
+
+  test('Ctrl-C ends it at once with 130, the running pack killed', async () => {
+    const slow = join(dir, 'slow')
+    mkdirSync(join(slow, 'tests'), { recursive: true })
+    writeFileSync(
+      join(slow, 'skill.json'),
+      JSON.stringify({
+        name: 'slow',
+        description: 'Takes its time, for tests.',
+        entry: 'run.sh',
+        timeout_seconds: 60,
+      }),
+    )
+    writeFileSync(
+      join(slow, 'run.sh'),
+      `#!/bin/sh\necho $$ > ${join(dir, 'slow.pid')}\nsleep 30\necho '{}'\n`,
+    )
+    chmodSync(join(slow, 'run.sh'), 0o755)
+    writeFileSync(
+      join(slow, 'tests', 'evals.json'),
+      JSON.stringify({ cases: [{ name: 's', prompt: 'slow one', expect: { tool: 'slow' } }] }),
+    )
+    const child = startCli(['eval', slow, '--base-url', base], { env })
+    const started = Date.now()
+    while (!existsSync(join(dir, 'slow.pid'))) {
+      assert.ok(Date.now() - started < 20_000, 'the pack never started')
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    child.kill('SIGINT')
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)))
+    assert.equal(code, 130)
+    assert.ok(Date.now() - started < 15_000)
+    const pid = Number(readFileSync(join(dir, 'slow.pid'), 'utf8'))
+    await new Promise((r) => setTimeout(r, 200))
+    assert.throws(() => process.kill(pid, 0))
   })
 
   test('usage errors exit 2: a bad case file, --print-request without --prompt', async () => {

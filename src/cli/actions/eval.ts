@@ -34,6 +34,7 @@ import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
 import { argBytes, pathFlag } from '../os-bytes.js'
+import { onStopSignals } from '../signals.js'
 
 export const EVAL_FORMATS = ['stylish', 'junit'] as const
 
@@ -114,9 +115,13 @@ export async function evalAction({ argv, flags }: InputOf<typeof Eval>): Promise
     (flags.seed !== undefined ? parseCount('--seed', flags.seed, 0, 2 ** 32 - 1) : randomSeed())
   const suites = casesFor(flags.cases, scan.packs)
 
+  // A stop signal kills the pack running (its process group) and ends the request in flight.
+  const stop = new AbortController()
+  let stopCode = 0
   const exchanges: Exchange[] = []
   const where = { case: '', round: 0, request: 0 }
   const chat = await chatClient({
+    signal: stop.signal,
     replay,
     record: flags.record !== undefined ? exchanges : null,
     where,
@@ -126,92 +131,106 @@ export async function evalAction({ argv, flags }: InputOf<typeof Eval>): Promise
     apiKey: replay !== null ? 'replay' : apiKey(flags['api-key-file']),
   })
 
-  const sampling = { refuses: false }
-  const runs: EvalRun[] = []
-  let transportError: string | null = null
-  let caseIndex = 0
-  for (const suite of suites) {
-    for (const c of suite.cases) {
-      checkCanned(c, assembled, suite.file)
-      for (let round = 0; round < repeat; round++) {
-        Object.assign(where, { case: c.name, round, request: 0 })
-        const next = seeded(runSeed(seed, caseIndex, round))
-        const t = await runTurn(
-          {
-            model,
-            prompt: fromText(c.prompt),
-            registry: assembled.registry,
-            offered: assembled.offered,
-            webSearch: flags['web-search'] === true,
-            sampling,
-          },
-          {
-            chat,
-            order: (tools) => shuffle(tools, next),
-            builtin: (name) => {
-              const v = c.toolResults[toText(name)]
-              return v === undefined ? null : fromText(JSON.stringify(v))
-            },
-            runPack: (entry, params) => runPack(scan.packs, entry.name, params),
-          },
-        )
-        if (t.error !== null && !t.error.startsWith('replay:')) transportError ??= t.error
-        runs.push(
-          scoreRun(
-            suite.file,
-            c,
-            round,
-            t.calls,
-            t.answer,
-            t.usage,
-            t.iterations,
-            t.capped,
-            t.error,
-            scan.packs,
-          ),
-        )
-      }
-      caseIndex++
-    }
+  const offSignals = onStopSignals((_signal, code) => {
+    stopCode = code
+    stop.abort()
+  })
+  try {
+    return await evaluate()
+  } finally {
+    offSignals()
   }
-  await checkArgsSchemas(runs, scan.packs)
 
-  if (flags.record !== undefined) {
-    const rec: Recording = {
-      format: 'ongrid-skill-eval-recording',
-      version: 1,
+  async function evaluate(): Promise<number> {
+    const sampling = { refuses: false }
+    const runs: EvalRun[] = []
+    let transportError: string | null = null
+    let caseIndex = 0
+    for (const suite of suites) {
+      for (const c of suite.cases) {
+        checkCanned(c, assembled, suite.file)
+        for (let round = 0; round < repeat; round++) {
+          Object.assign(where, { case: c.name, round, request: 0 })
+          const next = seeded(runSeed(seed, caseIndex, round))
+          const t = await runTurn(
+            {
+              model,
+              prompt: fromText(c.prompt),
+              registry: assembled.registry,
+              offered: assembled.offered,
+              webSearch: flags['web-search'] === true,
+              sampling,
+            },
+            {
+              chat,
+              order: (tools) => shuffle(tools, next),
+              builtin: (name) => {
+                const v = c.toolResults[toText(name)]
+                return v === undefined ? null : fromText(JSON.stringify(v))
+              },
+              runPack: (entry, params) => runPack(scan.packs, entry.name, params, stop.signal),
+            },
+          )
+          if (stop.signal.aborted) return stopCode
+          if (t.error !== null && !t.error.startsWith('replay:')) transportError ??= t.error
+          runs.push(
+            scoreRun(
+              suite.file,
+              c,
+              round,
+              t.calls,
+              t.answer,
+              t.usage,
+              t.iterations,
+              t.capped,
+              t.error,
+              scan.packs,
+            ),
+          )
+        }
+        caseIndex++
+      }
+    }
+    await checkArgsSchemas(runs, scan.packs)
+
+    if (flags.record !== undefined) {
+      const rec: Recording = {
+        format: 'ongrid-skill-eval-recording',
+        version: 1,
+        model,
+        profile,
+        seed,
+        exchanges,
+      }
+      writeFileAtomic(flags.record, `${JSON.stringify(rec, null, 1)}\n`)
+    }
+
+    const report = summarize(runs, repeat, {
       model,
       profile,
       seed,
-      exchanges,
-    }
-    writeFileAtomic(flags.record, `${JSON.stringify(rec, null, 1)}\n`)
+      minRate,
+      shadowed: assembled.shadowed.map(toText),
+    })
+    const code =
+      transportError !== null ? EVAL_EXIT.usage : report.passed ? EVAL_EXIT.passed : EVAL_EXIT.failed
+    if (json)
+      printJson(
+        envelope(
+          'eval',
+          code,
+          report.document,
+          transportError !== null ? `the endpoint failed: ${transportError}` : 'not every case passed',
+        ),
+      )
+    else
+      process.stdout.write(
+        renderEval(report, flags.format === 'junit' ? 'junit' : 'stylish', process.stdout.isTTY === true),
+      )
+    if (transportError !== null && !json)
+      process.stderr.write(`ongrid-skill: the endpoint failed: ${transportError}\n`)
+    return code
   }
-
-  const report = summarize(runs, repeat, {
-    model,
-    profile,
-    seed,
-    minRate,
-    shadowed: assembled.shadowed.map(toText),
-  })
-  const code = transportError !== null ? EVAL_EXIT.usage : report.passed ? EVAL_EXIT.passed : EVAL_EXIT.failed
-  if (json)
-    printJson(
-      envelope(
-        'eval',
-        code,
-        report.document,
-        transportError !== null ? `the endpoint failed: ${transportError}` : 'not every case passed',
-      ),
-    )
-  else
-    process.stdout.write(
-      renderEval(report, flags.format === 'junit' ? 'junit' : 'stylish', process.stdout.isTTY === true),
-    )
-  if (transportError !== null && !json)
-    process.stderr.write(`ongrid-skill: the endpoint failed: ${transportError}\n`)
-  return code
 }
 
 function parseCount(flag: string, text: string, min: number, max: number): number {
@@ -308,19 +327,20 @@ function checkCanned(c: EvalCase, assembled: Assembled, file: string): void {
 }
 
 /** The bridge's call of a pack: the executor, under the agent's 15 s tool deadline. */
-async function runPack(packs: readonly EvalPack[], name: GoString, params: GoString) {
+async function runPack(packs: readonly EvalPack[], name: GoString, params: GoString, signal: AbortSignal) {
   const pack = packs.find((p) => p.name === name)
   if (pack === undefined) return { ok: false, stdout: '', error: `not found: ${toText(name)}` }
   // The agent's context ends at 15 s; SubprocessSkill.Execute's own deadline is the nearer one,
   // and either is reported as its own timeout.
   const capNs = BigInt(TOOL_TIMEOUT_MS) * 1_000_000n
   const skill = pack.skill.timeoutNs > capNs ? { ...pack.skill, timeoutNs: capNs } : pack.skill
-  const r = await execute(skill, params, { environ: process.env, collectGarbage })
+  const r = await execute(skill, params, { environ: process.env, signal, collectGarbage })
   const error = r.timedOut ? timedOutText(pack.skill.key, pack.skill.timeoutNs) : r.error
   return { ok: r.ok, stdout: fromBuffer(r.stdout), error }
 }
 
 interface ChatOptions {
+  signal: AbortSignal
   replay: Recording | null
   record: Exchange[] | null
   where: { case: string; round: number; request: number }
@@ -372,7 +392,7 @@ async function chatClient(o: ChatOptions): Promise<(body: GoString) => Promise<C
   return async (body) => {
     current = body
     try {
-      const res = await client.chat.completions.create(JSON.parse(toText(body)))
+      const res = await client.chat.completions.create(JSON.parse(toText(body)), { signal: o.signal })
       return { kind: 'reply', reply: toReply(res) }
     } catch (e) {
       if (e instanceof ReplayMismatch) return { kind: 'error', message: e.message }
