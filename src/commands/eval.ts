@@ -17,7 +17,7 @@ export default class Eval extends BaseCommand {
 
 A case file: {"cases":[{"name","prompt","expect":{"tool": NAME or null for no call,"args":{a subset the call must match}},"tool_results":{"BUILTIN": RESULT}}]}.
 
-Exit codes: 0 every run passed (or --min-pass-rate met), 1 a run failed (or a replayed request no longer matches the recording), 2 usage error or the endpoint failed.`
+Exit codes: 0 every run passed (or --min-pass-rate met), 1 a run failed (or a replayed request no longer matches the recording), 2 usage error or the endpoint failed, 130 interrupted (128 + the signal's number; the running pack's process group is killed).`
 
   static override examples = examples(
     [
