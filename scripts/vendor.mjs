@@ -31,6 +31,7 @@ const VENDORED = {
   ink: ['react'],
   'tar-stream': [],
   mysql2: [],
+  openai: [],
 }
 
 /**

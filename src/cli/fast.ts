@@ -46,6 +46,7 @@ const ACTIONS: Record<string, () => Promise<(input: never) => Promise<number>>> 
   lint: async () => (await import('./actions/lint.js')).lintAction,
   'audit:tail': async () => (await import('./actions/audit-tail.js')).auditTailAction,
   test: async () => (await import('./actions/test.js')).testAction,
+  eval: async () => (await import('./actions/eval.js')).evalAction,
   'marketplace:check': async () => (await import('./actions/marketplace.js')).marketplaceCheckAction,
   'marketplace:verify': async () => (await import('./actions/marketplace.js')).marketplaceVerifyAction,
   'marketplace:keygen': async () => (await import('./actions/marketplace.js')).marketplaceKeygenAction,

@@ -4,6 +4,9 @@
  * (init's defaults and choices come with its action, cli/actions/init.ts, which loads them
  * anyway: the other commands' modules do not load init's.)
  */
+
+/** `eval`: the manager's default model and the profiles of its builtin tools. */
+export { DEFAULT_MODEL as EVAL_DEFAULT_MODEL, PROFILES as EVAL_PROFILES } from '../core/agent/request.js'
 export { DB_DIALECT_ENV, DB_DSN_ENV, DB_PATH_ENV } from '../core/audit/dsn.js'
 export { ROLES } from '../core/executor/gate.js'
 export { BASELINE_NAME } from '../core/lint/baseline.js'

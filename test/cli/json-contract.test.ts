@@ -60,6 +60,13 @@ function table(): [string, string[], number, string[], number][] {
     ['lint', ['lint', P, '--format', 'json'], 0, ['lint', `${R}/bad`, '--json'], 1],
     ['run', ['run', P, '--args', '{"n":1}', '--json'], 0, ['run', P, '--args', '{"n":"x"}', '--json'], 4],
     [
+      'eval',
+      ['eval', P, '--print-request', '--prompt', 'hi', '--json'],
+      0,
+      ['eval', P, '--print-request', '--json'],
+      2,
+    ],
+    [
       'load-dirs',
       ['load-dirs', `${R}/skills`, '--json'],
       0,

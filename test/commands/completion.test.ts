@@ -36,7 +36,7 @@ complete -p ongrid-skill
     assert.equal(b.status, 0, b.stderr)
     assert.deepEqual(b.stdout.trimEnd().split('\n'), [
       'validate',
-      'audit completion help init lint load-dirs lsp marketplace mcp remote run test validate version',
+      'audit completion eval help init lint load-dirs lsp marketplace mcp remote run test validate version',
       'tail',
       '--status',
       'error',

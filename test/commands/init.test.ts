@@ -273,7 +273,7 @@ describe('init: --force, --json, --dir, templates', () => {
     )
     assert.equal(r.code, 0, r.stderr)
     const doc = JSON.parse(r.stdout)
-    assert.deepEqual(doc.files, ['README.md', 'tests/cases.json', 'examples/args.json'])
+    assert.deepEqual(doc.files, ['README.md', 'tests/cases.json', 'tests/evals.json', 'examples/args.json'])
     assert.deepEqual(doc.kept, ['skill.json', 'run.sh'])
     const after = snapshot(join(W, 'mine'))
     for (const [k, v] of Object.entries(before)) assert.equal(after[k], v, k)
@@ -284,6 +284,7 @@ describe('init: --force, --json, --dir, templates', () => {
       'run.sh',
       'skill.json',
       'tests/cases.json',
+      'tests/evals.json',
     ])
   })
 
@@ -304,6 +305,7 @@ describe('init: --force, --json, --dir, templates', () => {
       'README.md',
       'run.sh',
       'tests/cases.json',
+      'tests/evals.json',
       'examples/args.json',
     ])
     assert.deepEqual(doc.next, [

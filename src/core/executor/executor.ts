@@ -17,6 +17,11 @@ export const MAX_STDERR = MAX_STDERR_TAIL * 4
 /** cmd.WaitDelay: how long pipes may outlive the process (or the kill on timeout). */
 export const WAIT_DELAY_MS = 1000
 
+/** SubprocessSkill.Execute's text when its deadline (or its caller's) passed: the skill's own timeout. */
+export function timedOutText(key: GoString, timeoutNs: bigint): GoString {
+  return `subprocess skill ${key}: timed out after ${durationString(timeoutNs)}`
+}
+
 /** What the executor needs of a registered skill. */
 export interface ExecSkill {
   key: GoString
@@ -308,7 +313,7 @@ export async function execute(
           ...base,
           ok: false,
           timedOut: true,
-          error: `subprocess skill ${key}: timed out after ${durationString(skill.timeoutNs)}`,
+          error: timedOutText(key, skill.timeoutNs),
         })
       } else if (exitCode !== 0) {
         resolve({

@@ -27,6 +27,7 @@ import practiceTimeoutIgnored from './rules/practice-timeout-ignored.js'
 import practiceTimeoutLlmDeadline from './rules/practice-timeout-llm-deadline.js'
 import practiceTimeoutTooLong from './rules/practice-timeout-too-long.js'
 import practiceTimeoutUnset from './rules/practice-timeout-unset.js'
+import practiceToolSize from './rules/practice-tool-size.js'
 import practiceUnknownKey from './rules/practice-unknown-key.js'
 import schemaAdditionalProperties from './rules/schema-additional-properties.js'
 import schemaDuplicateKey from './rules/schema-duplicate-key.js'
@@ -44,6 +45,7 @@ export const RULES: readonly Rule<Context>[] = [
   practiceNotOfferedToLlm,
   practiceDangerousClass,
   practiceDescriptionLength,
+  practiceToolSize,
   practiceTimeoutUnset,
   practiceTimeoutIgnored,
   practiceTimeoutTooLong,

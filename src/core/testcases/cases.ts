@@ -96,7 +96,10 @@ export function caseFiles(packDir: string): string[] {
     // Most packs have no tests/: asked without the exception readdirSync throws for it.
     if (statSync(dir, { throwIfNoEntry: false }) === undefined) return []
     names = readdirSync(dir, { withFileTypes: true })
-      .filter((d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.json'))
+      // tests/evals.json holds `eval`'s cases (core/agent/cases.ts), not these.
+      .filter(
+        (d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith('.json') && d.name !== 'evals.json',
+      )
       .map((d) => d.name)
   } catch {
     return []

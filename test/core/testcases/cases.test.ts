@@ -94,12 +94,13 @@ describe('case files', () => {
     assert.deepEqual(problems('{"name":"a","snapshot":true}'), [])
   })
 
-  test('args_file is read relative to the case file; tests/*.json sorted', () => {
+  test("args_file is read relative to the case file; tests/*.json sorted, evals.json (eval's) left out", () => {
     makeTree(R, {
       'p/tests/b.json': '{"name":"b","args_file":"args/b.json","expect":{"ok":true}}',
       'p/tests/a.json': '{"name":"a","args_file":"missing.json","expect":{"ok":true}}',
       'p/tests/args/b.json': '{"k":"v"}',
       'p/tests/notes.txt': 'x',
+      'p/tests/evals.json': '{"cases":[]}',
     })
     const files = caseFiles(join(R, 'p'))
     assert.deepEqual(
