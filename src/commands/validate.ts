@@ -4,6 +4,7 @@ import {
   checkPaths,
   configFlags,
   formatFlag,
+  managerVersionFlag,
   noDefaultIgnoreFlag,
   quietFlag,
   rootFlag,
@@ -51,6 +52,7 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
   static override args = checkPaths
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     root: rootFlag,
     format: formatFlag('output format (colours only on a terminal, and never with NO_COLOR)'),
     quiet: quietFlag('report errors only'),
