@@ -6,10 +6,13 @@
  */
 import { type GoString, toText } from '../core/go/gostring.js'
 import { abs } from '../core/go/path/filepath/path.js'
+import type { LintConfig } from '../core/lint/config.js'
 import {
   chooseManagerRelease,
+  isSupportedManagerVersion,
   MANAGER_VERSION_ENV,
   type ManagerVersionOrigin,
+  managerRelease,
   notDefaultText,
   type Release,
 } from '../core/releases/release.js'
@@ -23,9 +26,9 @@ export interface ManagerVersionFlags {
   'no-config'?: boolean
 }
 
-/** The config file's `manager_version`, and where it was read. */
-async function fromConfig(flags: ManagerVersionFlags): Promise<{ value: string; path: string } | undefined> {
-  if (flags['no-config'] === true) return undefined
+/** The config file that applies (the --config one, else the nearest above the working dir), if any. */
+async function configOf(flags: ManagerVersionFlags): Promise<LintConfig | null> {
+  if (flags['no-config'] === true) return null
   const { ConfigFinder } = await import('../core/lint/config.js')
   let explicit: GoString | undefined
   if (flags.config !== undefined) {
@@ -34,29 +37,70 @@ async function fromConfig(flags: ManagerVersionFlags): Promise<{ value: string; 
     explicit = a.ok ? a.value : given
   }
   const cwd = abs('.')
-  const config = await new ConfigFinder(null, explicit).find(cwd.ok ? cwd.value : '.')
-  if (config?.managerVersion === undefined) return undefined
-  return { value: config.managerVersion, path: toText(config.path) }
+  return new ConfigFinder(null, explicit).find(cwd.ok ? cwd.value : '.')
 }
 
 /**
  * The release the command answers for (UserError, exit 2, for one ongrid-skill has no facts of).
- * From then on every --json document names it (`manager_version`, ui/envelope.ts).
+ * From then on every --json document names it (`manager_version`, ui/envelope.ts). When the
+ * config's `default` manager profile has a session whose manager said another release (login,
+ * whoami, diff), a warning says so on stderr.
  */
 export async function managerReleaseOf(
   flags: ManagerVersionFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ release: Release; origin: ManagerVersionOrigin }> {
-  const flag = flags['manager-version']
-  const fromEnv = env[MANAGER_VERSION_ENV]
-  const named = flag !== undefined || (fromEnv !== undefined && fromEnv !== '')
+  const config = await configOf(flags)
   const chosen = chooseManagerRelease({
-    flag,
-    env: fromEnv,
-    config: named ? undefined : await fromConfig(flags),
+    flag: flags['manager-version'],
+    env: env[MANAGER_VERSION_ENV],
+    config:
+      config?.managerVersion === undefined
+        ? undefined
+        : { value: config.managerVersion, path: toText(config.path) },
   })
   answerFor(chosen.release.version)
+  const profile = config?.managers?.get('default')
+  if (profile !== undefined) await warnIfDeployedDiffers(profile.url, chosen.release, env)
   return chosen
+}
+
+/** The warning when the `default` profile's manager runs another release than the one answered for. */
+async function warnIfDeployedDiffers(url: string, release: Release, env: NodeJS.ProcessEnv): Promise<void> {
+  const [{ managerUrl }, { CredentialStore, credentialsPath }] = await Promise.all([
+    import('../core/remote/http.js'),
+    import('../core/remote/credentials.js'),
+  ])
+  let deployed: string | undefined
+  let base: string
+  try {
+    base = managerUrl(url, true)
+    deployed = new CredentialStore(credentialsPath(env)).get(base)?.manager_version
+  } catch {
+    return // a profile or store that cannot be read is remote's to report
+  }
+  if (deployed === undefined || deployed === release.version) return
+  const fix = isSupportedManagerVersion(deployed)
+    ? `--manager-version ${deployed} to answer for it`
+    : 'not a release ongrid-skill knows'
+  process.stderr.write(
+    `ongrid-skill: warning: the default manager profile (${base}) runs ${JSON.stringify(deployed)}, this answers for ${release.version} (${fix})\n`,
+  )
+}
+
+/**
+ * The release a manager runs (GET /api/v1/version), for the commands that compare with it
+ * (`remote diff`): its facts when ongrid-skill has them, else the newest's, said on stderr.
+ */
+export function deployedRelease(version: string, base: string, json: boolean): Release {
+  const known = isSupportedManagerVersion(version)
+  const release = managerRelease(known ? version : undefined)
+  if (!known && !json)
+    process.stderr.write(
+      `ongrid-skill: ${base} runs manager ${JSON.stringify(version)}, not a release ongrid-skill knows: compared with ${release.version}'s facts\n`,
+    )
+  answerFor(release.version)
+  return release
 }
 
 /** For the commands without a summary of their own: that line on stderr, unless the output is JSON. */

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { type CliResult, runCli } from '../helpers/cli.js'
 import { frame, startLsp, stopLsp, unframe, uri } from '../helpers/lsp.js'
+import { ManagerServer } from '../helpers/manager-server.js'
 import { makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const SUPPORTED = 'v0.10.1, v0.10.2, v0.11.0, v0.11.1, v0.12.0, v0.13.0, v0.13.1, v0.13.2, v0.13.3, v0.13.4'
@@ -288,5 +289,67 @@ describe('lsp: the managerVersion setting', () => {
       answer?.error?.message,
       `managerVersion: unsupported manager version "v9": supported are ${SUPPORTED}`,
     )
+  })
+})
+
+describe('remote: the release deployed there', () => {
+  const ADMIN = { email: 'admin@example.com', password: 'admin-pass-1' }
+  const servers: ManagerServer[] = []
+  after(async () => {
+    for (const s of servers) await s.close()
+  })
+
+  /** A manager answering GET /api/v1/version with `version`, logged in to from a fresh home. */
+  async function loggedIn(version: string) {
+    const s = await new ManagerServer({ version }).start()
+    servers.push(s)
+    const home = `${R}/home-${version}`
+    makeTree(home, { '.keep': '' })
+    const env = { XDG_CONFIG_HOME: home, HOME: home, ONGRID_MANAGER_URL: undefined }
+    const r = await runCli(
+      ['remote', 'login', '--manager', s.url, '--email', ADMIN.email, '--password-stdin'],
+      {
+        env,
+        input: `${ADMIN.password}\n`,
+        timeoutMs: 30_000,
+      },
+    )
+    assert.equal(r.code, 0, r.stderr)
+    return { s, env }
+  }
+
+  test("remote diff loads the local side with the deployed release's builtin keys", async () => {
+    const keys = async (version: string) => {
+      const { s, env } = await loggedIn(version)
+      const r = await runCli(['remote', 'diff', `${R}/host_probe_ping`, '--manager', s.url, '--json'], {
+        env,
+        timeoutMs: 30_000,
+      })
+      const doc = JSON.parse(r.stdout)
+      assert.equal(doc.manager_version, version)
+      return doc.entries
+        .filter((e: { path?: string }) => e.path?.startsWith(R))
+        .map((e: { id: string }) => e.id)
+    }
+    // v0.12.0 registers the local pack (so it is compared); v0.13.0 skips it as a builtin.
+    assert.deepEqual(await keys('v0.12.0'), ['host_probe_ping'])
+    assert.deepEqual(await keys('v0.13.0'), [])
+  })
+
+  test('a local command warns when the default profile runs another release', async () => {
+    const { s, env } = await loggedIn('v0.12.0')
+    const dir = `${R}/profiled`
+    makeTree(dir, { '.ongrid-skill.yaml': `manager:\n  default:\n    url: ${s.url}\n` })
+    const other = await runCli(['load-dirs', `${R}/host_probe_ping`], { env, cwd: dir, timeoutMs: 30_000 })
+    assert.equal(
+      other.stderr.split('\n')[0],
+      `ongrid-skill: warning: the default manager profile (${s.url}) runs "v0.12.0", this answers for v0.13.4 (--manager-version v0.12.0 to answer for it)`,
+    )
+    const same = await runCli(['load-dirs', `${R}/host_probe_ping`, '--manager-version', 'v0.12.0'], {
+      env,
+      cwd: dir,
+      timeoutMs: 30_000,
+    })
+    assert.doesNotMatch(same.stderr, /warning/)
   })
 })

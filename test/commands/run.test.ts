@@ -263,6 +263,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
         command: 'run',
         schema_version: 1,
         error: null,
+        manager_version: 'v0.13.4',
         result: { ok: true },
         entry: {
           exit_status: 0,
