@@ -15,12 +15,15 @@ const DOCUMENTS = [
 ]
 
 async function activate(context) {
-  const command = vscode.workspace.getConfiguration('ongrid-skill').get('path') || 'ongrid-skill'
+  const settings = vscode.workspace.getConfiguration('ongrid-skill')
+  const command = settings.get('path') || 'ongrid-skill'
+  // The manager release answered for (the server's default: ONGRID_MANAGER_VERSION, else the newest).
+  const managerVersion = settings.get('managerVersion') || undefined
   client = new LanguageClient(
     'ongrid-skill',
     'ongrid-skill',
     { command, args: ['lsp', '--stdio'] },
-    { documentSelector: DOCUMENTS },
+    { documentSelector: DOCUMENTS, initializationOptions: managerVersion ? { managerVersion } : {} },
   )
   context.subscriptions.push(client)
   await client.start()

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { FORMATS } from './actions/lint.js'
+import { DEFAULT_MANAGER_VERSION, MANAGER_VERSION_ENV, SUPPORTED_MANAGER_VERSIONS } from './flag-sources.js'
 
 /**
  * The argument and flags `validate` and `lint` share (lint is validate's check with every rule),
@@ -40,4 +41,13 @@ export const configFlags = (what: string) => ({
     exclusive: ['no-config'],
   }),
   'no-config': Flags.boolean({ description: 'read no config file' }),
+})
+
+/**
+ * --manager-version: the ongrid manager release answered for, over ONGRID_MANAGER_VERSION and the
+ * config's `manager_version` (resolved by cli/manager-version.ts, which refuses other values).
+ */
+export const managerVersionFlag = Flags.string({
+  description: `the ongrid manager release to answer for: ${SUPPORTED_MANAGER_VERSIONS.join(', ')} (default: ${MANAGER_VERSION_ENV}, else the config's manager_version, else ${DEFAULT_MANAGER_VERSION})`,
+  helpValue: 'VERSION',
 })

@@ -13,3 +13,8 @@ export { BASELINE_NAME } from '../core/lint/baseline.js'
 export { SEVERITIES } from '../core/lint/types.js'
 export { EXTERNAL_DIRS_ENV } from '../core/loader/dirs.js'
 export { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../core/marketplace/install.js'
+export {
+  DEFAULT_MANAGER_VERSION,
+  MANAGER_VERSION_ENV,
+  SUPPORTED_MANAGER_VERSIONS,
+} from '../core/releases/release.js'

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { EVAL_FORMATS, evalAction } from '../cli/actions/eval.js'
 import { BaseCommand } from '../cli/base.js'
-import { rootFlag } from '../cli/check-flags.js'
+import { managerVersionFlag, rootFlag } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 import { EVAL_DEFAULT_MODEL as DEFAULT_MODEL, EVAL_PROFILES as PROFILES } from '../cli/flag-sources.js'
 
@@ -79,6 +79,7 @@ Exit codes: 0 every run passed (or --min-pass-rate met), 1 a run failed (or a re
     'k8s-write': Flags.boolean({
       description: "an admin with the agent's write actions on: execute_k8s_action offered",
     }),
+    'manager-version': managerVersionFlag,
     format: Flags.option({
       description: 'output format',
       options: EVAL_FORMATS,

@@ -5,6 +5,7 @@ import {
   checkPaths,
   configFlags,
   formatFlag,
+  managerVersionFlag,
   noDefaultIgnoreFlag,
   quietFlag,
   rootFlag,
@@ -62,6 +63,7 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
   static override args = checkPaths
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     root: rootFlag,
     format: formatFlag(
       'output format (--json is --format json; colours only on a terminal, and never with NO_COLOR)',

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { loadDirsAction } from '../cli/actions/load-dirs.js'
 import { BaseCommand } from '../cli/base.js'
+import { managerVersionFlag } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV } from '../cli/flag-sources.js'
 
@@ -42,6 +43,7 @@ With --strict, exit 0 means every line was a registration: a rejected manifest, 
   }
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     'log-format': Flags.option({
       description:
         'text: the message lines; json: the manager’s slog JSON records, including the closing one',

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { DEFAULT_JOBS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, mcpAction } from '../cli/actions/mcp.js'
 import { BaseCommand } from '../cli/base.js'
+import { managerVersionFlag } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV } from '../cli/flag-sources.js'
 
@@ -42,6 +43,7 @@ Exit codes: 0 the client went away, 2 usage errors, 130 interrupted (128 + the s
   }
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     class: Flags.string({
       description: 'classes to serve, comma-separated: safe (what the manager offers), mutating, dangerous',
       default: 'safe',

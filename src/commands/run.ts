@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { runAction } from '../cli/actions/run.js'
 import { BaseCommand } from '../cli/base.js'
+import { managerVersionFlag } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV, ROLES } from '../cli/flag-sources.js'
 
@@ -52,6 +53,7 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
   }
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     root: Flags.string({
       description: 'allow-list root for the escape check (default: the dir that holds the pack)',
     }),

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
 import { BaseCommand } from '../cli/base.js'
-import { noDefaultIgnoreFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
+import { managerVersionFlag, noDefaultIgnoreFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 
 export default class Test extends BaseCommand {
@@ -40,6 +40,7 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
   }
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     root: rootFlag,
     format: Flags.option({
       description: 'output format (junit for CI systems; json is one document)',

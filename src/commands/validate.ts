@@ -4,6 +4,7 @@ import {
   checkPaths,
   configFlags,
   formatFlag,
+  managerVersionFlag,
   noDefaultIgnoreFlag,
   quietFlag,
   rootFlag,
@@ -42,6 +43,10 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
     ],
     ['A native skill', '<%= config.bin %> <%= command.id %> skills/triage/SKILL.md'],
     [
+      'As a v0.12.0 manager would judge them (its builtin keys)',
+      '<%= config.bin %> <%= command.id %> skills --manager-version v0.12.0',
+    ],
+    [
       'Annotations in a GitHub Actions job (paths relative to the repository root)',
       '<%= config.bin %> <%= command.id %> skills --format github',
     ],
@@ -51,6 +56,7 @@ Exit codes: 0 no errors, 1 errors found, 2 usage or tool error (a missing PATH, 
   static override args = checkPaths
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     root: rootFlag,
     format: formatFlag('output format (colours only on a terminal, and never with NO_COLOR)'),
     quiet: quietFlag('report errors only'),

@@ -13,6 +13,7 @@ import { ConfigError } from '../core/lint/errors.js'
 import type { Finding } from '../core/lint/types.js'
 import { overlayOf } from '../core/overlay.js'
 import { readRegularSized } from '../core/read-bounded.js'
+import type { Release } from '../core/releases/release.js'
 import { RULES_DOC_URL, ruleAnchor } from '../ui/lint/rule-link.js'
 import { ByteText } from './positions.js'
 
@@ -116,13 +117,13 @@ export interface ScopeDiagnostics {
 }
 
 /** `lint SCOPE` (every rule, configs read), as diagnostics. */
-export async function diagnoseScope(scope: string): Promise<ScopeDiagnostics> {
+export async function diagnoseScope(scope: string, release?: Release): Promise<ScopeDiagnostics> {
   const files = new Map<string, Diagnostic[]>()
   const findings = new Map<string, Shown[]>()
   let result: CheckResult
   try {
     const { RULES } = await import('../core/lint/registry.js')
-    result = await check({ paths: [fromText(scope)], rules: RULES, set: 'all', useConfig: true })
+    result = await check({ paths: [fromText(scope)], rules: RULES, set: 'all', useConfig: true, release })
   } catch (e) {
     if (e instanceof ConfigError) {
       const d = configDiagnostic(e)

@@ -14,8 +14,8 @@ import {
   type Position,
 } from 'vscode-languageserver/node.js'
 import type { TextDocument } from 'vscode-languageserver-textdocument'
-import { BUILTIN_SKILL_KEYS } from '../core/loader/registry.js'
 import { SKILL_TYPE } from '../core/native/yaml-decode.js'
+import { managerRelease, type Release } from '../core/releases/release.js'
 import { scanJson } from './json-scan.js'
 import { ACTIVATION_MODES, CLASSES, keyHover, MANIFEST_KEYS } from './knowledge.js'
 
@@ -80,6 +80,7 @@ export function complete(
   file: string,
   at: Position,
   env: NodeJS.ProcessEnv,
+  release: Release = managerRelease(),
 ): CompletionItem[] {
   if (isManifest(file)) {
     const ctx = scanJson(doc.getText(), doc.offsetAt(at))
@@ -99,7 +100,7 @@ export function complete(
     if (ctx.frames.length === 1 && top.kind === 'object' && !top.expectKey) {
       if (top.key === 'class') return stringItems(CLASSES, KIND.enumMember, inString)
       if (top.key === 'name')
-        return BUILTIN_SKILL_KEYS.map((n) => ({
+        return release.builtinSkillKeys.map((n) => ({
           label: n,
           kind: KIND.value,
           detail: "taken by the manager's builtin skill: a pack with this name is skipped",

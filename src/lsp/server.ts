@@ -14,8 +14,10 @@ import {
   createConnection,
   type Diagnostic,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   type InitializeParams,
   MessageType,
+  ResponseError,
   ShowMessageNotification,
   StreamMessageReader,
   StreamMessageWriter,
@@ -26,6 +28,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument'
 import { fromText } from '../core/go/gostring.js'
 import { RULES_BY_ID } from '../core/lint/registry.js'
 import { setOverlay } from '../core/overlay.js'
+import { chooseManagerRelease, MANAGER_VERSION_ENV, managerRelease } from '../core/releases/release.js'
 import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
 import { diagnoseScope, type Shown, scopeOf } from './diagnostics.js'
 import { complete, hover, links } from './features.js'
@@ -122,6 +125,7 @@ export function startServer(opts: ServerOptions): Connection {
   const documents = new TextDocuments(TextDocument)
   let folders: string[] = []
   let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
+  let release = managerRelease()
   /** Scope → the files it last published diagnostics for. */
   const published = new Map<string, Set<string>>()
   /** URI → the diagnostics last sent for it (hover shows their rules' docs). */
@@ -141,7 +145,7 @@ export function startServer(opts: ServerOptions): Connection {
 
   const runScope = async (scope: string) => {
     const versions = new Map(documents.all().map((d) => [pathOf(d.uri), d.version]))
-    const { files, findings, failure } = await diagnoseScope(scope)
+    const { files, findings, failure } = await diagnoseScope(scope, release)
     if (failure !== null) connection.console.log(`${scope}: ${failure}`)
     const before = published.get(scope) ?? new Set<string>()
     for (const file of before) if (!files.has(file)) files.set(file, [])
@@ -203,8 +207,18 @@ export function startServer(opts: ServerOptions): Connection {
       params.rootUri ? pathOf(params.rootUri) : (params.rootPath ?? null),
     ]
     folders = given.filter((f): f is string => f !== null).map((f) => f.replace(/\/+$/, '') || '/')
-    const o = params.initializationOptions as { debounceMs?: unknown } | undefined
+    const o = params.initializationOptions as { debounceMs?: unknown; managerVersion?: unknown } | undefined
     if (typeof o?.debounceMs === 'number' && o.debounceMs >= 0) debounceMs = o.debounceMs
+    // The manager release answered for: the setting, else ONGRID_MANAGER_VERSION, else the newest.
+    try {
+      const flag = typeof o?.managerVersion === 'string' ? o.managerVersion : undefined
+      release = chooseManagerRelease({ flag, env: process.env[MANAGER_VERSION_ENV] }).release
+    } catch (e) {
+      return new ResponseError(
+        ErrorCodes.InvalidParams,
+        (e as Error).message.replace('--manager-version', 'managerVersion'),
+      )
+    }
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -272,7 +286,7 @@ export function startServer(opts: ServerOptions): Connection {
   })
   connection.onCompletion((p) => {
     const s = served(p.textDocument.uri)
-    return s === null ? [] : complete(s.doc, s.file, p.position, process.env)
+    return s === null ? [] : complete(s.doc, s.file, p.position, process.env, release)
   })
   connection.onDocumentLinks((p) => {
     const s = served(p.textDocument.uri)

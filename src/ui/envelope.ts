@@ -8,7 +8,9 @@
  *   `audit tail`); null only when no command was recognised (an unknown command);
  * - `schema_version`: the integer version of these documents (SCHEMA_VERSION);
  * - `error`: null when ok, else one object: `message` (the `ongrid-skill: …` line's text),
- *   `kind` (ErrorKind), `hint` when the stderr line had one, and the fields its kind documents.
+ *   `kind` (ErrorKind), `hint` when the stderr line had one, and the fields its kind documents;
+ * - `manager_version`: the ongrid manager release the command answered for (core/releases), in
+ *   the documents of the commands that answer for one, once it has been chosen.
  *
  * Then the command's own fields, snake_case. Every document is made by `envelope`.
  */
@@ -61,6 +63,15 @@ export interface Envelope {
   command: string | null
   schema_version: typeof SCHEMA_VERSION
   error: JsonError | null
+  manager_version?: string
+}
+
+/** The manager release this process's documents answer for, once a command has chosen it. */
+let answeredFor: string | null = null
+
+/** Names the manager release every document made from now on answers for (null: none). */
+export function answerFor(version: string | null): void {
+  answeredFor = version
 }
 
 /** Commands whose exit code 1 means findings (the others' means something failed). */
@@ -132,6 +143,7 @@ export function envelope<F extends Record<string, unknown>>(
           ? jsonError(command, exitCode, error)
           : (error ?? jsonError(command, exitCode, `exit status ${exitCode}`)),
   }
+  if (answeredFor !== null) head.manager_version = answeredFor
   for (const k of Object.keys(head)) {
     if (k in fields) throw new Error(`a --json document's own field may not be named ${k}`)
   }

@@ -14,6 +14,9 @@ import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const HEAD = ['ok', 'exit_code', 'command', 'schema_version', 'error']
 
+/** The commands that answer for a manager release: their documents name it (`manager_version`). */
+const ANSWERING = new Set(['validate', 'lint', 'load-dirs', 'run', 'test', 'mcp', 'marketplace check'])
+
 interface Doc {
   ok: boolean
   exit_code: number
@@ -154,7 +157,17 @@ describe('every command: a success and a failure document with the same envelope
       const valid = schemaFor(command)
       assert.ok(valid(docs[0]), JSON.stringify(valid.errors))
       assert.equal(valid({ ...docs[0], undocumented: 1 }), false, 'an undocumented key')
-      const own = Object.keys(docs[0]).slice(5)
+      if (ANSWERING.has(command)) {
+        assert.deepEqual(
+          docs.map((d) => d.manager_version),
+          ['v0.13.4', 'v0.13.4'],
+        )
+        const { manager_version: _v, ...unnamed } = docs[0]
+        assert.equal(valid(unnamed), false, 'manager_version removed')
+      } else assert.equal('manager_version' in docs[0], false)
+      const own = Object.keys(docs[0])
+        .slice(5)
+        .filter((k) => k !== 'manager_version')
       assert.ok(own.length > 0, 'a success has fields of its own')
       const { [own[0] as string]: _dropped, ...less } = docs[0]
       assert.equal(valid(less), false, `${own[0]} removed`)
@@ -199,6 +212,7 @@ describe('schemas/output', () => {
       node: 'v20.0.0',
       platform: 'linux-x64',
       manager_release: 'v0.13.4',
+      manager_versions: ['v0.13.3', 'v0.13.4'],
     }
     // The helpers' check, as a run of `version --json` would meet it.
     return import('../helpers/json-output.js').then(({ checkJsonOutput }) => {

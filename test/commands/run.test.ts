@@ -245,6 +245,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       'command',
       'schema_version',
       'error',
+      'manager_version',
       'result',
       'entry',
       'skill',
@@ -262,6 +263,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
         command: 'run',
         schema_version: 1,
         error: null,
+        manager_version: 'v0.13.4',
         result: { ok: true },
         entry: {
           exit_status: 0,
@@ -554,6 +556,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
           '--args: not valid JSON: unexpected end of JSON input at byte 5 (line 1, column 5); --no-validate sends it as it is',
         kind: 'usage',
       },
+      manager_version: 'v0.13.4',
     })
   })
   test('--args-file (and - for stdin): bytes verbatim; 4 MiB to a child that never reads them', async () => {
@@ -614,6 +617,7 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
       command: 'run',
       schema_version: 1,
       error: { message: VIEWER, kind: 'forbidden', status: 403 },
+      manager_version: 'v0.13.4',
     })
   })
   test('--role only takes the manager’s roles', async () => {

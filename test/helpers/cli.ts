@@ -25,6 +25,7 @@ const AMBIENT = [
   'ONGRID_DB_DSN',
   'ONGRID_DB_PATH',
   'DEBUG',
+  'ONGRID_MANAGER_VERSION',
 ]
 
 /** This process's environment without AMBIENT, then `over` (undefined removes a variable). */

@@ -33,6 +33,7 @@ import { type EvalReport, type EvalRun, renderEval } from '../../ui/eval.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { managerReleaseOf } from '../manager-version.js'
 import { argBytes, pathFlag } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
@@ -70,10 +71,17 @@ export async function evalAction({ argv, flags }: InputOf<typeof Eval>): Promise
   const profile = flags.profile as Profile
   if (!(PROFILES as readonly string[]).includes(profile))
     throw new UserError(`--profile: one of ${PROFILES.join(', ')}`)
-  const scan = scanPacks((argv.length > 0 ? argv : ['.']).map(argBytes), pathFlag(flags.root))
+  const { release } = await managerReleaseOf(flags)
+  const scan = scanPacks(
+    (argv.length > 0 ? argv : ['.']).map(argBytes),
+    release.builtinSkillKeys,
+    pathFlag(flags.root),
+  )
   const assembled = assembleTools(profile, scan.packs, {
     webSearch: flags['web-search'] === true,
     k8sWrite: flags['k8s-write'] === true,
+    // The tools the legacy agent registers and the builtin skills, as of that release.
+    present: [...release.legacyAgentTools, ...release.builtinSkillKeys],
   })
 
   // What the manager would not offer, and why: the loader's or the bridge's line.

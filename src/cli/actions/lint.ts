@@ -17,6 +17,7 @@ import { LINT_FORMATS, type LintFormat, renderLint } from '../../ui/lint/format.
 import { displayPath, fails, type LintOutput, repoRoot } from '../../ui/lint/model.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { managerReleaseOf } from '../manager-version.js'
 import { parseNumberFlag } from '../number-flag.js'
 import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { stdoutIsTTY, writeStdout } from '../output.js'
@@ -63,6 +64,7 @@ async function report(
     terminal: stdoutIsTTY(),
     leftOut: result.leftOut,
     roots: result.roots,
+    release: result.release,
     ...(opts.baseline
       ? {
           baseline: {
@@ -94,7 +96,9 @@ async function report(
  */
 async function managerCheck(argv: string[], flags: InputOf<typeof Validate>['flags']) {
   const { MANAGER_RULES } = await import('../../core/lint/registry-manager.js')
+  const { release } = await managerReleaseOf(flags)
   return check({
+    release,
     paths: argv.map(argBytes),
     root: pathFlag(flags.root),
     rules: MANAGER_RULES,
@@ -107,6 +111,7 @@ async function managerCheck(argv: string[], flags: InputOf<typeof Validate>['fla
 
 /** `validate [PATH...]`: the manager rules at their severities. */
 export async function validateAction({ argv, flags }: InputOf<typeof Validate>): Promise<number> {
+  await managerReleaseOf(flags)
   const format = formatOf(flags)
   const result = await managerCheck(argv, flags)
   return report('validate', result, format, {
@@ -148,6 +153,7 @@ function parseMaxWarnings(v: string | undefined): number | null {
 
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
 export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
+  const { release } = await managerReleaseOf(flags)
   const format = formatOf(flags)
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
   if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
@@ -184,6 +190,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
       root: pathFlag(flags.root),
       rules: RULES,
       set: 'all',
+      release,
       overrides,
       useConfig: flags['no-config'] !== true,
       configPath: pathFlag(flags.config),

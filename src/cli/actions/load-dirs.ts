@@ -4,11 +4,12 @@ import { jsonRecord } from '../../core/go/log/slog/slog.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { alwaysHints, Explainer } from '../../core/loader/explain.js'
 import { type LoaderEvent, type LoaderEventKind, loadDirs } from '../../core/loader/loader.js'
-import { BUILTIN_SKILL_KEYS, Registry } from '../../core/loader/registry.js'
+import { Registry } from '../../core/loader/registry.js'
 import { envelope } from '../../ui/envelope.js'
 import { loaderLineJson, loadSummary, skillJson } from '../../ui/load-dirs.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
+import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { dirsGiven } from '../os-bytes.js'
 import { ByteWriter } from '../output.js'
 
@@ -24,6 +25,8 @@ const LOADER_ATTRS: [string, string][] = [
 /** load-dirs: replay LoadDirs over the dirs and print the manager's lines. */
 export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>): Promise<number> {
   const json = flags.json === true
+  const { release } = await managerReleaseOf(flags)
+  noteNotDefault(release, json)
   // The bytes given, as the manager gets them (not Node's text of them).
   const dirs = dirsGiven(argv)
   const builtinsFlag = flags.builtins
@@ -35,7 +38,7 @@ export async function loadDirsAction({ argv, flags }: InputOf<typeof LoadDirs>):
           .map((s) => s.trim())
           .filter((s) => s !== '')
           .map(fromText)
-      : BUILTIN_SKILL_KEYS
+      : release.builtinSkillKeys
   const registry = new Registry(builtins)
   const explainer = flags.explain ? new Explainer(registry) : null
   const out = new ByteWriter(process.stdout)

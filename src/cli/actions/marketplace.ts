@@ -46,6 +46,7 @@ import { counts, type LintOutput } from '../../ui/lint/model.js'
 import { checkJson, lintOutput, summary } from '../../ui/marketplace/report.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
+import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { typedFlag } from '../number-flag.js'
 import { argBytes, envBytes, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
@@ -156,11 +157,13 @@ function severe(doc: CheckDocument, at: Severity = 'error'): boolean {
 
 /** `marketplace check PATH|ARCHIVE`. */
 async function checkAction({ args, flags }: InputOf<typeof MarketplaceCheck>): Promise<number> {
+  const { release } = await managerReleaseOf(flags)
   const format = formatOf(flags)
+  noteNotDefault(release, format === 'json')
   const trust = trustOf(flags)
   const t = await openTarget(argBytes(args.path ?? '.'))
   try {
-    const doc = await checkDocument(t, trust)
+    const doc = await checkDocument(t, trust, release)
     return await render(doc, format, severe(doc), flags.quiet === true)
   } finally {
     t.cleanup()

@@ -11,7 +11,7 @@ import { nowNs } from '../../core/go/time/format.js'
 import type { SkillClass } from '../../core/loader/build.js'
 import { fifoBlocks, noToolsHints } from '../../core/loader/explain.js'
 import { type LoaderEvent, loadDirs } from '../../core/loader/loader.js'
-import { BUILTIN_SKILL_KEYS, Registry } from '../../core/loader/registry.js'
+import { Registry } from '../../core/loader/registry.js'
 import { loopbackPeerUid } from '../../core/loopback-peer.js'
 import { MAX_MESSAGE_BYTES } from '../../core/mcp/frames.js'
 import { Slots } from '../../core/mcp/slots.js'
@@ -33,6 +33,7 @@ import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import type { AuditSink } from '../audit-sink.js'
 import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { BoundedStdioTransport } from '../mcp-stdio.js'
 import { MAX_JOBS, PORT, parseNumberFlag } from '../number-flag.js'
 import { dirsGiven, textPath } from '../os-bytes.js'
@@ -51,13 +52,13 @@ interface ToolState {
  * The loader over the dirs (its lines on stderr: stdout is the protocol), then the tools the
  * bridge would offer. A reload prints its lines again.
  */
-function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[]) {
+function loadTools(dirs: readonly GoString[], classes: readonly SkillClass[], builtins: readonly GoString[]) {
   const registered: Registered[] = []
   const lines: GoString[] = []
   const events: LoaderEvent[] = []
   const relative: GoString[] = []
   loadDirs(dirs, {
-    registry: new Registry(BUILTIN_SKILL_KEYS),
+    registry: new Registry(builtins),
     onBlocking: (fifo) =>
       process.stderr.write(
         toBuffer(`mcp: ${terminalLine(fifoBlocks(fifo), process.stderr.isTTY === true)}\n`),
@@ -158,6 +159,8 @@ const INVALID_PARAMS = -32602
 
 /** `mcp [DIR...]`: serve the packs the manager would register, as its LLM bridge offers them. */
 export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<number> {
+  const { release } = await managerReleaseOf(flags)
+  noteNotDefault(release, flags.json === true)
   // The bytes given, as the manager gets them (not Node's text of them).
   const dirs = dirsGiven(argv)
   const auditDb = auditStorePath(textPath('--audit-db', flags['audit-db']))
@@ -179,7 +182,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
       ? DEFAULT_MAX_SESSIONS
       : parseNumberFlag('max-sessions', flags['max-sessions'], { min: 1 })
 
-  const first = loadTools(dirs, classes)
+  const first = loadTools(dirs, classes, release.builtinSkillKeys)
   if (flags.json === true) {
     printJson(
       envelope('mcp', EXIT.ok, {
@@ -207,7 +210,7 @@ export async function mcpAction({ argv, flags }: InputOf<typeof Mcp>): Promise<n
   })
   if (flags.watch === true) {
     server.watch(dirs, () => {
-      const again = loadTools(dirs, classes)
+      const again = loadTools(dirs, classes, release.builtinSkillKeys)
       printLoad(again)
       return again.tools
     })

@@ -36,6 +36,7 @@ import {
   reportError,
   UserError,
 } from '../errors.js'
+import { deployedRelease } from '../manager-version.js'
 import { argBytes, dirsGiven } from '../os-bytes.js'
 import { MANAGER_ENV } from '../remote-flags.js'
 import { onStopSignals } from '../signals.js'
@@ -578,7 +579,10 @@ async function remotePushWork({ args, flags }: InputOf<typeof RemotePush>): Prom
 // ---------------------------------------------------------------------------------------------
 // diff
 
-async function localSide(dirs: GoBytes[]): Promise<{ skills: LocalSkill[]; packs: LocalPack[] }> {
+async function localSide(
+  dirs: GoBytes[],
+  builtins: readonly GoString[],
+): Promise<{ skills: LocalSkill[]; packs: LocalPack[] }> {
   const { detectContainer, loadPluginContainer } = await import('../../core/marketplace/container.js')
   const { loadDirs } = await import('../../core/loader/loader.js')
   const { Registry } = await import('../../core/loader/registry.js')
@@ -608,7 +612,7 @@ async function localSide(dirs: GoBytes[]): Promise<{ skills: LocalSkill[]; packs
   }
   if (walked.length > 0) {
     // As the manager's boot registers them: one registry over the dirs in order, builtins first.
-    const res = loadDirs(walked, { registry: new Registry(), onEvent: () => {} })
+    const res = loadDirs(walked, { registry: new Registry(builtins), onEvent: () => {} })
     for (const s of res.skills) {
       skills.push({
         key: toText(s.key),
@@ -625,8 +629,10 @@ async function localSide(dirs: GoBytes[]): Promise<{ skills: LocalSkill[]; packs
 async function remoteDiffWork({ argv, flags }: InputOf<typeof RemoteDiff>): Promise<number> {
   const { diffManager } = await import('../../core/remote/diff.js')
   const dirs = dirsGiven(argv, 'allow-list roots or marketplace pack dirs')
-  const local = await localSide(dirs)
   return withClient(flags, async (c) => {
+    // The local side as the release deployed there would load it (its builtin keys).
+    const release = deployedRelease((await c.version()).manager_version, c.base, flags.json === true)
+    const local = await localSide(dirs, release.builtinSkillKeys)
     const [skills, installed] = await Promise.all([listSkills(c), installedPacks(c)])
     const d: DiffResult = diffManager(local, { skills, installed })
     const code = d.drift ? REMOTE_EXIT.failed : EXIT.ok

@@ -21,6 +21,7 @@ import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { AuditSink } from '../audit-sink.js'
 import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { argBytes, dirsOf, envBytes, environRecords, osPath, textPath, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
@@ -38,13 +39,15 @@ export const RUN_EXIT = {
 /** run: build the pack as the loader does, then execute it as the manager's executor does. */
 export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<number> {
   const json = flags.json === true
+  const { release } = await managerReleaseOf(flags)
+  noteNotDefault(release, json || flags.quiet === true)
   const say = (line: string) => {
     if (!flags.quiet && !json)
       process.stderr.write(`${terminalLineText(line, process.stderr.isTTY === true)}\n`)
   }
 
   const auditDb = auditStorePath(textPath('--audit-db', flags['audit-db']))
-  const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs, json)
+  const skill = resolveSkill(args.target ?? '', flags.root, flags.dirs, json, release.builtinSkillKeys)
   if (flags.timeout !== undefined) {
     const d = parseTimeoutText(flags.timeout)
     if (!d.ok) throw new UserError(`--timeout: ${d.problem}`)
@@ -174,12 +177,13 @@ function resolveSkill(
   root: string | undefined,
   dirsFlag: string | undefined,
   json: boolean,
+  builtins: readonly GoString[],
 ): SubprocessSkill {
   // The bytes given, as the manager would see them (not Node's text of them).
   const path = argBytes(target)
   const r = isPackPath(path)
     ? resolvePack(path, root === undefined ? undefined : argBytes(root))
-    : resolveByName(target, dirsOf([], dirsFlag), undefined, (fifo) =>
+    : resolveByName(target, dirsOf([], dirsFlag), builtins, (fifo) =>
         process.stderr.write(
           toBuffer(`note: ${terminalLine(fifoBlocks(fifo), process.stderr.isTTY === true)}\n`),
         ),

@@ -16,6 +16,7 @@ import { liveTerminal, terminalLineText } from '../../ui/terminal.js'
 import type { LiveView, Reporter } from '../../ui/test/report.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { collectGarbage } from '../gc.js'
+import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { MAX_JOBS, parseNumberFlag } from '../number-flag.js'
 import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { onStopSignals, stoppedCode } from '../signals.js'
@@ -254,6 +255,9 @@ async function openAudit(path: string | undefined): Promise<{ record(r: ItemResu
 
 /** `test [PATH...]`: each pack's cases, run as the manager runs the entry. */
 export async function testAction(input: InputOf<typeof Test>): Promise<number> {
+  // The executor is the same text at every release supported: the release is named, not consulted.
+  const { release } = await managerReleaseOf(input.flags)
+  noteNotDefault(release, input.flags.json === true || input.flags.format === 'json')
   const o = testOptions(input)
   if (o.watch) {
     const { watch } = await import('./test-watch.js')

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type Version from '../../commands/version.js'
 import { packageRoot } from '../../core/package-root.js'
+import { SUPPORTED_MANAGER_VERSIONS } from '../../core/releases/release.js'
 import { envelope } from '../../ui/envelope.js'
 import { EXIT, type InputOf, printJson } from '../errors.js'
 
-/** What `version` says: this CLI's version, Node's, and the manager release it reproduces. */
+/** What `version` says: this CLI's version, Node's, the manager release it reproduces by default, and all it can. */
 export function versionInfo() {
   const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8'))
   return {
@@ -13,6 +14,8 @@ export function versionInfo() {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
     manager_release: pkg.ongridManagerRelease as string,
+    /** The releases `--manager-version` takes, oldest first (core/releases); the default is the last. */
+    manager_versions: [...SUPPORTED_MANAGER_VERSIONS],
   }
 }
 

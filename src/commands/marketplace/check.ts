@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { marketplaceCheckAction } from '../../cli/actions/marketplace.js'
 import { BaseCommand } from '../../cli/base.js'
-import { formatFlag, quietFlag } from '../../cli/check-flags.js'
+import { formatFlag, managerVersionFlag, quietFlag } from '../../cli/check-flags.js'
 import { examples } from '../../cli/examples.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../cli/flag-sources.js'
 
@@ -39,6 +39,7 @@ Exit codes: 0 the manager accepts it and nothing is an error, 1 refused or an er
   }
 
   static override flags = {
+    'manager-version': managerVersionFlag,
     format: formatFlag('output format (--json is --format json)'),
     quiet: quietFlag('report errors only'),
     'dev-mode': Flags.string({

@@ -8,7 +8,7 @@ export default class RemoteDiff extends BaseCommand {
   static override summary = 'Local packs against what the manager has deployed'
 
   static override description =
-    `Compares local packs with the manager: subprocess packs as load-dirs registers them from each allow-list DIR (key, description, class, category, scope), and marketplace pack dirs by pack id (manifest sha256, version, display name, skill names). Says what is missing here, missing there, changed, and what cannot be compared: the API exposes no schema, entry, version or hash of subprocess packs, and only the manifest's sha256 of marketplace packs. Without DIR, $ONGRID_SKILLS_EXTERNAL_DIRS.
+    `Compares local packs with the manager: subprocess packs as load-dirs registers them from each allow-list DIR, with the builtin keys of the release the manager runs (GET /api/v1/version) (key, description, class, category, scope), and marketplace pack dirs by pack id (manifest sha256, version, display name, skill names). Says what is missing here, missing there, changed, and what cannot be compared: the API exposes no schema, entry, version or hash of subprocess packs, and only the manifest's sha256 of marketplace packs. Without DIR, $ONGRID_SKILLS_EXTERNAL_DIRS.
 
 Exit 1 on any drift (for CI).
 

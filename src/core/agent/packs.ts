@@ -10,7 +10,7 @@ import { collectTargets } from '../lint/targets.js'
 import { buildSubprocessSkill, type SubprocessSkill } from '../loader/build.js'
 import { parseManifest } from '../loader/manifest.js'
 import { notJudgedText, readManifest, whole } from '../loader/manifest-read.js'
-import { alreadyRegisteredText, BUILTIN_SKILL_KEYS, buildFailedText } from '../loader/registry.js'
+import { alreadyRegisteredText, buildFailedText } from '../loader/registry.js'
 import { toolDefinition } from '../tool-def.js'
 import type { PackTool } from './request.js'
 
@@ -28,11 +28,16 @@ export interface PackScan {
   notOffered: { path: string; line: string }[]
 }
 
-export function scanPacks(paths: readonly GoBytes[], root?: GoBytes): PackScan {
+/** `builtinKeys`: the skill keys registered before the loader runs (the release's). */
+export function scanPacks(
+  paths: readonly GoBytes[],
+  builtinKeys: readonly string[],
+  root?: GoBytes,
+): PackScan {
   const targets = collectTargets(paths, root)
   const packs: EvalPack[] = []
   const notOffered: PackScan['notOffered'] = []
-  const taken = new Set<GoString>(BUILTIN_SKILL_KEYS)
+  const taken = new Set<GoString>(builtinKeys)
   for (const t of targets.files) {
     if (t.kind !== 'manifest') continue
     const path = toText(t.path)

@@ -1,8 +1,8 @@
 import { fromText, toText } from '../go/gostring.js'
 import { SECOND } from '../go/time/duration.js'
 import { checkName, DEFAULT_CATEGORY, type SkillClass } from '../loader/build.js'
-import { BUILTIN_SKILL_KEYS } from '../loader/registry.js'
 import { LLM_CALL_DEADLINE_NS, MAX_DESCRIPTION, MAX_TIMEOUT_NS, MIN_DESCRIPTION } from '../practice.js'
+import { managerRelease } from '../releases/release.js'
 import { parseTimeoutText } from '../timeout-flag.js'
 import type { Param } from './params.js'
 
@@ -63,7 +63,7 @@ export function classNote(c: SkillClass): string {
 export function nameProblem(name: string): string | null {
   const err = checkName(fromText(name))
   if (err) return toText(err.error())
-  if (BUILTIN_SKILL_KEYS.includes(name)) {
+  if (managerRelease().builtinSkillKeys.includes(name)) {
     return `name "${name}" is taken by a builtin skill of the manager: its loader would skip the pack ("already registered")`
   }
   return null

@@ -6,6 +6,7 @@
  *     practice/class-unset: off      # off | info | warn | error
  *   ignore:
  *     - vendor/**                    # globs relative to this file's dir
+ *   manager_version: v0.12.0         # the manager release answered for (core/releases)
  *
  * The `yaml` package is imported only when such a file exists.
  */
@@ -37,6 +38,8 @@ export interface LintConfig {
   ignoreText: string[]
   /** `manager:` — named manager profiles for `remote` (`default` when no --profile); `ca` absolute. */
   managers?: Map<string, ManagerProfile>
+  /** `manager_version:` — the manager release the commands answer for (below the flag and the env). */
+  managerVersion?: string
 }
 
 /** One `manager:` profile: the manager's URL, and how to trust its certificate. */
@@ -210,12 +213,17 @@ export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string> | 
     } else if (k === 'manager') {
       if (v === null || v === undefined) continue
       config.managers = managerProfiles(where, v, toText(config.dir))
+    } else if (k === 'manager_version') {
+      if (v === null || v === undefined) continue
+      if (typeof v !== 'string')
+        throw new ConfigError(`${where}: manager_version: expected a release, as v0.13.4`)
+      config.managerVersion = v
     } else if (k === '$schema') {
       // The JSON Schema an editor checks the file with (schemas/ongrid-skill.schema.json).
     } else {
       throw new ConfigError(
-        `${where}: unknown key ${JSON.stringify(k)} (expected rules, ignore, manager)`,
-        meanHint(didYouMean(k, ['rules', 'ignore', 'manager'])),
+        `${where}: unknown key ${JSON.stringify(k)} (expected rules, ignore, manager, manager_version)`,
+        meanHint(didYouMean(k, ['rules', 'ignore', 'manager', 'manager_version'])),
       )
     }
   }

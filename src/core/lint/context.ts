@@ -9,6 +9,7 @@ import { type ParsedManifest, parseManifest } from '../loader/manifest.js'
 import { DEVICE_CAP, type ManifestRead, readManifest } from '../loader/manifest-read.js'
 import type { NotLoaded } from '../marketplace/load-all.js'
 import type { NativeParse } from '../native/skill-md.js'
+import { managerRelease, type Release } from '../releases/release.js'
 import { goToJs, type SchemaVerdict } from '../schema/check.js'
 import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
 import { expectsSuccess } from '../testcases/cases.js'
@@ -71,6 +72,8 @@ export class ManifestContext {
   readonly build: Result<SubprocessSkill> | null
   /** Set by the engine: whether the name is taken when this pack would register. */
   taken: Taken | null = null
+  /** Set by the engine: the manager release the check answers for (default: the newest). */
+  release: Release = managerRelease()
   /** The strict check of the schema, once `loadSchemaVerdict()` has run (null: no schema to check). */
   schemaVerdict: SchemaVerdict | null = null
   /** The params schema's check (problems, or [] when valid), once `loadArgsCheck()` has run. */

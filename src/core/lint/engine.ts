@@ -2,7 +2,7 @@ import type { GoBytes, GoString } from '../go/gostring.js'
 import { bytesOf, fromText, toText } from '../go/gostring.js'
 import { abs, dir } from '../go/path/filepath/path.js'
 import { type BuildCache, newBuildCache } from '../loader/build.js'
-import { BUILTIN_SKILL_KEYS } from '../loader/registry.js'
+import { managerRelease, type Release } from '../releases/release.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
 import { newEntryCache } from './entry.js'
@@ -33,7 +33,9 @@ export interface CheckOptions {
   defaultIgnore?: boolean
   /** The config file for every checked file (--config, the bytes given), instead of the nearest one. */
   configPath?: GoBytes
-  /** Builtin skill keys taken before any pack (default: the manager's 11). */
+  /** The manager release answered for: its builtin keys, its agents' tools (default: the newest). */
+  release?: Release
+  /** Builtin skill keys taken before any pack, instead of the release's. */
   builtins?: readonly GoString[]
 }
 
@@ -58,6 +60,8 @@ export interface CheckResult {
   rules: RuleMeta[]
   /** Dirs the walk left out by default: how many of each name (targets.ts). */
   leftOut: Map<string, number>
+  /** The manager release the check answered for. */
+  release: Release
   /** The allow-list roots used, and whether each was assumed (no --root). */
   roots: RootUsed[]
 }
@@ -120,7 +124,8 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     : null
   const isIgnored = (config: LintConfig | null, path: GoString) =>
     config && configModule ? configModule.isIgnored(config, path) : false
-  const builtins = new Set<GoString>(opts.builtins ?? BUILTIN_SKILL_KEYS)
+  const release = opts.release ?? managerRelease()
+  const builtins = new Set<GoString>(opts.builtins ?? release.builtinSkillKeys)
   const firstPath = new Map<GoString, GoString>()
   const order = new Map(RULES.map((r, i) => [r.id, i]))
   const caches = new Map<GoString, BuildCache>()
@@ -167,6 +172,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         caches.set(t.root, cache)
       }
       const m = new ManifestContext(t.path, t.root, cache, entryCache, targets.listings.get(dir(t.path)))
+      m.release = release
       if (m.parsed && m.parsed.err === null) name = toText(m.parsed.manifest.name)
       if (m.skill) {
         const key = m.skill.key
@@ -255,5 +261,5 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   }
 
   const rules = RULES.filter((r) => opts.set === 'all' || r.category === 'manager').map(ruleMeta)
-  return { files, rules, leftOut: targets.leftOut, roots: targets.roots }
+  return { files, rules, leftOut: targets.leftOut, roots: targets.roots, release }
 }

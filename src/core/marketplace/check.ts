@@ -10,6 +10,7 @@ import { reasonText } from '../go/os/errors.js'
 import { nodePath } from '../go/os/file.js'
 import { abs, base } from '../go/path/filepath/path.js'
 import type { Severity } from '../lint/types.js'
+import type { Release } from '../releases/release.js'
 import { capabilityDeclarationJSON } from './capabilities.js'
 import { checkInstall, type InstallCheck, stagingBasename, type TrustConfig } from './install.js'
 import { marketplaceRule, UNSIGNED_MESSAGE, warningRuleId } from './rules.js'
@@ -228,6 +229,7 @@ export function emptyDocument(
 export async function checkDocument(
   t: Target,
   trust: TrustConfig & { origin?: Record<string, 'flag' | 'env' | 'default'> },
+  release?: Release,
 ): Promise<CheckDocument> {
   const doc = emptyDocument('marketplace check', t, {
     devMode: trust.devMode,
@@ -241,7 +243,7 @@ export async function checkDocument(
     uploadRefused(doc, t)
     return doc
   }
-  const c: InstallCheck = await checkInstall(t.root, trust, { stagingName: t.stagingName })
+  const c: InstallCheck = await checkInstall(t.root, trust, { stagingName: t.stagingName, release })
   doc.layout = c.kind
   if (c.load) {
     const p = c.load.pack

@@ -14,6 +14,7 @@ import { SKIP_DIR, walk } from '../go/path/filepath/walk.js'
 import { quote } from '../go/strconv/quote.js'
 import { pathHasPrefix } from '../loader/build.js'
 import { type Decoded, stringField } from '../native/fields.js'
+import type { Release } from '../releases/release.js'
 import { checkPackFile, readPackFile } from './pack-read.js'
 import type { ContainerKind, LoadWarning } from './types.js'
 
@@ -209,7 +210,8 @@ export function pathSafeUnderRoot(path: GoString, resolvedRoot: GoString, warnin
  */
 export async function loadPluginContainer(
   dir: GoString,
-  opts: { stagingName?: GoString; walkOnly?: boolean } = {},
+  /** `release`: whose chatruntime.Agent decodes agents/*.md (default: the newest). */
+  opts: { stagingName?: GoString; walkOnly?: boolean; release?: Release } = {},
 ): Promise<Loaded> {
   const det = detectContainer(dir)
   if (det.kind === '') {
@@ -343,7 +345,7 @@ export async function loadPluginContainer(
     const parsed = new Map<GoString, LoadWarning[]>()
     for (const f of files) {
       if (sub === 'agents') {
-        const p = mod.parseAgentMd(f)
+        const p = mod.parseAgentMd(f, opts.release)
         const ws = [...p.warnings]
         if (p.error !== null) ws.push({ path: f, code: 'parse_failed', reason: p.error, exact: p.exact })
         else result.agents.push({ name: p.name ?? '', path: f })

@@ -1,5 +1,6 @@
 /**
- * The chatruntime's agent and command files (agent_parser.go, command_parser.go, v0.13.4):
+ * The chatruntime's agent and command files (agent_parser.go, command_parser.go, v0.13.4; the
+ * Agent struct's fields per release, core/releases):
  * the same frontmatter split and yaml.v3 decoding as SKILL.md (core/native), into the Agent
  * struct and the command frontmatter. Loads the yaml.v3 port: imported only when a pack
  * has agents/ or commands/.
@@ -17,6 +18,7 @@ import {
   RAW_MAP_TYPE,
   SKILL_TYPE,
 } from '../native/yaml-decode.js'
+import { managerRelease, type Release } from '../releases/release.js'
 import { readPackFile } from './pack-read.js'
 import type { LoadWarning } from './types.js'
 
@@ -27,35 +29,53 @@ const bool: GoType = { k: 'bool', name: 'bool' }
 
 const SKILL_METADATA = SKILL_TYPE.k === 'struct' ? SKILL_TYPE.fields.metadata : str
 
-/** chatruntime.Agent with its yaml tags (types.go, v0.13.4). */
-export const AGENT_TYPE: GoType = {
-  k: 'struct',
-  name: 'chatruntime.Agent',
-  fields: {
-    name: str,
-    description: str,
-    when_to_use: str,
-    capabilities: {
-      k: 'slice',
-      name: '[]chatruntime.AgentCapability',
-      elem: {
-        k: 'struct',
-        name: 'chatruntime.AgentCapability',
-        fields: { id: str, description: str, tools: strings, skills: strings, max_tool_calls: int },
-      },
+/**
+ * Every yaml tag chatruntime.Agent has had, with its type, in the struct's order (types.go); a
+ * release decodes the ones its facts list (core/releases), the others are unknown fields to it.
+ */
+const AGENT_FIELD_TYPES: Record<string, GoType> = {
+  name: str,
+  description: str,
+  when_to_use: str,
+  capabilities: {
+    k: 'slice',
+    name: '[]chatruntime.AgentCapability',
+    elem: {
+      k: 'struct',
+      name: 'chatruntime.AgentCapability',
+      fields: { id: str, description: str, tools: strings, skills: strings, max_tool_calls: int },
     },
-    can_delegate: bool,
-    tools: strings,
-    disallowed_tools: strings,
-    permission_mode: str,
-    max_turns: int,
-    model: str,
-    critical_reminder: str,
-    initial_prompt: str,
-    background: bool,
-    omit_claude_md: bool,
-    metadata: SKILL_METADATA,
   },
+  can_delegate: bool,
+  tools: strings,
+  disallowed_tools: strings,
+  permission_mode: str,
+  max_turns: int,
+  model: str,
+  critical_reminder: str,
+  initial_prompt: str,
+  background: bool,
+  omit_claude_md: bool,
+  metadata: SKILL_METADATA,
+}
+
+const agentTypes = new Map<Release, GoType>()
+
+/** chatruntime.Agent with its yaml tags at this release. */
+function agentType(release: Release): GoType {
+  let t = agentTypes.get(release)
+  if (t === undefined) {
+    for (const k of release.agentFields) {
+      if (!(k in AGENT_FIELD_TYPES))
+        throw new Error(`chatruntime.Agent of ${release.version}: no type for ${k}`)
+    }
+    const fields = Object.fromEntries(
+      Object.entries(AGENT_FIELD_TYPES).filter(([k]) => release.agentFields.has(k)),
+    )
+    t = { k: 'struct', name: 'chatruntime.Agent', fields }
+    agentTypes.set(release, t)
+  }
+  return t
 }
 
 export const COMMAND_TYPE: GoType = {
@@ -116,9 +136,9 @@ export interface AgentParse {
   warnings: LoadWarning[]
 }
 
-/** ParseAgentMd(path). */
-export function parseAgentMd(path: GoString): AgentParse {
-  const p = parseFrontmatterFile(path, AGENT_TYPE, true)
+/** ParseAgentMd(path) of this release (default: the newest). */
+export function parseAgentMd(path: GoString, release: Release = managerRelease()): AgentParse {
+  const p = parseFrontmatterFile(path, agentType(release), true)
   if (p.error !== null) return { name: null, error: p.error, exact: p.exact, warnings: [] }
   const name = stringOf(p.fields, 'name')
   for (const f of ['name', 'description', 'when_to_use']) {

@@ -9,6 +9,7 @@ import { type GoString, trimSpace } from '../go/gostring.js'
 import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import { quote } from '../go/strconv/quote.js'
 import { pathHasPrefix } from '../loader/build.js'
+import type { Release } from '../releases/release.js'
 import { type ContainerKind, detectContainer, type LoadResult, loadPluginContainer } from './container.js'
 import { marketplaceRule, UNSIGNED_MESSAGE } from './rules.js'
 import { type Verdict, verifySignature } from './signature.js'
@@ -101,7 +102,7 @@ const LIMITS = [
 export async function checkInstall(
   dir: GoString,
   trust: TrustConfig = DEFAULT_TRUST,
-  opts: { stagingName?: GoString } = {},
+  opts: { stagingName?: GoString; release?: Release } = {},
 ): Promise<InstallCheck> {
   const out: InstallCheck = {
     kind: '',

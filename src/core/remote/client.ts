@@ -113,6 +113,7 @@ export class ManagerClient {
       )
     const session = sessionOf(email, pair, this.now())
     const version = await this.versionWith(session.access_token)
+    session.manager_version = version
     this.store.put(this.base, session)
     return { session, version }
   }
@@ -166,6 +167,7 @@ export class ManagerClient {
     if (pair === null)
       throw new RemoteError(`refresh: ${this.base} answered 200 without tokens`, REMOTE_EXIT.refused)
     const next = sessionOf(s.email, pair, this.now())
+    if (s.manager_version !== undefined) next.manager_version = s.manager_version
     this.store.put(this.base, next)
     return next
   }
@@ -209,7 +211,12 @@ export class ManagerClient {
     }
   }
 
-  version(): Promise<{ manager_version: string }> {
-    return this.json('GET', API.version)
+  /** GET /api/v1/version; the answer is kept with the session (local commands compare with it). */
+  async version(): Promise<{ manager_version: string }> {
+    const v = await this.json<{ manager_version: string }>('GET', API.version)
+    const s = this.store.get(this.base)
+    if (s !== null && typeof v.manager_version === 'string' && s.manager_version !== v.manager_version)
+      this.store.put(this.base, { ...s, manager_version: v.manager_version })
+    return v
   }
 }

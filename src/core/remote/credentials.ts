@@ -22,6 +22,8 @@ export interface Session {
   access_expires_at: number
   /** Unix seconds when the refresh token expires (its `exp`), or 0 when unknown. */
   refresh_expires_at: number
+  /** What GET /api/v1/version last answered (login, whoami, diff): the release deployed there. */
+  manager_version?: string
 }
 
 interface StoreFile {
@@ -58,7 +60,8 @@ function isSession(v: unknown): v is Session {
     typeof s.access_token === 'string' &&
     typeof s.refresh_token === 'string' &&
     typeof s.access_expires_at === 'number' &&
-    typeof s.refresh_expires_at === 'number'
+    typeof s.refresh_expires_at === 'number' &&
+    (s.manager_version === undefined || typeof s.manager_version === 'string')
   )
 }
 

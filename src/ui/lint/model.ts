@@ -5,6 +5,7 @@ import type { FixedEntry } from '../../core/lint/baseline.js'
 import type { FileReport } from '../../core/lint/engine.js'
 import type { RootUsed } from '../../core/lint/targets.js'
 import { type Finding, type RuleMeta, type Severity, severityRank } from '../../core/lint/types.js'
+import type { Release } from '../../core/releases/release.js'
 
 /** What every format renders: the files checked (ignored ones dropped), findings already filtered by --quiet. */
 export interface LintOutput {
@@ -27,6 +28,8 @@ export interface LintOutput {
   leftOut?: ReadonlyMap<string, number>
   /** validate and lint: the allow-list roots used. */
   roots?: readonly RootUsed[]
+  /** validate and lint: the manager release answered for (said when it is not the default). */
+  release?: Release
   /** The exit code the command ends with (the json document's `exit_code`; 0 when not given). */
   exitCode?: number
   /** Why that code is not 0 (the json document's `error.message`). */

@@ -1,4 +1,5 @@
 import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
+import { notDefaultText } from '../../core/releases/release.js'
 import { terminalLineText } from '../terminal.js'
 import { counts, displayPath, type LintOutput, newFindings, plural } from './model.js'
 
@@ -89,5 +90,7 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
   // What was not judged, and against which root: a verdict is only as good as its reading.
   if (o.leftOut !== undefined && o.leftOut.size > 0) out += `${paint.dim(leftOutLine(o.leftOut))}\n`
   for (const r of o.roots ?? []) if (r.assumed) out += `${paint.dim(l(assumedRootText(r.path)))}\n`
+  const release = o.release ? notDefaultText(o.release) : null
+  if (release !== null) out += `${paint.dim(release)}\n`
   return out
 }
