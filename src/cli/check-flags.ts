@@ -41,3 +41,15 @@ export const configFlags = (what: string) => ({
   }),
   'no-config': Flags.boolean({ description: 'read no config file' }),
 })
+/** `run` and `test`'s flags for watching a run (cli/trace.ts; README, "What --trace and --sandbox see"). */
+export const traceFlagDefs = {
+  trace: Flags.boolean({
+    description:
+      "run the entry under strace and report what it did to the host (files, processes, signals, connections, privileges), held to the skill's class",
+  }),
+  sandbox: Flags.boolean({
+    description:
+      'trace the run inside bubblewrap: the host read-only, /tmp, /var/tmp and /run empty and thrown away, no network; writes are reported, never applied',
+  }),
+  'allow-net': Flags.boolean({ description: 'with --sandbox: leave the network on' }),
+}

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { runAction } from '../cli/actions/run.js'
 import { BaseCommand } from '../cli/base.js'
+import { traceFlagDefs } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV, ROLES } from '../cli/flag-sources.js'
 
@@ -91,6 +92,7 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     'audit-db': Flags.string({
       description: 'local audit store (default $XDG_STATE_HOME/ongrid-skill/audit.db)',
     }),
+    ...traceFlagDefs,
   }
 
   async run(): Promise<void> {

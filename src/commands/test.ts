@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
 import { BaseCommand } from '../cli/base.js'
-import { noDefaultIgnoreFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
+import { noDefaultIgnoreFlag, quietFlag, rootFlag, traceFlagDefs } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 
 export default class Test extends BaseCommand {
@@ -64,6 +64,7 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
     'audit-db': Flags.string({
       description: 'local audit store (default $XDG_STATE_HOME/ongrid-skill/audit.db)',
     }),
+    ...traceFlagDefs,
   }
 
   async run(): Promise<void> {
