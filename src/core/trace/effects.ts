@@ -132,17 +132,26 @@ export const TRACED_SYSCALLS = [
   'execve',
   'execveat',
   'connect',
+  'chdir',
+  'fchdir',
   ...FORKS,
   ...KILLS,
   ...PRIVILEGE,
 ] as const
 
-/** A path argument resolved against its dir descriptor's decoration (`AT_FDCWD</cwd>`). */
-function atPath(dirArg: string | undefined, pathArg: string | undefined): string | null {
+/**
+ * A path argument resolved against its dir descriptor's decoration (`AT_FDCWD</cwd>`), or for the
+ * calls without one (mkdir, unlink, rename…) against the process's working dir as last seen.
+ */
+function resolvePath(
+  dirArg: string | undefined,
+  pathArg: string | undefined,
+  cwd: string | undefined,
+): string | null {
   const p = pathArg === undefined ? null : cString(pathArg)
   if (p === null) return null
   if (p.startsWith('/')) return posix.normalize(p)
-  const dir = dirArg === undefined ? null : decoration(dirArg)
+  const dir = (dirArg === undefined ? null : decoration(dirArg)) ?? cwd ?? null
   return dir === null ? p : posix.join(dir, p)
 }
 
@@ -203,8 +212,17 @@ export function effects(records: readonly SyscallRecord[]): Effect[] {
   const madeDirs = new Set<string>()
   const removed = new Set<string>()
   let rootExecSeen = false
+  // Each process's working dir as last seen: from an AT_FDCWD decoration, chdir, or its parent.
+  const cwds = new Map<number, string>()
 
   for (const r of records) {
+    const atCwd = r.args.find((x) => x.startsWith('AT_FDCWD<'))
+    if (atCwd !== undefined) {
+      const d = decoration(atCwd)
+      if (d !== null) cwds.set(r.pid, d)
+    }
+    const atPath = (dirArg: string | undefined, pathArg: string | undefined) =>
+      resolvePath(dirArg, pathArg, cwds.get(r.pid))
     const ok = r.errno === null && r.ret !== '?'
     const base = { syscall: r.name, pid: r.pid, time_ms: Math.round((r.time - t0) * 1e6) / 1e3 }
     const err = ok ? null : r.errno
@@ -215,6 +233,16 @@ export function effects(records: readonly SyscallRecord[]): Effect[] {
     }
     const a = r.args
     switch (r.name) {
+      case 'chdir': {
+        const d = ok ? atPath(undefined, a[0]) : null
+        if (d !== null) cwds.set(r.pid, d)
+        break
+      }
+      case 'fchdir': {
+        const d = ok ? decoration(a[0] ?? '') : null
+        if (d !== null) cwds.set(r.pid, d)
+        break
+      }
       case 'open':
       case 'openat':
       case 'openat2':
@@ -332,7 +360,10 @@ export function effects(records: readonly SyscallRecord[]): Effect[] {
         break
       }
       default: {
-        if (KILLS.has(r.name)) {
+        if (FORKS.has(r.name) && /^\d+$/.test(r.ret)) {
+          const d = cwds.get(r.pid)
+          if (d !== undefined && !cwds.has(Number(r.ret))) cwds.set(Number(r.ret), d)
+        } else if (KILLS.has(r.name)) {
           const sig = r.name === 'tgkill' || r.name === 'rt_tgsigqueueinfo' ? a[2] : a[1]
           // Signal 0 only asks whether a process is there.
           if (sig === undefined || sig === '0') break

@@ -40,6 +40,22 @@ describe('effects', () => {
     assert.equal(f.path, '/w/d/x')
   })
 
+  test("a relative name without a dir descriptor is resolved against the process's working dir", () => {
+    const es = of(
+      'openat(AT_FDCWD</w>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache>',
+      'mkdir("a", 0777) = 0',
+      'chdir("sub") = 0',
+      'mkdir("b", 0777) = 0',
+      'fchdir(3</elsewhere>) = 0',
+      '100 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 101',
+      '101 1.2 unlink("c") = 0',
+    )
+    assert.deepEqual(
+      es.map((e) => e.path),
+      ['/w/a', '/w/sub/b', '/elsewhere/c'],
+    )
+  })
+
   test('devices, pipes, terminals and descriptors are not host state', () => {
     assert.deepEqual(
       of(
