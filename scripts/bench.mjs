@@ -272,7 +272,8 @@ const FIGURES = [
   },
   {
     name: 'run-trace',
-    title: './bin/run.js run --trace <echo pack> (audit row included): the cost of tracing, over run-overhead',
+    title:
+      './bin/run.js run --trace <echo pack> (audit row included): the cost of tracing, over run-overhead',
     requires: 'run',
     needs: 'strace',
     prepare: () => ({
