@@ -4,9 +4,12 @@
  * report held to the skill's class. Loaded only when one of them is given.
  */
 
+import type { ExecuteResult } from '../core/executor/executor.js'
+import type { GoString } from '../core/go/gostring.js'
 import type { EffectFinding } from '../core/trace/class-check.js'
 import { holdToClass } from '../core/trace/class-check.js'
 import {
+  asStartFailure,
   findTools,
   probeSandbox,
   startTrace,
@@ -60,8 +63,19 @@ export function traceSession(tools: TraceTools, f: TraceFlags, entry: string): T
   return startTrace(tools, entry, { sandbox: f.sandbox, allowNet: f.allowNet })
 }
 
-/** The trace read and held to the class. */
-export function finishTrace(session: TraceSession, skillClass: string): Traced {
+/**
+ * The trace read and held to the class, and the run's result (as the manager reports an entry
+ * that could not be started, when strace could not exec it).
+ */
+export function finishTrace(
+  session: TraceSession,
+  skill: { key: GoString; entry: GoString; class: string },
+  result: ExecuteResult,
+): Traced & { result: ExecuteResult } {
   const report = session.finish()
-  return { report, findings: holdToClass(skillClass, report.effects) }
+  return {
+    report,
+    findings: holdToClass(skill.class, report.effects),
+    result: asStartFailure(result, report, skill.key, skill.entry),
+  }
 }

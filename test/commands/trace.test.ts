@@ -261,6 +261,21 @@ describe('run --trace: the entry sees what it sees without it', { skip }, () => 
     assert.deepEqual((plain.result as { args: unknown }).args, { n: 1 })
   })
 
+  test("an entry that cannot start (a missing interpreter) fails with the executor's own text", async () => {
+    const dir = pack('noint', 'safe', '')
+    writeFileSync(join(dir, 'run'), '#!/nonexistent/interpreter\n')
+    const plain = JSON.parse(
+      (await runCli(['run', dir, '--json', '--no-audit'], { cwd: R, env: { CI: '1' } })).stdout,
+    ) as RunDoc & { entry: { error: string; exit_status: number | null } }
+    const traced = (await trace(dir)) as RunDoc &
+      CliResult & { entry: { error: string; exit_status: number | null } }
+    assert.match(plain.entry.error, /start: fork\/exec .*: no such file or directory \(stderr: \)$/)
+    assert.equal(traced.entry.error, plain.entry.error)
+    assert.equal(traced.entry.exit_status, null)
+    assert.equal(traced.exit_code, 1)
+    assert.deepEqual(traced.trace.effects, [])
+  })
+
   test('a timeout kills the whole group, tracer and all, and keeps what was seen', async () => {
     const m = marker('trace-timeout')
     const dir = pack('slow', 'safe', `sleep 30 ${m} &\nexec sleep 31 ${m}`, { timeout: 1 })

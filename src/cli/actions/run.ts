@@ -146,11 +146,12 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   let storeDeadline = Number.POSITIVE_INFINITY
   const wait = { signal: controller.signal, deadline: () => storeDeadline }
   const opening = flags.audit !== false ? AuditSink.open(auditDb, wait) : null
-  const result = await running
+  let result = await running
   const finishedNs = nowNs()
   storeDeadline = Date.now() + STORE_WAIT_MS
   await view?.done(result)
-  const traced = session !== null && tracing !== null ? tracing.finishTrace(session, skill.class) : null
+  const traced = session !== null && tracing !== null ? tracing.finishTrace(session, skill, result) : null
+  if (traced !== null) result = traced.result
 
   let audit: AuditOutcome = { recorded: false, reason: 'disabled by --no-audit' }
   if (opening !== null) {

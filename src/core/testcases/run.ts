@@ -114,6 +114,16 @@ export async function runCase(
     session?.dispose()
     throw e
   }
+  let trace: CaseOutcome['trace']
+  if (session !== null && opts.trace !== undefined) {
+    const report = session.finish()
+    const [{ holdToClass }, { asStartFailure }] = await Promise.all([
+      import('../trace/class-check.js'),
+      import('../trace/strace-run.js'),
+    ])
+    trace = { report, findings: holdToClass(opts.trace.skillClass, report.effects) }
+    r = asStartFailure(r, report, skill.key, skill.entry)
+  }
   const out: CaseOutcome = {
     passed: false,
     failures: [],
@@ -123,6 +133,7 @@ export async function runCase(
     exitCode: r.exitCode,
     durationMs: r.durationMs,
     stderr: r.stderr.toString('utf8'),
+    ...(trace !== undefined ? { trace } : {}),
   }
   if (r.ok) {
     if (opts.keepStdout) out.stdout = r.stdout.toString('utf8')
@@ -131,11 +142,6 @@ export async function runCase(
     } catch {
       out.result = r.stdout.toString('utf8')
     }
-  }
-  if (session !== null && opts.trace !== undefined) {
-    const report = session.finish()
-    const { holdToClass } = await import('../trace/class-check.js')
-    out.trace = { report, findings: holdToClass(opts.trace.skillClass, report.effects) }
   }
   await check(c, out, opts.update === true)
   out.passed = out.failures.length === 0

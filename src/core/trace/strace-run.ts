@@ -11,8 +11,12 @@
 
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { constants as osConstants, tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
+import { startFailureMessage } from '../executor/entry-preflight.js'
+import type { ExecuteResult } from '../executor/executor.js'
+import type { GoString } from '../go/gostring.js'
+import { errnoValue } from '../go/os/errors.js'
 import { readFileBounded } from '../read-bounded.js'
 import { type Effect, effects, TRACED_SYSCALLS } from './effects.js'
 import { parseTrace } from './strace-line.js'
@@ -50,6 +54,11 @@ export interface TraceReport {
   truncated: boolean
   /** Trace lines that could not be read. */
   unreadable: number
+  /**
+   * The errno name (`ENOENT`) when the entry itself could not be started (a missing interpreter):
+   * strace then exits 1 with its own line, where the manager's executor reports a start failure.
+   */
+  startError: string | null
 }
 
 /** An executable file named `name` in the dirs of PATH, or null. */
@@ -210,7 +219,11 @@ export function startTrace(
         // A cut trace ends in a partial line: left out.
         if (truncated) text = text.slice(0, text.lastIndexOf('\n') + 1)
         const { records, unreadable } = parseTrace(text)
+        const first = records[0]
+        const startError =
+          first !== undefined && first.name === 'execve' && first.errno !== null ? first.errno : null
         return {
+          startError,
           sandbox: opts.sandbox,
           allow_net: opts.allowNet,
           effects: effects(records),
@@ -222,5 +235,28 @@ export function startTrace(
         dispose()
       }
     },
+  }
+}
+
+/**
+ * The executor's result as the manager reports an entry that could not be started (cmd.Start's
+ * error), when the trace says strace could not exec it; otherwise the result as it is.
+ */
+export function asStartFailure(
+  r: ExecuteResult,
+  report: TraceReport,
+  key: GoString,
+  entry: GoString,
+): ExecuteResult {
+  const n =
+    report.startError === null ? undefined : (osConstants.errno as Record<string, number>)[report.startError]
+  if (n === undefined || r.timedOut) return r
+  return {
+    ...r,
+    ok: false,
+    stdout: Buffer.alloc(0),
+    stderr: Buffer.alloc(0),
+    exitCode: null,
+    error: startFailureMessage(key, entry, errnoValue(n).error()),
   }
 }
