@@ -315,7 +315,10 @@ describe('run --trace without strace', () => {
   })
 
   test('--allow-net without --sandbox is a usage error', async () => {
-    const r = await runCli(['run', join(R, 'packs/nostrace'), '--allow-net'], { cwd: R, env: { CI: '1' } })
+    const r = await runCli(['run', pack('allow_net', 'safe', ':'), '--allow-net'], {
+      cwd: R,
+      env: { CI: '1' },
+    })
     assert.equal(r.code, 2)
     assert.match(r.stderr, /--allow-net: only with --sandbox/)
   })
@@ -343,6 +346,23 @@ describe('run --sandbox', { skip: sandboxMissing() ?? false }, () => {
     )
     assert.equal(r.exit_code, 7)
     assert.equal(statSync(join(OUT, 'keep')).size, 9)
+  })
+
+  test('the whole pack is there, read-only, whichever dir its entry is in', async () => {
+    const dir = join(R, 'packs', 'nested')
+    makeTree(dir, {
+      'skill.json': JSON.stringify({
+        name: 'nested',
+        description: 'A test skill.',
+        class: 'safe',
+        entry: 'bin/run',
+      }),
+      'bin/run': { exec: `${SH}cat "$(dirname "$0")/../data.json"\n` },
+      'data.json': '{"here":true}',
+    })
+    const r = await trace(dir, ['--sandbox'])
+    assert.equal(r.exit_code, 0, r.stderr)
+    assert.deepEqual(r.result, { here: true })
   })
 
   test('no network unless --allow-net', async () => {

@@ -98,8 +98,9 @@ export const SANDBOX_SCRATCH = ['/tmp', '/var/tmp', '/run'] as const
 
 /**
  * bwrap's arguments for the sandbox: the host read-only (`--ro-bind / /`), fresh /dev and /proc,
- * an empty tmpfs over SANDBOX_SCRATCH (with the dirs the run needs from them bound back read-only,
- * and the trace's own dir writable), its own user, PID, IPC, UTS and cgroup namespaces (root inside
+ * an empty tmpfs over SANDBOX_SCRATCH (with the dirs the run needs from them, the entry's and the
+ * working dir, bound back read-only from their first level below it, and the trace's own dir
+ * writable), its own user, PID, IPC, UTS and cgroup namespaces (root inside
  * has no power over the host's mounts), and no network unless allowed. bubblewrap 0.8 has no
  * overlay (`--tmp-overlay` came in 0.10): writes outside the tmpfs dirs fail with EROFS, and are
  * reported as attempts.
@@ -111,8 +112,16 @@ export function sandboxArgs(opts: {
 }): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
   for (const d of SANDBOX_SCRATCH) args.push('--tmpfs', d)
-  for (const k of opts.keep)
-    if (SANDBOX_SCRATCH.some((d) => k === d || k.startsWith(`${d}/`))) args.push('--ro-bind', k, k)
+  // A dir the run needs below a tmpfs dir is bound back read-only from its first level down
+  // (`/tmp/x` for `/tmp/x/pack/bin/entry`): the whole pack, whichever dir the entry is in.
+  const bound = new Set<string>()
+  for (const k of opts.keep) {
+    const d = SANDBOX_SCRATCH.find((s) => k.startsWith(`${s}/`))
+    if (d === undefined) continue
+    const top = `${d}/${k.slice(d.length + 1).split('/')[0]}`
+    if (!bound.has(top)) args.push('--ro-bind', top, top)
+    bound.add(top)
+  }
   if (opts.traceDir !== null) args.push('--bind', opts.traceDir, opts.traceDir)
   args.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try')
   if (!opts.allowNet) args.push('--unshare-net')
