@@ -72,9 +72,10 @@ async function trace(
   dir: string,
   extra: string[] = [],
   env: Record<string, string> = {},
+  cwd = R,
 ): Promise<RunDoc & CliResult> {
   const r = await runCli(['run', dir, '--trace', '--json', '--no-audit', ...extra], {
-    cwd: R,
+    cwd,
     env: { CI: '1', OUT, PORT: String(port), TARGET: String(target.pid), ...env },
     timeoutMs: 60_000,
   })
@@ -360,7 +361,8 @@ describe('run --sandbox', { skip: sandboxMissing() ?? false }, () => {
       'bin/run': { exec: `${SH}cat "$(dirname "$0")/../data.json"\n` },
       'data.json': '{"here":true}',
     })
-    const r = await trace(dir, ['--sandbox'])
+    // From / (not the test's dir, which would be bound as the working dir).
+    const r = await trace(dir, ['--sandbox'], {}, '/')
     assert.equal(r.exit_code, 0, r.stderr)
     assert.deepEqual(r.result, { here: true })
   })
