@@ -42,9 +42,9 @@ export function traceFlags(flags: { trace?: boolean; sandbox?: boolean; 'allow-n
   return { trace: flags.trace === true || sandbox, sandbox, allowNet }
 }
 
-/** strace (and a working bwrap for --sandbox), or a one-line error with exit 6. */
-export function traceTools(f: TraceFlags): TraceTools {
-  const found = findTools(f.sandbox)
+/** strace (and a working bwrap for --sandbox), or a one-line error with exit 6 (`by`: who asked). */
+export function traceTools(f: TraceFlags, by?: string): TraceTools {
+  const found = findTools(f.sandbox, process.env.PATH, by)
   if (!found.ok) throw new UserError(found.line, TRACE_EXIT.untraceable)
   if (f.sandbox && found.tools.bwrap !== null) {
     const why = probeSandbox(found.tools.bwrap, f.allowNet)

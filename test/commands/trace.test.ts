@@ -315,6 +315,25 @@ describe('run --trace without strace', () => {
     assert.equal(JSON.parse(j.stdout).error.kind, 'untraceable')
   })
 
+  test('test: --trace, or a case that pins its effects, without strace: one line, exit 6', async () => {
+    const dir = pack('nostrace_cases', 'safe', ':')
+    makeTree(dir, { 'tests/cases.json': JSON.stringify({ name: 'runs', expect: { ok: true } }) })
+    const env = { CI: '1', PATH: '/nonexistent' }
+    assert.equal((await runCli(['test', dir], { cwd: R, env })).code, 0)
+    const r = await runCli(['test', dir, '--trace', '--json'], { cwd: R, env })
+    assert.equal(r.code, 6)
+    assert.equal(JSON.parse(r.stdout).error.kind, 'untraceable')
+    makeTree(dir, {
+      'tests/cases.json': JSON.stringify({ name: 'runs', expect: { ok: true, effects: [] } }),
+    })
+    const pinned = await runCli(['test', dir], { cwd: R, env })
+    assert.equal(pinned.code, 6)
+    assert.equal(
+      pinned.stderr,
+      'ongrid-skill: --trace needs strace, which is not installed: apt-get install strace\n',
+    )
+  })
+
   test('--allow-net without --sandbox is a usage error', async () => {
     const r = await runCli(['run', pack('allow_net', 'safe', ':'), '--allow-net'], {
       cwd: R,

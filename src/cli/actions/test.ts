@@ -185,7 +185,8 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   if (o.trace.trace || o.trace.allowNet || pinned) {
     const { traceFlags, traceTools } = await import('../trace.js')
     const f = traceFlags({ trace: o.trace.trace, sandbox: o.trace.sandbox, 'allow-net': o.trace.allowNet })
-    trace = { tools: traceTools(f), all: f.trace, sandbox: f.sandbox, allowNet: f.allowNet }
+    const by = f.trace ? undefined : "a case's expect.effects"
+    trace = { tools: traceTools(f, by), all: f.trace, sandbox: f.sandbox, allowNet: f.allowNet }
   }
   const live = o.format === 'spec' && !o.watch && !o.quiet && liveTerminal(process.stdout)
   let reporter: Reporter

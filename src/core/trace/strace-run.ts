@@ -28,7 +28,8 @@ export const TRACE_STRING_MAX = 4096
 
 /** What to install, one line each (Debian's packages). */
 export const INSTALL = {
-  strace: '--trace needs strace, which is not installed: apt-get install strace',
+  /** `by`: what asked for the trace (`--trace`, or a case's expect.effects). */
+  strace: (by = '--trace') => `${by} needs strace, which is not installed: apt-get install strace`,
   bwrap: '--sandbox needs bubblewrap (bwrap), which is not installed: apt-get install bubblewrap',
 } as const
 
@@ -80,9 +81,13 @@ export type ToolsFound =
   | { ok: false; tool: 'strace' | 'bwrap'; line: string }
 
 /** strace (and bwrap for a sandbox), with the coreutils the trace's bound uses. */
-export function findTools(sandbox: boolean, pathEnv: string | undefined = process.env.PATH): ToolsFound {
+export function findTools(
+  sandbox: boolean,
+  pathEnv: string | undefined = process.env.PATH,
+  by?: string,
+): ToolsFound {
   const strace = which('strace', pathEnv)
-  if (strace === null) return { ok: false, tool: 'strace', line: INSTALL.strace }
+  if (strace === null) return { ok: false, tool: 'strace', line: INSTALL.strace(by) }
   const dd = which('dd', pathEnv) ?? '/bin/dd'
   const cat = which('cat', pathEnv) ?? '/bin/cat'
   let bwrap: string | null = null
