@@ -330,7 +330,7 @@ describe('run --trace without strace', () => {
     assert.equal(pinned.code, 6)
     assert.equal(
       pinned.stderr,
-      'ongrid-skill: --trace needs strace, which is not installed: apt-get install strace\n',
+      "ongrid-skill: a case's expect.effects needs strace, which is not installed: apt-get install strace\n",
     )
   })
 
