@@ -15,6 +15,7 @@ export function inputs(env = process.env) {
     failSeverity: (env.ONGRID_ACTION_FAIL_SEVERITY ?? '').trim(),
     baseline: (env.ONGRID_ACTION_BASELINE ?? '').trim(),
     sarif: (env.ONGRID_ACTION_SARIF ?? 'false').trim() === 'true',
+    trace: (env.ONGRID_ACTION_TRACE ?? 'false').trim() === 'true',
     temp: env.ONGRID_ACTION_TEMP ?? env.RUNNER_TEMP ?? '/tmp',
   }
 }
@@ -44,6 +45,10 @@ export function cliArgs(i, format) {
   if (i.baseline !== '') {
     if (i.command !== 'lint') fail('baseline is for the lint command')
     args.push('--baseline', i.baseline)
+  }
+  if (i.trace) {
+    if (i.command !== 'test') fail('trace is for the test command')
+    args.push('--trace')
   }
   return args
 }

@@ -74,6 +74,33 @@ if (doc === undefined) {
     }
     if (failed.length > MAX_ROWS) lines.push('', `…and ${failed.length - MAX_ROWS} more.`)
   }
+  // Traced cases (trace: true, or cases that pin expect.effects): what each did to the host.
+  const effects = []
+  for (const p of doc.packs ?? [])
+    for (const c of p.cases ?? []) for (const e of c.trace?.effects ?? []) effects.push({ pack: p, c, e })
+  if (effects.length > 0) {
+    lines.push(
+      '',
+      '#### Effects on the host',
+      '',
+      '| pack | case | kind | what | syscall |',
+      '|---|---|---|---|---|',
+    )
+    for (const { pack, c, e } of effects.slice(0, MAX_ROWS)) {
+      const what =
+        e.kind === 'exec'
+          ? (e.argv ?? []).join(' ')
+          : e.kind === 'connect'
+            ? `${e.address}${e.port !== undefined ? `:${e.port}` : ''}`
+            : e.kind === 'signal'
+              ? `${e.signal} to ${e.target ?? 'a pidfd'}`
+              : `${e.path ?? ''}${e.to !== undefined ? ` → ${e.to}` : ''}`
+      lines.push(
+        `| ${cell(pack.name)} | ${cell(c.name)} | ${cell(e.kind)} | ${cell(what)} | ${cell(`${e.syscall}${e.error ? ` (${e.error})` : ''}`)} |`,
+      )
+    }
+    if (effects.length > MAX_ROWS) lines.push('', `…and ${effects.length - MAX_ROWS} more.`)
+  }
 } else {
   const rows = []
   for (const f of doc.files ?? []) {

@@ -49,6 +49,7 @@ const FLOOR = 'floor-bare'
  *   title      one line for the report
  *   requires   the subcommand (e.g. 'load-dirs', 'audit tail') that must answer --help with exit 0;
  *              omitted for figures that need no subcommand
+ *   needs      a program that must be on PATH (e.g. 'strace'); without it the figure is skipped
  *   pending    set on figures for commands that do not exist yet: when the command is missing the
  *              figure is "skipped: command not available"; for other figures a missing command fails
  *   prepare    (ctx) => ({ argv, input?, exitCodes?, check?, unsetEnv? }) — argv[0] is the executable; check
@@ -289,6 +290,42 @@ const FIGURES = [
     }),
     // What a user waits for beyond starting node: the CLI's start, the entry, the audit row.
     budgets: [{ metric: 'wall', minus: FLOOR, max: 0.012 }],
+  },
+  {
+    name: 'run-trace',
+    title:
+      './bin/run.js run --trace <echo pack> (audit row included): the cost of tracing, over run-overhead',
+    requires: 'run',
+    needs: 'strace',
+    prepare: () => ({
+      argv: [
+        BIN,
+        'run',
+        benchPack('echo', '#!/bin/sh\ncat\n'),
+        '--args',
+        '{"path":"/"}',
+        '--trace',
+        '--audit-db',
+        join(BENCH_DIR, 'audit.db'),
+      ],
+      check: (out) => (readFileSync(out, 'utf8') === '{"path":"/"}' ? null : 'stdout is not the echoed args'),
+    }),
+    // strace's start, the traced entry, and the trace read back into effects.
+    budgets: [{ metric: 'wall', minus: 'run-overhead', max: 0.1 }],
+  },
+  {
+    name: 'run-50-execs',
+    title: './bin/run.js run <pack starting 50 processes> (the base of run-trace-50-execs)',
+    requires: 'run',
+    prepare: () => ({ argv: [BIN, 'run', execsPack(), '--no-audit'] }),
+  },
+  {
+    name: 'run-trace-50-execs',
+    title: './bin/run.js run --trace <pack starting 50 processes>: each traced process over run-50-execs',
+    requires: 'run',
+    needs: 'strace',
+    prepare: () => ({ argv: [BIN, 'run', execsPack(), '--no-audit', '--trace'] }),
+    budgets: [{ metric: 'wall', minus: 'run-50-execs', per: 50, max: 0.01 }],
   },
   {
     name: 'run-json-100m',
@@ -638,6 +675,11 @@ function lintClean(out) {
     : `not clean: ${text.split('\n')[0]}`
 }
 
+/** A pack whose entry starts 50 processes (/bin/true), one after another: what tracing costs per process. */
+function execsPack() {
+  return benchPack('execs', `#!/bin/sh\ncat >/dev/null\n${'/bin/true\n'.repeat(50)}echo '{}'\n`)
+}
+
 /** An echo pack under .bench/packs/NAME with `n` trivial cases in tests/cases.json, made once. */
 function casePack(name, n) {
   const dir = benchPack(name, '#!/bin/sh\ncat\n')
@@ -908,6 +950,11 @@ function main() {
       fig.reason = f.pending
         ? 'skipped: command not available'
         : `command not available (${f.requires} --help failed)`
+      continue
+    }
+    if (f.needs && spawnSync('sh', ['-c', `command -v ${f.needs}`], { stdio: 'ignore' }).status !== 0) {
+      fig.status = 'skipped'
+      fig.reason = `skipped: ${f.needs} not installed`
       continue
     }
     if (!f.prepare) {

@@ -5,6 +5,7 @@ import { delimiter, dirname, join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { BIN, REPO } from './helpers/cli.js'
+import { straceMissing } from './helpers/trace-tools.js'
 import { goodPack, makeTree, packWith, tempRoot } from './helpers/tree.js'
 
 /**
@@ -168,6 +169,7 @@ describe('action.yml, run as a runner runs it', () => {
       'node-version',
       'path',
       'sarif',
+      'trace',
       'version',
     ])
     assert.deepEqual(Object.keys(ACTION.outputs).sort(), ['errors', 'sarif-file', 'warnings'])
@@ -236,6 +238,21 @@ describe('action.yml, run as a runner runs it', () => {
     )
     assert.match(o.summary, /^### ongrid-skill test: 1 passed, 1 failed$/m)
     assert.match(o.summary, /^\| good \| says no \| skills\/good\/tests\/cases\.json \| /m)
+  })
+
+  test('test with trace: the effects of each case in the summary', (t) => {
+    const missing = straceMissing()
+    if (missing !== null) return t.skip(missing)
+    const ws = workspace()
+    makeTree(ws, {
+      'skills/good/tests/cases.json': JSON.stringify({ name: 'says ok', args: {}, expect: { ok: true } }),
+    })
+    const plain = runAction(ws, { command: 'test', path: 'skills/good' }, CLI)
+    assert.doesNotMatch(plain.summary, /Effects on the host/)
+    const o = runAction(ws, { command: 'test', path: 'skills/good', trace: 'true' }, CLI)
+    assert.equal(o.ok, true, o.ran.map((r) => r.stdout + r.stderr).join('\n'))
+    assert.match(o.summary, /^#### Effects on the host$/m)
+    assert.match(o.summary, /^\| good \| says ok \| exec \| cat \| execve \|$/m)
   })
 
   test('marketplace-check on a pack dir', () => {

@@ -51,3 +51,16 @@ export const managerVersionFlag = Flags.string({
   description: `the ongrid manager release to answer for: ${SUPPORTED_MANAGER_VERSIONS.join(', ')} (default: ${MANAGER_VERSION_ENV}, else the config's manager_version, else ${DEFAULT_MANAGER_VERSION})`,
   helpValue: 'VERSION',
 })
+
+/** `run` and `test`'s flags for watching a run (cli/trace.ts; README, "What --trace and --sandbox see"). */
+export const traceFlagDefs = {
+  trace: Flags.boolean({
+    description:
+      "run the entry under strace and report what it did to the host (files, processes, signals, connections, privileges), held to the skill's class",
+  }),
+  sandbox: Flags.boolean({
+    description:
+      'trace the run inside bubblewrap: the host read-only, /tmp, /var/tmp and /run empty and thrown away, no network; writes are reported, never applied',
+  }),
+  'allow-net': Flags.boolean({ description: 'with --sandbox: leave the network on' }),
+}

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { runAction } from '../cli/actions/run.js'
 import { BaseCommand } from '../cli/base.js'
-import { managerVersionFlag } from '../cli/check-flags.js'
+import { managerVersionFlag, traceFlagDefs } from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 import { EXTERNAL_DIRS_ENV, ROLES } from '../cli/flag-sources.js'
 
@@ -15,7 +15,9 @@ On success the entry's stdout is printed verbatim (exit 0). On failure "error: <
 
 Args that are not JSON are a usage error (exit 2, with the position); --no-validate sends them to the executor as they are, which refuses them as the manager does. With --json every outcome is one JSON document on stdout (schemas/output/run.schema.json): ok, exit_code (the CLI's), command, schema_version, error ({message, kind} or null), then the run's own fields; the entry's own status is entry.exit_status, the manager's error text entry.error.
 
-Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pack, 3 timed out, 4 args do not match the schema, 5 refused by --role (the manager's 403), 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the entry's process group is killed).`
+With --trace the entry runs under strace and what it did to the host is reported after its output (files, processes, signals to others, connections, privilege changes), held to its class; --sandbox runs it so inside bubblewrap: the host read-only, writes reported and thrown away, no network unless --allow-net (README: What --trace and --sandbox see, and miss).
+
+Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pack, 3 timed out, 4 args do not match the schema, 5 refused by --role (the manager's 403), 6 --trace or --sandbox without strace or bubblewrap, 7 --trace saw a safe skill change the host, 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the entry's process group is killed).`
 
   static override examples = examples(
     [
@@ -37,6 +39,11 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     [
       'Replay a viewer calling it through the REST API',
       '<%= config.bin %> <%= command.id %> ./restart_nginx --role viewer',
+    ],
+    ['What it did to the host, held to its class', '<%= config.bin %> <%= command.id %> ./my_skill --trace'],
+    [
+      'The same in a sandbox: nothing it writes is kept',
+      '<%= config.bin %> <%= command.id %> ./restart_nginx --sandbox',
     ],
     [
       'One JSON document for scripts',
@@ -93,6 +100,7 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
     'audit-db': Flags.string({
       description: 'local audit store (default $XDG_STATE_HOME/ongrid-skill/audit.db)',
     }),
+    ...traceFlagDefs,
   }
 
   async run(): Promise<void> {

@@ -1,7 +1,13 @@
 import { Args, Flags } from '@oclif/core'
 import { TEST_FORMATS, testAction } from '../cli/actions/test.js'
 import { BaseCommand } from '../cli/base.js'
-import { managerVersionFlag, noDefaultIgnoreFlag, quietFlag, rootFlag } from '../cli/check-flags.js'
+import {
+  managerVersionFlag,
+  noDefaultIgnoreFlag,
+  quietFlag,
+  rootFlag,
+  traceFlagDefs,
+} from '../cli/check-flags.js'
 import { examples } from '../cli/examples.js'
 
 export default class Test extends BaseCommand {
@@ -10,9 +16,11 @@ export default class Test extends BaseCommand {
   static override description =
     `Finds packs as validate does (node_modules, .git, .hg and .svn dirs below a PATH left out unless --no-default-ignore; the summary says what was left out, and the allow-list root assumed when --root is not given) and runs each pack's cases from <pack>/tests/*.json (a file holds one case or an array of cases). Each case runs the entry exactly as the manager's executor does, in this process: the case's args go on stdin; the environment is yours with the case's env over it (null unsets a variable), filtered by env_allow as the manager filters its own; the case's timeout goes over the manifest's.
 
-A case: {"name", "args" | "args_file", "env", "timeout", "expect": {"ok", "result", "result_schema", "error", "timed_out", "stderr_contains", "max_duration_ms"}, "snapshot"}. result matches objects as subsets (arrays and scalars exactly); error is the manager's text exactly, or {"match": "regex"}; a snapshot case ("snapshot": true) compares the whole result, and --update writes it into expect.result, changing nothing else in the file.
+A case: {"name", "args" | "args_file", "env", "timeout", "expect": {"ok", "result", "result_schema", "error", "timed_out", "stderr_contains", "max_duration_ms", "effects"}, "snapshot"}. result matches objects as subsets (arrays and scalars exactly); error is the manager's text exactly, or {"match": "regex"}; a snapshot case ("snapshot": true) compares the whole result, and --update writes it into expect.result, changing nothing else in the file.
 
-Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails its case), 2 usage error (a --filter that takes over 1 s on the case names, a watched path removed) or no tests found (unless --pass-with-no-tests), 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the cases in flight have their process groups killed).`
+--trace runs each case under strace and shows what it did to the host; a safe skill that changed it fails its case, and expect.effects pins a case's effects (such a case is always traced). --sandbox does it inside bubblewrap (README: What --trace and --sandbox see, and miss).
+
+Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails its case), 2 usage error (a --filter that takes over 1 s on the case names, a watched path removed) or no tests found (unless --pass-with-no-tests), 6 a trace asked for without strace or bubblewrap, 130 interrupted (128 + the signal's number: 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT; the cases in flight have their process groups killed).`
 
   static override examples = examples(
     ["Run the current pack's cases", '<%= config.bin %> <%= command.id %>'],
@@ -29,6 +37,10 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
       '<%= config.bin %> <%= command.id %> ./disk_usage --update',
     ],
     ['Re-run a pack whenever its files change', '<%= config.bin %> <%= command.id %> skills --watch'],
+    [
+      'Each case under strace: what it did to the host, held to its class',
+      '<%= config.bin %> <%= command.id %> skills --trace --format junit > junit.xml',
+    ],
   )
 
   static override strict = false
@@ -65,6 +77,7 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
     'audit-db': Flags.string({
       description: 'local audit store (default $XDG_STATE_HOME/ongrid-skill/audit.db)',
     }),
+    ...traceFlagDefs,
   }
 
   async run(): Promise<void> {

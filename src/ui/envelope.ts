@@ -30,6 +30,9 @@ export const SCHEMA_VERSION = 1
  * - `unreachable` (3), `unauthorized` (4), `refused` (5): `remote` only: the manager could not be
  *   reached in time; not logged in or the session ended; the manager refused the request (with
  *   `http_status`, and `manager_error`/`manager_code`: its own text and code, when it answered);
+ * - `untraceable` (6: `run` and `test`): --trace, --sandbox or a case's expect.effects, and strace
+ *   or bubblewrap is not installed or cannot run; `class_violated` (7: `run --trace`): the entry
+ *   succeeded, but a safe skill changed the host;
  * - `internal` (70): a bug in ongrid-skill;
  * - `signal` (128 + n, with `signal`: its name): stopped by a signal.
  */
@@ -45,6 +48,8 @@ export const ERROR_KINDS = [
   'refused',
   'internal',
   'signal',
+  'untraceable',
+  'class_violated',
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 
@@ -96,7 +101,9 @@ export function errorKind(command: string | null, exitCode: number): ErrorKind {
     if (exitCode === 4) return 'unauthorized'
     if (exitCode === 5) return 'refused'
   }
+  if (exitCode === 6 && (command === 'run' || command === 'test')) return 'untraceable'
   if (command === 'run') {
+    if (exitCode === 7) return 'class_violated'
     if (exitCode === 3) return 'timeout'
     if (exitCode === 4) return 'bad_args'
     if (exitCode === 5) return 'forbidden'

@@ -4,8 +4,11 @@ import type { ExecuteResult } from '../core/executor/executor.js'
 import { fromBuffer, type GoString, toBuffer, toText } from '../core/go/gostring.js'
 import { stringify } from '../core/json-text.js'
 import type { SubprocessSkill } from '../core/loader/build.js'
+import type { EffectFinding } from '../core/trace/class-check.js'
+import type { TraceReport } from '../core/trace/strace-run.js'
 import { envelope, jsonError } from './envelope.js'
 import { liveTerminal, TerminalStream, terminalBytes, terminalLineText } from './terminal.js'
+import { traceJson } from './trace.js'
 
 /** How `run` shows an entry's stderr while it runs. */
 export interface RunView {
@@ -79,6 +82,8 @@ export interface RunJsonFacts {
   /** The entry's path is not UTF-8: Node could not spawn the file the manager would. */
   entryAltered: boolean
   audit: AuditOutcome
+  /** --trace: the effects seen and the class's findings. */
+  trace?: { report: TraceReport; findings: EffectFinding[] }
 }
 
 const STDOUT_SLOT = '\u0000stdout\u0000'
@@ -92,7 +97,7 @@ export function writeRunJson(
   code: number,
   skill: SubprocessSkill,
   r: ExecuteResult,
-  { envAltered, entryAltered, audit }: RunJsonFacts,
+  { envAltered, entryAltered, audit, trace }: RunJsonFacts,
 ): void {
   let result: unknown = null
   if (r.ok) {
@@ -110,7 +115,13 @@ export function writeRunJson(
       : jsonError(
           'run',
           code,
-          r.error !== null ? toText(r.error) : r.timedOut ? 'the entry timed out' : `stopped (exit ${code})`,
+          r.error !== null
+            ? toText(r.error)
+            : r.timedOut
+              ? 'the entry timed out'
+              : trace !== undefined && code === 7
+                ? `a safe skill changed the host: ${trace.findings.filter((f) => f.severity === 'error').length} finding(s) in trace.findings`
+                : `stopped (exit ${code})`,
         )
   const doc = envelope(
     'run',
@@ -138,6 +149,7 @@ export function writeRunJson(
       env_altered: envAltered,
       entry_altered: entryAltered,
       audit,
+      ...(trace !== undefined ? { trace: traceJson(trace.report, trace.findings) } : {}),
     },
     why,
   )

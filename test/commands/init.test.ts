@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { onPath } from '../../src/core/init/build-step.js'
 import { startCli } from '../helpers/cli.js'
+import { straceMissing } from '../helpers/trace-tools.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 import { assertNoFindings, assertReadmeExamplePasses, initCli as cli } from './init-helpers.js'
 
@@ -118,6 +119,19 @@ describe('init, for every template', { concurrency: true }, () => {
         assert.equal(r.code, 0, r.stderr + r.stdout)
         const doc = JSON.parse(r.stdout)
         assert.deepEqual(doc.summary.passed, 2)
+      })
+
+      test('its own cases trace clean for its class (test --trace)', async (t) => {
+        const missing = straceMissing()
+        if (missing !== null) return t.skip(missing)
+        const r = await cli(['test', dir, '--trace', '--format', 'json'], { cwd: parent })
+        assert.equal(r.code, 0, r.stderr + r.stdout)
+        const cases = JSON.parse(r.stdout).packs[0].cases
+        assert.equal(cases.length, 2)
+        for (const c of cases) {
+          assert.ok(c.trace, `${c.name} was not traced`)
+          assert.deepEqual(c.trace.findings, [], `${c.name}: ${JSON.stringify(c.trace.effects)}`)
+        }
       })
 
       test("the README's way to add a case works: its example case, added, passes", () =>

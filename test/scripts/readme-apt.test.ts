@@ -27,6 +27,7 @@ test('every apt package .ci/run and .ci/mariadb.sh install is named in README', 
     aptPackages(readFileSync(path.join(ROOT, f), 'utf8')),
   )
   assert.deepEqual([...new Set(pkgs)].sort(), [
+    'bubblewrap',
     'golang-1.23-go',
     'golang-go',
     'golang-gopkg-yaml.v3-dev',
@@ -35,6 +36,7 @@ test('every apt package .ci/run and .ci/mariadb.sh install is named in README', 
     'mariadb-server',
     'neovim',
     'pre-commit',
+    'strace',
     'unzip',
     'zsh',
   ])

@@ -25,13 +25,17 @@ import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { argBytes, dirsOf, envBytes, environRecords, osPath, textPath, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
-/** Exit codes of `run`: the shared ones (core/errors.ts) and its own, 3 to 5. */
+/** Exit codes of `run`: the shared ones (core/errors.ts) and its own, 3 to 7. */
 export const RUN_EXIT = {
   failed: EXIT.findings,
   usage: EXIT.usage,
   timedOut: 3,
   badArgs: 4,
   forbidden: 5,
+  /** --trace: strace (or bubblewrap for --sandbox) missing or unable to run (cli/trace.ts). */
+  untraceable: 6,
+  /** --trace: the entry succeeded, but a safe skill changed the host. */
+  classViolated: 7,
   /** Ctrl-C; any stop signal exits 128 + its number (143 SIGTERM, 129 SIGHUP, 131 SIGQUIT). */
   interrupted: 130,
 } as const
@@ -53,6 +57,10 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
     if (!d.ok) throw new UserError(`--timeout: ${d.problem}`)
     if (d.ns > 0n) skill.timeoutNs = d.ns
   }
+  // --trace/--sandbox: the tools are checked before anything runs (exit 6 without them).
+  const tracing = flags.trace || flags.sandbox || flags['allow-net'] ? await import('../trace.js') : null
+  const traceOpts = tracing?.traceFlags(flags) ?? null
+  const tools = tracing !== null && traceOpts !== null ? tracing.traceTools(traceOpts) : null
 
   const schema = parseSchema(skill.schema)
   // Args that cannot be assembled are a usage error (ArgsError).
@@ -124,22 +132,29 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   })
 
   const view: RunView | null = flags.quiet || json ? null : await createRunView(skill, process.stderr)
+  const session =
+    tracing !== null && traceOpts !== null && tools !== null
+      ? tracing.traceSession(tools, traceOpts, toText(skill.entry))
+      : null
   const startedNs = nowNs()
   const running = execute(skill, params, {
     environ,
     signal: controller.signal,
     onStderr: view ? (chunk) => view.stderr(chunk) : undefined,
     collectGarbage,
+    launch: session?.launch,
   })
   // The entry is spawned by now: the audit store opens while it runs, on timers, so that its
   // timeout, its stdin and the signals never wait on the store.
   let storeDeadline = Number.POSITIVE_INFINITY
   const wait = { signal: controller.signal, deadline: () => storeDeadline }
   const opening = flags.audit !== false ? AuditSink.open(auditDb, wait) : null
-  const result = await running
+  let result = await running
   const finishedNs = nowNs()
   storeDeadline = Date.now() + STORE_WAIT_MS
   await view?.done(result)
+  const traced = session !== null && tracing !== null ? tracing.finishTrace(session, skill, result) : null
+  if (traced !== null) result = traced.result
 
   let audit: AuditOutcome = { recorded: false, reason: 'disabled by --no-audit' }
   if (opening !== null) {
@@ -159,16 +174,32 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
   if (!audit.recorded && audit.path !== undefined && !json)
     process.stderr.write(runWarning.notRecorded(audit.path, audit.reason, process.stderr.isTTY === true))
 
+  const violated = traced?.findings.some((f) => f.severity === 'error') === true
   const code =
     interruptCode !== null
       ? interruptCode
       : result.ok
-        ? EXIT.ok
+        ? violated
+          ? RUN_EXIT.classViolated
+          : EXIT.ok
         : result.timedOut
           ? RUN_EXIT.timedOut
           : RUN_EXIT.failed
-  if (json) writeRunJson(process.stdout, code, skill, result, { envAltered: altered, entryAltered, audit })
-  else writeRunOutcome(result, process.stdout, process.stderr)
+  if (json)
+    writeRunJson(process.stdout, code, skill, result, {
+      envAltered: altered,
+      entryAltered,
+      audit,
+      trace: traced ?? undefined,
+    })
+  else {
+    writeRunOutcome(result, process.stdout, process.stderr)
+    if (traced !== null) {
+      const { traceLines } = await import('../../ui/trace.js')
+      const lines = traceLines(traced.report, traced.findings, process.stderr.isTTY === true)
+      process.stderr.write(`${lines.join('\n')}\n`)
+    }
+  }
   return code
 }
 

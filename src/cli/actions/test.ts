@@ -8,6 +8,7 @@ import {
   type Item,
   type ItemResult,
   plan,
+  type RunOptions,
   type RunSummary,
   runItems,
 } from '../../core/testcases/suite.js'
@@ -24,11 +25,13 @@ import { onStopSignals, stoppedCode } from '../signals.js'
 export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]
 
-/** Exit codes of `test`: 0 all passed, 1 a case failed, 2 usage error or no tests; 130 interrupted. */
+/** Exit codes of `test`: 0 all passed, 1 a case failed, 2 usage error or no tests, 6 cannot trace; 130 interrupted. */
 export const TEST_EXIT = {
   ok: EXIT.ok,
   failed: EXIT.findings,
   usage: EXIT.usage,
+  /** --trace or a case's expect.effects, without a strace (or bubblewrap) that runs (cli/trace.ts). */
+  untraceable: 6,
   /** Ctrl-C; any stop signal exits 128 + its number. */
   interrupted: 130,
 } as const
@@ -50,6 +53,8 @@ export interface TestOptions {
   auditDb?: string
   /** Leave out node_modules and VCS dirs below each PATH (--no-default-ignore: false). */
   defaultIgnore: boolean
+  /** --trace, --sandbox, --allow-net (cli/trace.ts). */
+  trace: { trace: boolean; sandbox: boolean; allowNet: boolean }
 }
 
 /** `-j` when not given: as many cases at once as this process may use CPUs (within MAX_JOBS). */
@@ -88,6 +93,11 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
     audit: flags.audit === true,
     auditDb: auditStorePath(textPath('--audit-db', flags['audit-db'])),
     defaultIgnore: flags['no-default-ignore'] !== true,
+    trace: {
+      trace: flags.trace === true || flags.sandbox === true,
+      sandbox: flags.sandbox === true,
+      allowNet: flags['allow-net'] === true,
+    },
   }
 }
 
@@ -170,6 +180,15 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
       `no test cases found under ${where}${o.filter ? ` matching --filter ${o.filter.source}` : ''}${leftOutNote(leftOut)}: a pack's cases are <pack>/tests/*.json (--pass-with-no-tests exits 0)`,
     )
   }
+  // Traced: every case with --trace/--sandbox, else only those that pin expect.effects.
+  const pinned = items.some((it) => it.case?.expect.effects !== undefined)
+  let trace: RunOptions['trace']
+  if (o.trace.trace || o.trace.allowNet || pinned) {
+    const { traceFlags, traceTools } = await import('../trace.js')
+    const f = traceFlags({ trace: o.trace.trace, sandbox: o.trace.sandbox, 'allow-net': o.trace.allowNet })
+    const by = f.trace ? undefined : "a case's expect.effects"
+    trace = { tools: traceTools(f, by), all: f.trace, sandbox: f.sandbox, allowNet: f.allowNet }
+  }
   const live = o.format === 'spec' && !o.watch && !o.quiet && liveTerminal(process.stdout)
   let reporter: Reporter
   let view: LiveView | null = null
@@ -190,6 +209,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     keepStdout: audit !== null,
     signal,
     collectGarbage,
+    trace,
     onStart: view ? (item, i) => view?.start(item, i) : undefined,
     onStderr: view ? (item, i, chunk) => view?.stderr(item, i, chunk) : undefined,
     onResult: (r, i) => {

@@ -45,6 +45,12 @@ export interface ExecuteOptions {
    * executor itself changes nothing process-wide.
    */
   collectGarbage?: () => void
+  /**
+   * A command to spawn in place of the entry, which runs the entry itself (its path the last
+   * argument) with the same environment, descriptors and process group: strace for `--trace`
+   * (core/trace/strace-run.ts). Everything else is as without it.
+   */
+  launch?: { file: string; args: readonly string[] }
 }
 
 export interface ExecuteResult {
@@ -206,8 +212,9 @@ export async function execute(
   let child: ChildProcess
   try {
     // Node takes paths as text: an entry whose path is not valid UTF-8 cannot be spawned exactly.
-    child = spawn(toText(skill.entry), [], {
-      argv0: toText(skill.entry),
+    const file = opts.launch?.file ?? toText(skill.entry)
+    child = spawn(file, opts.launch?.args ?? [], {
+      argv0: file,
       env,
       detached: true,
     })

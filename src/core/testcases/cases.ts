@@ -7,6 +7,7 @@ import { jsonSyntaxText } from '../json-syntax.js'
 import { stringify } from '../json-text.js'
 import { overlayOf } from '../overlay.js'
 import { readFileBounded } from '../read-bounded.js'
+import { type EffectPattern, parseEffectPatterns } from '../trace/expect.js'
 
 /**
  * A pack's table of cases: `<pack>/tests/*.json`, each file one case or an array of cases.
@@ -23,6 +24,7 @@ export const EXPECT_KEYS = [
   'timed_out',
   'stderr_contains',
   'max_duration_ms',
+  'effects',
 ] as const
 
 export type ErrorExpectation = { exact: string } | { match: string }
@@ -37,6 +39,8 @@ export interface Expect {
   timedOut?: boolean
   stderrContains?: string
   maxDurationMs?: number
+  /** The effects a traced run must have (core/trace/expect.ts): the case is then always traced. */
+  effects?: EffectPattern[]
 }
 
 /** Whether a case expects the skill to succeed: `ok` when given, else no expected error or timeout. */
@@ -363,6 +367,11 @@ function checkCase(
       if (typeof v !== 'number' || !(v > 0))
         bad('/expect/max_duration_ms', '`max_duration_ms` must be a number > 0')
       else expect.maxDurationMs = v
+    }
+    if ('effects' in e) {
+      const r = parseEffectPatterns(e.effects)
+      if ('problems' in r) for (const [at, m] of r.problems) bad(`/expect/effects${at}`, m)
+      else expect.effects = r.patterns
     }
     if (expect.ok === true && (expect.error !== undefined || expect.timedOut === true))
       bad('/expect/ok', '`ok: true` contradicts an expected error or timeout')

@@ -3,6 +3,8 @@ import { fromText, toText } from '../go/gostring.js'
 import { parseDuration } from '../go/time/duration.js'
 import { stringify } from '../json-text.js'
 import type { CompiledSchema } from '../schema/compile.js'
+import type { EffectFinding } from '../trace/class-check.js'
+import type { TraceReport, TraceTools } from '../trace/strace-run.js'
 import { expectsSuccess, type TestCase } from './cases.js'
 import { deepEqual, lineDiff, pretty, project, subsetMismatches } from './match.js'
 
@@ -15,6 +17,8 @@ export type FailureKind =
   | 'stderr_contains'
   | 'max_duration_ms'
   | 'snapshot'
+  /** --trace: a safe skill changed the host, or the effects differ from expect.effects. */
+  | 'effects'
   /** The case file does not check out, or the loader rejects the pack: nothing ran. */
   | 'case'
   | 'load'
@@ -44,6 +48,8 @@ export interface CaseOutcome {
   stdout?: string
   /** Set under --update for a snapshot case whose stored result differs: the value to write. */
   snapshot?: { result: unknown }
+  /** The traced run's effects and the class's findings (--trace, or a case with expect.effects). */
+  trace?: { report: TraceReport; findings: EffectFinding[] }
 }
 
 export interface RunCaseOptions {
@@ -57,6 +63,8 @@ export interface RunCaseOptions {
   keepStdout?: boolean
   /** ExecuteOptions.collectGarbage. */
   collectGarbage?: () => void
+  /** Trace the run (strace found; core/trace/strace-run.ts), and hold it to this class. */
+  trace?: { tools: TraceTools; sandbox: boolean; allowNet: boolean; skillClass: string }
 }
 
 const schemas = new Map<
@@ -89,12 +97,33 @@ export async function runCase(
     const d = parseDuration(fromText(c.timeout))
     if (d.ok && d.value > 0n) timeoutNs = d.value
   }
-  const r = await execute({ ...skill, timeoutNs }, c.args === null ? null : fromText(c.args), {
-    environ: caseEnviron(opts.environ ?? process.env, c.env),
-    signal: opts.signal,
-    onStderr: opts.onStderr,
-    collectGarbage: opts.collectGarbage,
-  })
+  const session =
+    opts.trace !== undefined
+      ? (await import('../trace/strace-run.js')).startTrace(opts.trace.tools, toText(skill.entry), opts.trace)
+      : null
+  let r: Awaited<ReturnType<typeof execute>>
+  try {
+    r = await execute({ ...skill, timeoutNs }, c.args === null ? null : fromText(c.args), {
+      environ: caseEnviron(opts.environ ?? process.env, c.env),
+      signal: opts.signal,
+      onStderr: opts.onStderr,
+      collectGarbage: opts.collectGarbage,
+      launch: session?.launch,
+    })
+  } catch (e) {
+    session?.dispose()
+    throw e
+  }
+  let trace: CaseOutcome['trace']
+  if (session !== null && opts.trace !== undefined) {
+    const report = session.finish()
+    const [{ holdToClass }, { asStartFailure }] = await Promise.all([
+      import('../trace/class-check.js'),
+      import('../trace/strace-run.js'),
+    ])
+    trace = { report, findings: holdToClass(opts.trace.skillClass, report.effects) }
+    r = asStartFailure(r, report, skill.key, skill.entry)
+  }
   const out: CaseOutcome = {
     passed: false,
     failures: [],
@@ -104,6 +133,7 @@ export async function runCase(
     exitCode: r.exitCode,
     durationMs: r.durationMs,
     stderr: r.stderr.toString('utf8'),
+    ...(trace !== undefined ? { trace } : {}),
   }
   if (r.ok) {
     if (opts.keepStdout) out.stdout = r.stdout.toString('utf8')
@@ -222,6 +252,14 @@ async function check(c: TestCase, out: CaseOutcome, update: boolean): Promise<vo
       `- ${JSON.stringify(e.stderrContains)}`,
       `+ ${JSON.stringify(tail)}`,
     ])
+  }
+  if (out.trace !== undefined) {
+    for (const f of out.trace.findings) if (f.severity === 'error') fail('effects', f.message)
+    if (e.effects !== undefined) {
+      const { effectsMismatch } = await import('../trace/expect.js')
+      const diff = effectsMismatch(e.effects, out.trace.report.effects)
+      if (diff.length > 0) fail('effects', 'effects differ from expect.effects', diff)
+    }
   }
   if (e.maxDurationMs !== undefined && out.durationMs > e.maxDurationMs)
     fail('max_duration_ms', `took ${Math.round(out.durationMs)} ms, over max_duration_ms ${e.maxDurationMs}`)

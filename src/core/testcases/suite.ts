@@ -9,6 +9,7 @@ import { buildSubprocessSkill, type SubprocessSkill } from '../loader/build.js'
 import { parseManifest } from '../loader/manifest.js'
 import { notJudgedText, readManifest, whole } from '../loader/manifest-read.js'
 import { buildFailedText } from '../loader/registry.js'
+import type { TraceTools } from '../trace/strace-run.js'
 import { type CaseFile, caseFiles, loadCaseFile, type TestCase } from './cases.js'
 import { type CaseOutcome, type Failure, runCase } from './run.js'
 import { type SnapshotUpdate, writeSnapshots } from './snapshot.js'
@@ -177,6 +178,11 @@ export interface RunOptions {
   onResult: (r: ItemResult, index: number) => void
   /** ExecuteOptions.collectGarbage. */
   collectGarbage?: () => void
+  /**
+   * Trace the runs (--trace/--sandbox: every case; otherwise only the cases with expect.effects,
+   * when `tools` is given).
+   */
+  trace?: { tools: TraceTools; all: boolean; sandbox: boolean; allowNet: boolean }
 }
 
 export interface RunSummary {
@@ -247,6 +253,10 @@ export async function runItems(items: Item[], opts: RunOptions): Promise<RunSumm
       signal: opts.signal,
       onStderr: opts.onStderr ? (chunk) => opts.onStderr?.(item, i, chunk) : undefined,
       collectGarbage: opts.collectGarbage,
+      trace:
+        opts.trace !== undefined && (opts.trace.all || item.case.expect.effects !== undefined)
+          ? { ...opts.trace, skillClass: item.pack.skill.class }
+          : undefined,
     })
     const result: ItemResult = {
       item,

@@ -2,11 +2,12 @@ import { relative } from 'node:path'
 import { toText } from '../../core/go/gostring.js'
 import { stringify } from '../../core/json-text.js'
 import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
-import type { Failure } from '../../core/testcases/run.js'
+import type { CaseOutcome, Failure } from '../../core/testcases/run.js'
 import type { Item, ItemResult, RunSummary } from '../../core/testcases/suite.js'
 import { envelope } from '../envelope.js'
 import { NO_PAINT, type Paint } from '../lint/stylish.js'
 import { terminalLineText, terminalText } from '../terminal.js'
+import { traceJson, traceLines } from '../trace.js'
 import { xml } from '../xml.js'
 
 /** What every format is told, in plan order. */
@@ -111,6 +112,10 @@ export class SpecReporter implements Reporter {
       this.failed.push(r)
       for (const f of r.failures) text += `      ${this.paint.error('●')} ${hang(f.message, '      ')}\n`
     }
+    const trace = r.outcome?.trace
+    if (trace !== undefined)
+      for (const l of traceLines(trace.report, [], process.stdout.isTTY === true))
+        text += `      ${this.paint.dim(l)}\n`
     this.write(text)
   }
 
@@ -194,6 +199,8 @@ interface CaseRecord {
   stderr: string
   /** A case whose snapshot was taken: whether it was written is read at the end. */
   snapshot: ItemResult | null
+  /** A traced case: its effects and the class's findings. */
+  trace: CaseOutcome['trace']
 }
 
 /** Keeps what the whole-document formats need of each result (not the entry's output). */
@@ -217,6 +224,7 @@ abstract class Collecting implements Reporter {
       exitCode: r.outcome?.exitCode ?? null,
       stderr: r.passed ? '' : (r.outcome?.stderr ?? ''),
       snapshot: r.updated ? r : null,
+      trace: r.outcome?.trace,
     })
   }
   abstract end(s: RunSummary): void
@@ -289,6 +297,7 @@ export class JsonReporter extends Collecting {
               message: f.message,
               ...(f.diff ? { diff: f.diff } : {}),
             })),
+            ...(r.trace !== undefined ? { trace: traceJson(r.trace.report, r.trace.findings) } : {}),
           })),
         })),
       },
@@ -319,14 +328,20 @@ export class JunitReporter extends Collecting {
       suites += `  <testsuite name="${xml(rs[0].pack)}" tests="${rs.length}" failures="${f}" errors="0" skipped="0" time="${secs(time)}" timestamp="${timestamp}" hostname="localhost" id="${id}" package="${xml(rs[0].dir)}">\n`
       for (const r of rs) {
         suites += `    <testcase classname="${xml(rs[0].pack)}" name="${xml(r.name)}" time="${secs(r.durationMs)}"`
+        // A traced case's effects, one a line, in <system-out>.
+        const out =
+          r.trace !== undefined
+            ? `      <system-out>${xml(traceLines(r.trace.report, r.trace.findings, false).join('\n'))}</system-out>\n`
+            : ''
         if (r.passed) {
-          suites += '/>\n'
+          suites += out === '' ? '/>\n' : `>\n${out}    </testcase>\n`
           continue
         }
         const body = r.failures
           .map((x) => [x.message, ...(x.diff ?? []).map((d) => `    ${d}`)].join('\n'))
           .join('\n')
         suites += `>\n      <failure message="${xml(r.failures[0]?.message ?? 'failed')}" type="${r.failures[0]?.kind ?? 'failed'}">${xml(`${r.file ? `${r.file}\n` : ''}${body}`)}</failure>\n`
+        suites += out
         if (r.stderr) suites += `      <system-err>${xml(r.stderr)}</system-err>\n`
         suites += '    </testcase>\n'
       }

@@ -144,7 +144,7 @@ describe('runItems', () => {
     )
     assert.equal(
       results[1].failures[0].message,
-      '/expect/okk: unknown key "okk" in expect (known: ok, result, result_schema, error, timed_out, stderr_contains, max_duration_ms)',
+      '/expect/okk: unknown key "okk" in expect (known: ok, result, result_schema, error, timed_out, stderr_contains, max_duration_ms, effects)',
     )
     assert.match(results[2].failures[0].message, /^skill loader: build bad name \(.*\/d\/skill.json\): /)
   })

@@ -25,7 +25,7 @@ ruleTester(rule, {
       findings: [
         {
           message:
-            '/expect/stdout: unknown key "stdout" in expect (known: ok, result, result_schema, error, timed_out, stderr_contains, max_duration_ms)',
+            '/expect/stdout: unknown key "stdout" in expect (known: ok, result, result_schema, error, timed_out, stderr_contains, max_duration_ms, effects)',
           line: 3,
           column: 26,
           file: 'skills/a/tests/a.json',
