@@ -102,10 +102,10 @@ export function skillDetail(s: RemoteSkill, out: NodeJS.WriteStream): string {
   return `${rows.join('\n')}\nparams${params.length ? `\n${params.join('\n')}` : '       none declared'}\n`
 }
 
-export function gateLine(s: RemoteSkill, role: string, refusal: string | null, edge?: number): string {
+export function gateLine(s: RemoteSkill, role: string, refused: boolean, edge?: number): string {
   const where =
     s.scope === 'host' ? (edge === undefined ? 'on an edge' : `on edge ${edge}`) : 'in the manager'
-  return `${s.key}: ${s.class}, runs ${where}; role ${role} ${refusal === null ? 'may run it' : 'is refused'}\n`
+  return `${s.key}: ${s.class}, runs ${where}; role ${role} ${refused ? 'is refused' : 'may run it'}\n`
 }
 
 function parsed(text: string): unknown {

@@ -658,12 +658,25 @@ function multipartFile(body: Buffer, boundary: string): { filename: string; data
     const part = body.subarray(start, next - 2)
     const headEnd = part.indexOf('\r\n\r\n')
     const head = part.subarray(0, headEnd).toString()
-    const name = /name="([^"]*)"/.exec(head)?.[1]
-    const filename = /filename="([^"]*)"/.exec(head)?.[1]
-    if (name === 'file' && filename !== undefined) return { filename, data: part.subarray(headEnd + 4) }
+    const disposition = /^content-disposition:[ \t]*(.*)$/im.exec(head)?.[1] ?? ''
+    const params = dispositionParams(disposition)
+    const filename = params.get('filename')
+    if (params.get('name') === 'file' && filename !== undefined)
+      return { filename, data: part.subarray(headEnd + 4) }
     at = next
   }
   return null
+}
+
+/** The parameters of a Content-Disposition value, each a token or a quoted string (mime.ParseMediaType). */
+function dispositionParams(value: string): Map<string, string> {
+  const out = new Map<string, string>()
+  const re =
+    /;\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([!#$%&'*+\-.^_`|~0-9A-Za-z]+))/g
+  for (const m of value.matchAll(re)) {
+    out.set(m[1].toLowerCase(), m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3])
+  }
+  return out
 }
 
 /** Regular files of a ustar archive, names with any leading `./` dropped. */

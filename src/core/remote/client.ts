@@ -212,4 +212,9 @@ export class ManagerClient {
   version(): Promise<{ manager_version: string }> {
     return this.json('GET', API.version)
   }
+
+  /** The user as the manager's database has it now (remote-contract §3.6). */
+  self(): Promise<{ id: number; email: string; role: string }> {
+    return this.json('GET', API.self)
+  }
 }
