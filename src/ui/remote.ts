@@ -1,3 +1,5 @@
+import { fromBuffer, toBuffer, toText } from '../core/go/gostring.js'
+import { stringify } from '../core/json-text.js'
 import type { Session } from '../core/remote/credentials.js'
 import {
   type DiffResult,
@@ -5,7 +7,7 @@ import {
   type RemoteSkill,
   SUBPROCESS_PREVIEW,
 } from '../core/remote/diff.js'
-import { terminalLineText } from './terminal.js'
+import { terminalBytes, terminalLineText } from './terminal.js'
 
 /**
  * What `remote` shows a person: tables and summaries. Text from the manager (names,
@@ -20,25 +22,44 @@ function when(unix: number): string {
   return unix > 0 ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : 'unknown'
 }
 
-export function loggedIn(base: string, s: Session, version: string, path: string): string {
-  return `Logged in to ${base} (ongrid ${version}) as ${s.email}, role ${s.role}.
-Access token until ${when(s.access_expires_at)}, refreshed with the refresh token until ${when(s.refresh_expires_at)}.
-Tokens kept in ${path} (0600).
-`
+/** Every value from the manager or the user (email, role, version) escaped on a terminal. */
+export function loggedIn(
+  base: string,
+  s: Session,
+  version: string,
+  path: string,
+  out: NodeJS.WriteStream,
+): string {
+  return [
+    `Logged in to ${base} (ongrid ${version}) as ${s.email}, role ${s.role}.`,
+    `Access token until ${when(s.access_expires_at)}, refreshed with the refresh token until ${when(s.refresh_expires_at)}.`,
+    `Tokens kept in ${path} (0600).`,
+  ]
+    .map((l) => `${line(l, out)}\n`)
+    .join('')
 }
 
 export function whoami(
   base: string,
   self: { id: number; email: string; role: string },
+  tokenRole: string,
   version: string,
   s: Session,
+  out: NodeJS.WriteStream,
 ): string {
-  return `manager   ${base} (ongrid ${version})
-user      ${self.email} (id ${self.id})
-role      ${self.role}
-access    until ${when(s.access_expires_at)}
-session   until ${when(s.refresh_expires_at)} (then remote login again)
-`
+  const role =
+    tokenRole === self.role
+      ? self.role
+      : `${self.role} (the session's token still says ${tokenRole}: the manager checks that one until the token is refreshed)`
+  return [
+    `manager   ${base} (ongrid ${version})`,
+    `user      ${self.email} (id ${self.id})`,
+    `role      ${role}`,
+    `access    until ${when(s.access_expires_at)}`,
+    `session   until ${when(s.refresh_expires_at)} (then remote login again)`,
+  ]
+    .map((l) => `${line(l, out)}\n`)
+    .join('')
 }
 
 /** A skill in --json: the manager's fields, with its kind said (what /v1/skills mixes). */
@@ -210,4 +231,37 @@ export function diffText(d: DiffResult, base: string, out: NodeJS.WriteStream): 
   )
   for (const n of d.not_compared) lines.push(`not compared: ${n}`)
   return `${lines.map((l) => line(l, out)).join('\n')}\n`
+}
+
+/**
+ * A skill's result for a person: the manager's bytes as they came (as `run` prints stdout),
+ * with control characters shown escaped on a terminal; `null` when there is none.
+ */
+export function resultBytes(raw: Buffer | null, out: NodeJS.WriteStream): Buffer {
+  const bytes = raw ?? Buffer.from('null')
+  return Buffer.concat([
+    out.isTTY === true ? toBuffer(terminalBytes(fromBuffer(bytes), true)) : bytes,
+    Buffer.from('\n'),
+  ])
+}
+
+const RESULT_SLOT = '\u0000result\u0000'
+
+/**
+ * `remote exec --json`: the document with `result` spliced in as the manager's own text (never
+ * through a JS number), and `result_text` the same text as a string.
+ */
+export function execJson(doc: object, raw: Buffer | null): Buffer {
+  const text = `${stringify(raw === null ? doc : { ...doc, result: RESULT_SLOT }, 2)}\n`
+  if (raw === null) return Buffer.from(text)
+  // Valid UTF-8 goes as it came; else as the text of its string (one U+FFFD per bad byte).
+  const bytes = Buffer.from(raw.toString('utf8'), 'utf8').equals(raw)
+    ? raw
+    : Buffer.from(toText(fromBuffer(raw)))
+  const at = text.indexOf(JSON.stringify(RESULT_SLOT))
+  return Buffer.concat([
+    Buffer.from(text.slice(0, at)),
+    bytes,
+    Buffer.from(text.slice(at + JSON.stringify(RESULT_SLOT).length)),
+  ])
 }

@@ -18,7 +18,7 @@ import { fromBuffer, type GoString, toText } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
 import { ManagerClient } from '../../core/remote/client.js'
-import { CredentialStore, type Session } from '../../core/remote/credentials.js'
+import { CredentialStore, type Session, tokenRole } from '../../core/remote/credentials.js'
 import type { DiffResult } from '../../core/remote/diff.js'
 import { REMOTE_EXIT, RemoteError, type Transport } from '../../core/remote/http.js'
 import {
@@ -168,6 +168,7 @@ async function guarded(
     const fields: Record<string, unknown> = {}
     if (e.hint) fields.hint = e.hint
     if (e instanceof RemoteError) {
+      if (e.timedOut && command === 'remote exec') fields.client_timeout = true
       if (e.status !== undefined) fields.http_status = e.status
       if (e.managerText !== undefined) fields.manager_error = e.managerText
       if (e.code !== undefined) fields.manager_code = e.code
@@ -228,7 +229,7 @@ async function remoteLoginWork({ flags }: InputOf<typeof RemoteLogin>): Promise<
         ...expiryDoc(session),
       })
     } else {
-      process.stdout.write(view.loggedIn(c.base, session, version, c.store.path))
+      process.stdout.write(view.loggedIn(c.base, session, version, c.store.path, process.stdout))
     }
     return EXIT.ok
   })
@@ -261,13 +262,16 @@ async function remoteWhoamiWork({ flags }: InputOf<typeof RemoteWhoami>): Promis
     const self = await c.self()
     const { manager_version } = await c.version()
     const s = c.session()
+    // /v1/self reads the database; the manager checks the token's role until it is refreshed.
+    const tokenRoleNow = tokenRole(s)
     if (flags.json) {
       emit('remote whoami', c.base, {
         user: { id: self.id, email: self.email, role: self.role },
+        token_role: tokenRoleNow,
         manager_version,
         ...expiryDoc(s),
       })
-    } else process.stdout.write(view.whoami(c.base, self, manager_version, s))
+    } else process.stdout.write(view.whoami(c.base, self, tokenRoleNow, manager_version, s, process.stdout))
     return EXIT.ok
   })
 }
@@ -316,8 +320,9 @@ async function remoteExecWork({ args, flags }: InputOf<typeof RemoteExec>): Prom
   return withClient(
     flags,
     async (c) => {
-      const role = c.session().role
       const s = await getSkill(c, args.key)
+      // The role of the token the execute call will carry, after any refresh it needs (§10.2).
+      const role = tokenRole(await c.ready())
       const cls = classOf(s)
       const refused = gateRefusal(args.key, cls, role)
       if (!json && !flags.quiet) process.stderr.write(view.gateLine(s, role, refused !== null, edge))
@@ -341,22 +346,24 @@ async function remoteExecWork({ args, flags }: InputOf<typeof RemoteExec>): Prom
           argsDoc = JSON.parse(toText(params))
         } catch {}
         const code = failed === null ? EXIT.ok : REMOTE_EXIT.failed
-        emit(
+        const doc = envelope(
           'remote exec',
-          c.base,
+          code,
           {
-            result: out.result,
+            manager: c.base,
+            result: null,
+            result_text: out.result === null ? null : toText(fromBuffer(out.result)),
             duration_ms: Math.round(out.ms * 1000) / 1000,
             skill: { name: s.key, class: cls, scope: s.scope ?? null, category: s.category ?? null },
             edge_id: edge ?? null,
             role,
             args: argsDoc,
           },
-          code,
-          failed === null ? undefined : jsonError('remote exec', code, failed, { manager_error: error }),
+          failed === null ? null : jsonError('remote exec', code, failed, { manager_error: error }),
         )
+        process.stdout.write(view.execJson(doc, out.result))
       } else if (error === null) {
-        process.stdout.write(`${JSON.stringify(out.result, null, 2)}\n`)
+        process.stdout.write(view.resultBytes(out.result, process.stdout))
       }
       // A 200 carrying `error` is a failed run.
       return error === null ? EXIT.ok : REMOTE_EXIT.failed

@@ -37,16 +37,31 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'ongrid-skill', 'credentials.json')
 }
 
-/** The `exp` claim of a JWT, read without checking it (it is only shown and used to refresh early). */
-export function tokenExpiry(token: string): number | null {
+/** The claims of a JWT, read without checking them (only shown, and used to decide early). */
+function claimsOf(token: string): Record<string, unknown> | null {
   const part = token.split('.')[1]
   if (part === undefined) return null
   try {
-    const exp = (JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown }).exp
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp : null
+    const v = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown
+    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null
   } catch {
     return null
   }
+}
+
+/** The `exp` claim of a JWT (it is only shown and used to refresh early). */
+export function tokenExpiry(token: string): number | null {
+  const exp = claimsOf(token)?.exp
+  return typeof exp === 'number' && Number.isFinite(exp) ? exp : null
+}
+
+/**
+ * The role a session's calls carry: the `role` claim of its access token, which every check of
+ * the manager reads (remote-contract §10.2), else the role the login answered.
+ */
+export function tokenRole(s: Session): string {
+  const role = claimsOf(s.access_token)?.role
+  return typeof role === 'string' ? role : s.role
 }
 
 function isSession(v: unknown): v is Session {

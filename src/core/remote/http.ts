@@ -36,6 +36,9 @@ export class RemoteError extends UserError {
   ) {
     super(message, exitCode, hint)
   }
+
+  /** The client's own deadline (--timeout) ended the wait: the manager may still have been working. */
+  timedOut = false
 }
 
 export interface Transport {
@@ -202,13 +205,13 @@ export function exchange(
       req.destroy()
       if (e.code === 'ABORTED') reject(new RemoteError(`${what}: stopped`, REMOTE_EXIT.unreachable))
       else if (e.code === 'TIMEOUT') {
-        reject(
-          new RemoteError(
-            `${what}: no answer from ${t.base} within ${t.timeoutMs / 1000}s`,
-            REMOTE_EXIT.unreachable,
-            'a longer --timeout, or check the manager (nginx cuts a request at 300s)',
-          ),
+        const err = new RemoteError(
+          `${what}: no answer from ${t.base} within ${t.timeoutMs / 1000}s`,
+          REMOTE_EXIT.unreachable,
+          'a longer --timeout, or check the manager (nginx cuts a request at 300s)',
         )
+        err.timedOut = true
+        reject(err)
       } else if (e.message === 'reply too large') {
         reject(new RemoteError(`${what}: the reply is larger than 64 MiB`, REMOTE_EXIT.unreachable))
       } else {

@@ -1,7 +1,8 @@
 import { UserError } from '../errors.js'
 import { type GoBytes, type GoString, toText } from '../go/gostring.js'
 import { stat } from '../go/os/file.js'
-import { abs } from '../go/path/filepath/path.js'
+import { abs, base } from '../go/path/filepath/path.js'
+import { evalSymlinks } from '../go/path/filepath/symlink.js'
 import type { LocalPack, LocalSkill } from './diff.js'
 
 /**
@@ -14,6 +15,7 @@ export async function localSide(dirs: GoBytes[]): Promise<{ skills: LocalSkill[]
   const { detectContainer, loadPluginContainer } = await import('../marketplace/container.js')
   const { loadDirs } = await import('../loader/loader.js')
   const { Registry } = await import('../loader/registry.js')
+  const { stagingBasename } = await import('../marketplace/install.js')
   const skills: LocalSkill[] = []
   const packs: LocalPack[] = []
   const walked: GoString[] = []
@@ -25,7 +27,11 @@ export async function localSide(dirs: GoBytes[]): Promise<{ skills: LocalSkill[]
     const st = stat(dir)
     if (!st.ok || !st.value.isDir()) throw new UserError(`${text}: not a directory`)
     if (detectContainer(dir).kind !== '') {
-      const l = await loadPluginContainer(dir)
+      // As `remote push` uploads it: a pack with no manifest under its own folder's name (the
+      // dir's, links resolved, as `marketplace pack` reads it), which the manager names it after.
+      const real = evalSymlinks(dir)
+      const stagingName = stagingBasename(base(real.ok ? real.value : dir))
+      const l = await loadPluginContainer(dir, { stagingName })
       if (!l.ok) throw new UserError(`${text}: ${toText(l.err.error())}`)
       const p = l.result.pack
       packs.push({

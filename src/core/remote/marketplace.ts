@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { UserError } from '../errors.js'
-import { API, type ManagerClient, refusal } from './client.js'
+import { API, type ManagerClient, refusal, restated } from './client.js'
 import type { InstalledPack } from './diff.js'
-import { REMOTE_EXIT, RemoteError } from './http.js'
+import { REMOTE_EXIT } from './http.js'
 
 /**
  * The marketplace routes of the manager's REST API (remote-contract §5.8–5.12): the installed
@@ -43,15 +43,17 @@ export async function bindPack(
     type: 'application/json',
     data: Buffer.from(JSON.stringify({ bindings })),
   })
+  if (r.status === 200) return
+  const e = refusal(`PUT bindings of ${id}`, r, c.base)
   if (r.status === 404) {
-    throw new RemoteError(
+    throw restated(
+      e,
       `${id} is not installed on ${c.base} (the manager answered 404)`,
       REMOTE_EXIT.refused,
       'see: ongrid-skill remote installed',
-      404,
     )
   }
-  if (r.status !== 200) throw refusal(`PUT bindings of ${id}`, r, c.base)
+  throw e
 }
 
 export interface Registry {
@@ -98,11 +100,11 @@ export async function upload(c: ManagerClient, body: { type: string; data: Buffe
   const r = await c.call('POST', API.upload, body)
   if (r.status === 409) {
     const e = refusal('upload', r, c.base)
-    throw new RemoteError(
+    throw restated(
+      e,
       e.message,
       REMOTE_EXIT.refused,
       'the manager has no update route: uninstall it (remote uninstall ID; its bindings go too), push again, then bind again',
-      409,
     )
   }
   if (r.status !== 200) throw refusal('upload', r, c.base)
