@@ -90,14 +90,21 @@ function table(rows: string[][], out: NodeJS.WriteStream): string {
 
 export function skillTable(items: RemoteSkill[], out: NodeJS.WriteStream): string {
   if (items.length === 0) return 'No skills.\n'
-  const first = (d: string) => {
+  const first = (d = '') => {
     const l = d.split('\n')[0]
     return [...l].length > 60 ? `${[...l].slice(0, 59).join('')}…` : l
   }
   return table(
     [
       ['KEY', 'KIND', 'CLASS', 'SCOPE', 'CATEGORY', 'DESCRIPTION'],
-      ...items.map((s) => [s.key, kindOf(s), s.class, s.scope ?? '', s.category ?? '', first(s.description)]),
+      ...items.map((s) => [
+        s.key,
+        kindOf(s),
+        s.class ?? '',
+        s.scope ?? '',
+        s.category ?? '',
+        first(s.description),
+      ]),
     ],
     out,
   )
@@ -106,13 +113,13 @@ export function skillTable(items: RemoteSkill[], out: NodeJS.WriteStream): strin
 export function skillDetail(s: RemoteSkill, out: NodeJS.WriteStream): string {
   const rows = [
     `key          ${s.key}`,
-    `name         ${s.name}`,
+    `name         ${s.name ?? ''}`,
     `kind         ${kindOf(s)}`,
-    `class        ${s.class}`,
+    `class        ${s.class ?? ''}`,
     `scope        ${s.scope ?? ''}`,
     `category     ${s.category ?? ''}`,
     ...(s.result_preview ? [`result       ${s.result_preview}`] : []),
-    `description  ${s.description}`,
+    `description  ${s.description ?? ''}`,
   ].map((l) => line(l, out))
   const params = (s.params ?? []).map((p) =>
     line(
@@ -126,11 +133,11 @@ export function skillDetail(s: RemoteSkill, out: NodeJS.WriteStream): string {
 export function gateLine(s: RemoteSkill, role: string, refused: boolean, edge?: number): string {
   const where =
     s.scope === 'host' ? (edge === undefined ? 'on an edge' : `on edge ${edge}`) : 'in the manager'
-  return `${s.key}: ${s.class}, runs ${where}; role ${role} ${refused ? 'is refused' : 'may run it'}\n`
+  return `${s.key}: ${s.class ?? 'safe'}, runs ${where}; role ${role} ${refused ? 'is refused' : 'may run it'}\n`
 }
 
-function parsed(text: string): unknown {
-  if (text === '') return null
+function parsed(text: string | undefined): unknown {
+  if (text === undefined || text === '') return null
   try {
     return JSON.parse(text)
   } catch {
@@ -140,20 +147,19 @@ function parsed(text: string): unknown {
 
 /** An installed pack in --json: snake_case, its JSON strings parsed once more. */
 export function packDoc(p: InstalledPack) {
-  const raw = p as unknown as Record<string, unknown>
   return {
-    id: p.ID,
-    pack_id: p.PackID,
-    display_name: p.DisplayName,
-    version: p.Version,
-    source: p.Source,
-    install_path: raw.InstallPath ?? null,
-    manifest_sha256: p.ManifestSHA256,
-    signature_state: p.SignatureState,
+    id: p.ID ?? null,
+    pack_id: p.PackID ?? null,
+    display_name: p.DisplayName ?? null,
+    version: p.Version ?? null,
+    source: p.Source ?? null,
+    install_path: p.InstallPath ?? null,
+    manifest_sha256: p.ManifestSHA256 ?? null,
+    signature_state: p.SignatureState ?? null,
     capabilities: parsed(p.CapabilitiesJSON),
     bindings: parsed(p.BindingsJSON),
-    installed_by: raw.InstalledBy ?? null,
-    installed_at: p.InstalledAt,
+    installed_by: p.InstalledBy ?? null,
+    installed_at: p.InstalledAt ?? null,
   }
 }
 
@@ -163,12 +169,12 @@ export function packTable(items: InstalledPack[], out: NodeJS.WriteStream): stri
     [
       ['PACK', 'VERSION', 'SOURCE', 'SIGNATURE', 'INSTALLED', 'SHA256'],
       ...items.map((p) => [
-        p.PackID,
-        p.Version,
-        p.Source,
-        p.SignatureState,
-        p.InstalledAt,
-        p.ManifestSHA256.slice(0, 12),
+        p.PackID ?? '',
+        p.Version ?? '',
+        p.Source ?? '',
+        p.SignatureState ?? '',
+        p.InstalledAt ?? '',
+        (p.ManifestSHA256 ?? '').slice(0, 12),
       ]),
     ],
     out,
@@ -192,17 +198,18 @@ export function registries(
 
 export function pushed(
   doc: {
-    pack: InstalledPack
+    pack?: InstalledPack
     capabilities: unknown
-    warnings: { path: string; reason: string; code: string }[] | null
+    warnings?: { path: string; reason: string; code: string }[] | null
   },
   out: NodeJS.WriteStream,
 ): string {
-  const p = doc.pack
+  const p = doc.pack ?? {}
+  const at = (v: string | number | undefined) => (v === undefined ? '(not said)' : String(v))
   const caps = doc.capabilities as { skills?: { name: string; scope?: string }[] | null } | null
-  const skills = (caps?.skills ?? []).map((s) => `${s.name}${s.scope ? ` (${s.scope})` : ''}`)
+  const skills = (caps?.skills ?? []).map((s) => `${s?.name}${s?.scope ? ` (${s.scope})` : ''}`)
   const lines = [
-    `Installed ${p.PackID} ${p.Version} (id ${p.ID}), signature ${p.SignatureState}, manifest sha256 ${p.ManifestSHA256}`,
+    `Installed ${at(p.PackID)} ${at(p.Version)} (id ${at(p.ID)}), signature ${at(p.SignatureState)}, manifest sha256 ${at(p.ManifestSHA256)}`,
     `skills: ${skills.length ? skills.join(', ') : 'none'}`,
     ...(doc.warnings ?? []).map((w) => `warning ${w.code}: ${w.reason}`),
   ]

@@ -446,7 +446,8 @@ export class ManagerServer {
       }
       case 'version':
         res.writeHead(200, { 'Content-Type': 'application/json' })
-        res.end(`{"manager_version":"${this.opts.version ?? 'v0.13.4'}"}`)
+        // Hand-written by the manager, no newline; a version with control characters is escaped.
+        res.end(`{"manager_version":${JSON.stringify(this.opts.version ?? 'v0.13.4')}}`)
         return
       case 'skills': {
         const cat = url.searchParams.get('category')

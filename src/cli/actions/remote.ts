@@ -440,7 +440,7 @@ async function remotePushWork({ args, flags }: InputOf<typeof RemotePush>): Prom
         const doc = await upload(c, body)
         if (flags.json) {
           emit('remote push', c.base, {
-            pack: view.packDoc(doc.pack),
+            pack: view.packDoc(doc.pack ?? {}),
             capabilities: doc.capabilities,
             warnings: doc.warnings ?? [],
           })

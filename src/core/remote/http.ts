@@ -164,7 +164,6 @@ export function exchange(
         Accept: 'application/json',
         'User-Agent': 'ongrid-skill',
         ...(body ? { 'Content-Type': body.type, 'Content-Length': String(body.data.length) } : {}),
-        ...headers,
       },
       ...(tls ? { rejectUnauthorized: !t.insecure } : {}),
       ...(tls && t.ca !== undefined ? { ca: t.ca } : {}),
@@ -225,6 +224,9 @@ export function exchange(
         )
       }
     }
+    // Set on the request, not in its options: NODE_DEBUG=net prints the options (a Bearer token
+    // with them), never a request's own headers.
+    for (const [k, v] of Object.entries(headers)) req.setHeader(k, v)
     timer = setTimeout(() => fail(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })), t.timeoutMs)
     t.signal?.addEventListener('abort', onAbort, { once: true })
     req.on('error', fail)

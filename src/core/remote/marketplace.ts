@@ -70,7 +70,7 @@ export async function registries(c: ManagerClient): Promise<{ items: Registry[];
 
 /** The upload's answer (the install result). */
 export interface Uploaded {
-  pack: InstalledPack
+  pack?: InstalledPack
   capabilities: unknown
   warnings: { path: string; reason: string; code: string }[] | null
 }
