@@ -130,10 +130,16 @@ export function skillDetail(s: RemoteSkill, out: NodeJS.WriteStream): string {
   return `${rows.join('\n')}\nparams${params.length ? `\n${params.join('\n')}` : '       none declared'}\n`
 }
 
-export function gateLine(s: RemoteSkill, role: string, refused: boolean, edge?: number): string {
+export function gateLine(
+  s: RemoteSkill,
+  role: string,
+  refused: boolean,
+  out: NodeJS.WriteStream,
+  edge?: number,
+): string {
   const where =
     s.scope === 'host' ? (edge === undefined ? 'on an edge' : `on edge ${edge}`) : 'in the manager'
-  return `${s.key}: ${s.class ?? 'safe'}, runs ${where}; role ${role} ${refused ? 'is refused' : 'may run it'}\n`
+  return `${line(`${s.key}: ${s.class ?? 'safe'}, runs ${where}; role ${role} ${refused ? 'is refused' : 'may run it'}`, out)}\n`
 }
 
 function parsed(text: string | undefined): unknown {

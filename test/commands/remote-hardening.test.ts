@@ -118,6 +118,30 @@ describe("the manager's strings on a terminal", () => {
   })
 })
 
+describe("exec's gate line and result on a terminal", () => {
+  test("a skill's class from the manager is escaped in the gate line, not obeyed", async () => {
+    const s = await server({
+      skills: [
+        {
+          key: 'evil',
+          name: 'evil',
+          description: 'E.',
+          class: 'safe\x1b]0;owned\x07' as never,
+          scope: 'manager',
+          params: [],
+        },
+      ],
+      outcomes: { evil: { resultText: '{"ok":true}' } },
+    })
+    const h = home()
+    assert.equal((await run(['login', '--manager', s.url, '--email', ADMIN.email], h)).code, 0)
+    const r = await run(['exec', 'evil'], h, { tty: true })
+    assert.equal(r.code, 0, r.stdout)
+    assert.ok(!r.stdout.includes('\x1b'), JSON.stringify(r.stdout))
+    assert.match(r.stdout, /^evil: safe\\x1b\]0;owned\\a, runs in the manager; role admin may run it\r?$/m)
+  })
+})
+
 describe('an installed pack with fields left out', () => {
   test('installed (table and --json), push answers and diff never fail on a missing field', async () => {
     const s = await server({
