@@ -325,7 +325,8 @@ async function remoteExecWork({ args, flags }: InputOf<typeof RemoteExec>): Prom
       const role = tokenRole(await c.ready())
       const cls = classOf(s)
       const refused = gateRefusal(args.key, cls, role)
-      if (!json && !flags.quiet) process.stderr.write(view.gateLine(s, role, refused !== null, process.stderr, edge))
+      if (!json && !flags.quiet)
+        process.stderr.write(view.gateLine(s, role, refused !== null, process.stderr, edge))
       if (refused !== null) throw refused
       if (s.scope === 'host' && edge === undefined) {
         throw new UserError(`${args.key} runs on an edge (scope host): give --edge ID (not called)`)
