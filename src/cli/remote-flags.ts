@@ -1,7 +1,5 @@
 import { Flags } from '@oclif/core'
-
-/** The environment variable naming the manager (after --manager, before the credential store). */
-export const MANAGER_ENV = 'ONGRID_MANAGER_URL'
+import { MANAGER_ENV } from '../core/remote/profiles.js'
 
 /** The flags every `remote` command shares: which manager, how to trust it, how long to wait. */
 export const remoteFlags = {

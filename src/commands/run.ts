@@ -13,7 +13,9 @@ export default class Run extends BaseCommand {
 
 On success the entry's stdout is printed verbatim (exit 0). On failure "error: <the manager's text>" goes to stderr (exit 1; 3 when it timed out). The entry's stderr streams live to stderr while it runs.
 
-Args that are not JSON are a usage error (exit 2, with the position); --no-validate sends them to the executor as they are, which refuses them as the manager does. With --json every outcome is one JSON document on stdout (schemas/output/run.schema.json): ok, exit_code (the CLI's), command, schema_version, error ({message, kind} or null), then the run's own fields; the entry's own status is entry.exit_status, the manager's error text entry.error.
+Args come from --args or --args-file (FILE, or - for stdin), with --arg key=value set over them. Without --args and --args-file, a piped stdin (or a file redirected to it) is the args, as the manager hands them to the entry on stdin: read to its end, --arg set over it; --args and --args-file win (stdin is then not read, and a note says so). A terminal, /dev/null or a closed stdin is never read.
+
+With --role, the class gate comes first, as in the manager: a call it refuses is exit 5 whatever its args. Args that are not JSON are a usage error (exit 2, with the position); --no-validate sends them to the executor as they are, which refuses them as the manager does. With --json every outcome is one JSON document on stdout (schemas/output/run.schema.json): ok, exit_code (the CLI's), command, schema_version, error ({message, kind} or null), then the run's own fields; the entry's own status is entry.exit_status, the manager's error text entry.error.
 
 With --trace the entry runs under strace and what it did to the host is reported after its output (files, processes, signals to others, connections, privilege changes), held to its class; --sandbox runs it so inside bubblewrap: the host read-only, writes reported and thrown away, no network unless --allow-net (README: What --trace and --sandbox see, and miss).
 
@@ -25,8 +27,8 @@ Exit codes: 0 ok, 1 the skill failed, 2 usage error or the loader rejects the pa
       '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --args \'{"path":"/tmp"}\'',
     ],
     [
-      'Args from stdin (read only when asked)',
-      'echo \'{"path":"/tmp"}\' | <%= config.bin %> <%= command.id %> examples/skills/disk_usage --args-file -',
+      'Args from stdin, as the manager passes them',
+      'echo \'{"path":"/tmp"}\' | <%= config.bin %> <%= command.id %> examples/skills/disk_usage',
     ],
     [
       'Typed args from the schema (n is an integer, tags an array)',

@@ -1,3 +1,5 @@
+import { fromBuffer, toBuffer, toText } from '../core/go/gostring.js'
+import { stringify } from '../core/json-text.js'
 import type { Session } from '../core/remote/credentials.js'
 import {
   type DiffResult,
@@ -5,7 +7,7 @@ import {
   type RemoteSkill,
   SUBPROCESS_PREVIEW,
 } from '../core/remote/diff.js'
-import { terminalLineText } from './terminal.js'
+import { terminalBytes, terminalLineText } from './terminal.js'
 
 /**
  * What `remote` shows a person: tables and summaries. Text from the manager (names,
@@ -20,25 +22,44 @@ function when(unix: number): string {
   return unix > 0 ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : 'unknown'
 }
 
-export function loggedIn(base: string, s: Session, version: string, path: string): string {
-  return `Logged in to ${base} (ongrid ${version}) as ${s.email}, role ${s.role}.
-Access token until ${when(s.access_expires_at)}, refreshed with the refresh token until ${when(s.refresh_expires_at)}.
-Tokens kept in ${path} (0600).
-`
+/** Every value from the manager or the user (email, role, version) escaped on a terminal. */
+export function loggedIn(
+  base: string,
+  s: Session,
+  version: string,
+  path: string,
+  out: NodeJS.WriteStream,
+): string {
+  return [
+    `Logged in to ${base} (ongrid ${version}) as ${s.email}, role ${s.role}.`,
+    `Access token until ${when(s.access_expires_at)}, refreshed with the refresh token until ${when(s.refresh_expires_at)}.`,
+    `Tokens kept in ${path} (0600).`,
+  ]
+    .map((l) => `${line(l, out)}\n`)
+    .join('')
 }
 
 export function whoami(
   base: string,
   self: { id: number; email: string; role: string },
+  tokenRole: string,
   version: string,
   s: Session,
+  out: NodeJS.WriteStream,
 ): string {
-  return `manager   ${base} (ongrid ${version})
-user      ${self.email} (id ${self.id})
-role      ${self.role}
-access    until ${when(s.access_expires_at)}
-session   until ${when(s.refresh_expires_at)} (then remote login again)
-`
+  const role =
+    tokenRole === self.role
+      ? self.role
+      : `${self.role} (the session's token still says ${tokenRole}: the manager checks that one until the token is refreshed)`
+  return [
+    `manager   ${base} (ongrid ${version})`,
+    `user      ${self.email} (id ${self.id})`,
+    `role      ${role}`,
+    `access    until ${when(s.access_expires_at)}`,
+    `session   until ${when(s.refresh_expires_at)} (then remote login again)`,
+  ]
+    .map((l) => `${line(l, out)}\n`)
+    .join('')
 }
 
 /** A skill in --json: the manager's fields, with its kind said (what /v1/skills mixes). */
@@ -69,14 +90,21 @@ function table(rows: string[][], out: NodeJS.WriteStream): string {
 
 export function skillTable(items: RemoteSkill[], out: NodeJS.WriteStream): string {
   if (items.length === 0) return 'No skills.\n'
-  const first = (d: string) => {
+  const first = (d = '') => {
     const l = d.split('\n')[0]
     return [...l].length > 60 ? `${[...l].slice(0, 59).join('')}…` : l
   }
   return table(
     [
       ['KEY', 'KIND', 'CLASS', 'SCOPE', 'CATEGORY', 'DESCRIPTION'],
-      ...items.map((s) => [s.key, kindOf(s), s.class, s.scope ?? '', s.category ?? '', first(s.description)]),
+      ...items.map((s) => [
+        s.key,
+        kindOf(s),
+        s.class ?? '',
+        s.scope ?? '',
+        s.category ?? '',
+        first(s.description),
+      ]),
     ],
     out,
   )
@@ -85,13 +113,13 @@ export function skillTable(items: RemoteSkill[], out: NodeJS.WriteStream): strin
 export function skillDetail(s: RemoteSkill, out: NodeJS.WriteStream): string {
   const rows = [
     `key          ${s.key}`,
-    `name         ${s.name}`,
+    `name         ${s.name ?? ''}`,
     `kind         ${kindOf(s)}`,
-    `class        ${s.class}`,
+    `class        ${s.class ?? ''}`,
     `scope        ${s.scope ?? ''}`,
     `category     ${s.category ?? ''}`,
     ...(s.result_preview ? [`result       ${s.result_preview}`] : []),
-    `description  ${s.description}`,
+    `description  ${s.description ?? ''}`,
   ].map((l) => line(l, out))
   const params = (s.params ?? []).map((p) =>
     line(
@@ -102,14 +130,20 @@ export function skillDetail(s: RemoteSkill, out: NodeJS.WriteStream): string {
   return `${rows.join('\n')}\nparams${params.length ? `\n${params.join('\n')}` : '       none declared'}\n`
 }
 
-export function gateLine(s: RemoteSkill, role: string, refusal: string | null, edge?: number): string {
+export function gateLine(
+  s: RemoteSkill,
+  role: string,
+  refused: boolean,
+  out: NodeJS.WriteStream,
+  edge?: number,
+): string {
   const where =
     s.scope === 'host' ? (edge === undefined ? 'on an edge' : `on edge ${edge}`) : 'in the manager'
-  return `${s.key}: ${s.class}, runs ${where}; role ${role} ${refusal === null ? 'may run it' : 'is refused'}\n`
+  return `${line(`${s.key}: ${s.class ?? 'safe'}, runs ${where}; role ${role} ${refused ? 'is refused' : 'may run it'}`, out)}\n`
 }
 
-function parsed(text: string): unknown {
-  if (text === '') return null
+function parsed(text: string | undefined): unknown {
+  if (text === undefined || text === '') return null
   try {
     return JSON.parse(text)
   } catch {
@@ -119,20 +153,19 @@ function parsed(text: string): unknown {
 
 /** An installed pack in --json: snake_case, its JSON strings parsed once more. */
 export function packDoc(p: InstalledPack) {
-  const raw = p as unknown as Record<string, unknown>
   return {
-    id: p.ID,
-    pack_id: p.PackID,
-    display_name: p.DisplayName,
-    version: p.Version,
-    source: p.Source,
-    install_path: raw.InstallPath ?? null,
-    manifest_sha256: p.ManifestSHA256,
-    signature_state: p.SignatureState,
+    id: p.ID ?? null,
+    pack_id: p.PackID ?? null,
+    display_name: p.DisplayName ?? null,
+    version: p.Version ?? null,
+    source: p.Source ?? null,
+    install_path: p.InstallPath ?? null,
+    manifest_sha256: p.ManifestSHA256 ?? null,
+    signature_state: p.SignatureState ?? null,
     capabilities: parsed(p.CapabilitiesJSON),
     bindings: parsed(p.BindingsJSON),
-    installed_by: raw.InstalledBy ?? null,
-    installed_at: p.InstalledAt,
+    installed_by: p.InstalledBy ?? null,
+    installed_at: p.InstalledAt ?? null,
   }
 }
 
@@ -142,12 +175,12 @@ export function packTable(items: InstalledPack[], out: NodeJS.WriteStream): stri
     [
       ['PACK', 'VERSION', 'SOURCE', 'SIGNATURE', 'INSTALLED', 'SHA256'],
       ...items.map((p) => [
-        p.PackID,
-        p.Version,
-        p.Source,
-        p.SignatureState,
-        p.InstalledAt,
-        p.ManifestSHA256.slice(0, 12),
+        p.PackID ?? '',
+        p.Version ?? '',
+        p.Source ?? '',
+        p.SignatureState ?? '',
+        p.InstalledAt ?? '',
+        (p.ManifestSHA256 ?? '').slice(0, 12),
       ]),
     ],
     out,
@@ -171,17 +204,18 @@ export function registries(
 
 export function pushed(
   doc: {
-    pack: InstalledPack
+    pack?: InstalledPack
     capabilities: unknown
-    warnings: { path: string; reason: string; code: string }[] | null
+    warnings?: { path: string; reason: string; code: string }[] | null
   },
   out: NodeJS.WriteStream,
 ): string {
-  const p = doc.pack
+  const p = doc.pack ?? {}
+  const at = (v: string | number | undefined) => (v === undefined ? '(not said)' : String(v))
   const caps = doc.capabilities as { skills?: { name: string; scope?: string }[] | null } | null
-  const skills = (caps?.skills ?? []).map((s) => `${s.name}${s.scope ? ` (${s.scope})` : ''}`)
+  const skills = (caps?.skills ?? []).map((s) => `${s?.name}${s?.scope ? ` (${s.scope})` : ''}`)
   const lines = [
-    `Installed ${p.PackID} ${p.Version} (id ${p.ID}), signature ${p.SignatureState}, manifest sha256 ${p.ManifestSHA256}`,
+    `Installed ${at(p.PackID)} ${at(p.Version)} (id ${at(p.ID)}), signature ${at(p.SignatureState)}, manifest sha256 ${at(p.ManifestSHA256)}`,
     `skills: ${skills.length ? skills.join(', ') : 'none'}`,
     ...(doc.warnings ?? []).map((w) => `warning ${w.code}: ${w.reason}`),
   ]
@@ -210,4 +244,37 @@ export function diffText(d: DiffResult, base: string, out: NodeJS.WriteStream): 
   )
   for (const n of d.not_compared) lines.push(`not compared: ${n}`)
   return `${lines.map((l) => line(l, out)).join('\n')}\n`
+}
+
+/**
+ * A skill's result for a person: the manager's bytes as they came (as `run` prints stdout),
+ * with control characters shown escaped on a terminal; `null` when there is none.
+ */
+export function resultBytes(raw: Buffer | null, out: NodeJS.WriteStream): Buffer {
+  const bytes = raw ?? Buffer.from('null')
+  return Buffer.concat([
+    out.isTTY === true ? toBuffer(terminalBytes(fromBuffer(bytes), true)) : bytes,
+    Buffer.from('\n'),
+  ])
+}
+
+const RESULT_SLOT = '\u0000result\u0000'
+
+/**
+ * `remote exec --json`: the document with `result` spliced in as the manager's own text (never
+ * through a JS number), and `result_text` the same text as a string.
+ */
+export function execJson(doc: object, raw: Buffer | null): Buffer {
+  const text = `${stringify(raw === null ? doc : { ...doc, result: RESULT_SLOT }, 2)}\n`
+  if (raw === null) return Buffer.from(text)
+  // Valid UTF-8 goes as it came; else as the text of its string (one U+FFFD per bad byte).
+  const bytes = Buffer.from(raw.toString('utf8'), 'utf8').equals(raw)
+    ? raw
+    : Buffer.from(toText(fromBuffer(raw)))
+  const at = text.indexOf(JSON.stringify(RESULT_SLOT))
+  return Buffer.concat([
+    Buffer.from(text.slice(0, at)),
+    bytes,
+    Buffer.from(text.slice(at + JSON.stringify(RESULT_SLOT).length)),
+  ])
 }

@@ -189,7 +189,7 @@ describe('remote login, whoami, logout', () => {
         home: home(),
         input: 'pw\n',
       })
-      assert.equal(r.code, 5)
+      assert.equal(r.code, 3)
       assert.match(r.stderr, /answered 404 "404 page not found"\nhint: is .* an ongrid manager\?/)
     } finally {
       other.close()

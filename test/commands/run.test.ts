@@ -460,30 +460,29 @@ describe('ongrid-skill run', { concurrency: 8 }, () => {
     assert.equal(lines.at(-1), '(the manager does not check args; --no-validate sends them as they are)')
     assert.equal(existsSync(path), false)
   })
-  test('args piped but not asked for: the schema error says stdin was not read, and how to read it', async () => {
+  test('args piped without --args: read as the args, as the manager hands them over; --args wins, and says so', async () => {
     const file = join(R, 'piped-args.json')
     writeFileSync(file, '{"path":"/tmp"}\n')
-    const HINT =
-      'hint: stdin was not read: run takes args from --args, --arg or --args-file; add --args-file - to read them from stdin'
-    const [piped, redirected, empty, devnull, asked] = await Promise.all([
+    const HINT = 'hint: stdin was not read: --args and --args-file win over a piped stdin'
+    const [piped, redirected, empty, devnull, asked, both] = await Promise.all([
       cli([`${P}/cat`, '--no-audit'], { sh: `printf '{"path":"/tmp"}' | "$0" "$@"` }),
       cli([`${P}/cat`, '--no-audit'], { sh: `"$0" "$@" < ${file}` }),
       cli([`${P}/cat`, '--no-audit'], { sh: `: | "$0" "$@"` }),
       cli([`${P}/cat`, '--no-audit'], { sh: `"$0" "$@" < /dev/null` }),
       cli([`${P}/cat`, '--no-audit', '--args-file', '-'], { sh: `printf '{"path":"/tmp"}' | "$0" "$@"` }),
+      cli([`${P}/cat`, '--no-audit', '--args', '{}'], { sh: `printf '{"path":"/tmp"}' | "$0" "$@"` }),
     ])
-    for (const r of [piped, redirected]) {
-      assert.equal(r.code, 4, r.stderr)
-      assert.deepEqual(r.stderr.trimEnd().split('\n').slice(-2), [
-        '(the manager does not check args; --no-validate sends them as they are)',
-        HINT,
-      ])
-    }
+    for (const r of [piped, redirected, asked]) assert.equal(r.code, 0, r.stderr)
     for (const r of [empty, devnull]) {
       assert.equal(r.code, 4, r.stderr)
       assert.doesNotMatch(r.stderr, /hint:/)
     }
-    assert.equal(asked.code, 0, asked.stderr)
+    assert.equal(both.code, 4, both.stderr)
+    assert.match(both.stderr, /^note: --args given: stdin is not read$/m)
+    assert.deepEqual(both.stderr.trimEnd().split('\n').slice(-2), [
+      '(the manager does not check args; --no-validate sends them as they are)',
+      HINT,
+    ])
   })
   test('--json: every failure is one document with the exit code, stderr keeps its line', async () => {
     const cases: [string[], number, RegExp][] = [

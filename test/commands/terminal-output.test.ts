@@ -126,10 +126,21 @@ describe('a newline in a value never starts a line on a terminal', () => {
 
   test('error lines: the loader’s (run) and ours, a path holding escapes and a newline', async () => {
     const missing = join(R, `missing${TITLE}\nforged`)
-    const run = await onTty(['run', join(missing, 'skill.json')])
+    // A pack the loader rejects: its line, the path in it escaped.
+    const broken = join(R, `broken${TITLE}\nforged`)
+    makeTree(broken, { 'skill.json': '{' })
+    const run = await onTty(['run', join(broken, 'skill.json')])
     assert.equal(run.code, 2, run.stdout)
     noForgery(run.stdout, 'forged')
-    assert.match(run.stdout, /^error: skill loader: parse .*missing\\x1b\]0;pwned\\a\\nforged/)
+    assert.match(run.stdout, /^error: skill loader: parse .*broken\\x1b\]0;pwned\\a\\nforged/)
+    // A PATH that is not there: ours, one line.
+    const none = await onTty(['run', join(missing, 'skill.json')])
+    assert.equal(none.code, 2, none.stdout)
+    noForgery(none.stdout, 'forged')
+    assert.match(
+      none.stdout,
+      /^ongrid-skill: .*missing\\x1b\]0;pwned\\a; forged\/skill\.json: no such pack dir or skill\.json\n/,
+    )
     const ours = await onTty(['marketplace', 'sign', missing, '--key', join(R, 'none.pem')])
     assert.equal(ours.code, 2, ours.stdout)
     noForgery(ours.stdout, 'forged')

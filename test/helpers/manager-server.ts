@@ -55,8 +55,15 @@ export interface ManagerOptions {
   /** Skillcore entries (A–C), sorted here by key; then SKILL.md entries (D) as given. */
   skills?: SkillSummary[]
   skillMd?: SkillSummary[]
-  /** What executing a manager-scope key returns: `{result}`, `{error}` (a 200), or a transport failure. */
-  outcomes?: Record<string, { result?: unknown } | { error: string } | { transport: string }>
+  /**
+   * What executing a manager-scope key returns: `{result}`, `{error}` (a 200), a transport
+   * failure, or `{resultText}`: the skill's stdout bytes as the manager sends a json.RawMessage,
+   * digits and all (remote-contract §10.4).
+   */
+  outcomes?: Record<
+    string,
+    { result?: unknown } | { error: string } | { transport: string } | { resultText: string }
+  >
 }
 
 const SECRET = 'test-server-secret'
@@ -177,6 +184,10 @@ export class ManagerServer {
   /** The test's clock, in seconds. */
   now = 1_800_000_000
   stall = false
+  /** Execute calls hang (the skill runs on) until the client goes: then it is killed (§10.3). */
+  stallExecute = false
+  /** Execute calls whose client went before the answer: the manager cancelled the skill. */
+  readonly cancelled: string[] = []
   accessTtl: number
   refreshTtl: number
   url = ''
@@ -427,11 +438,16 @@ export class ManagerServer {
     const seg = url.pathname.split('/')
     const admin = claims.role === 'admin'
     switch (route) {
-      case 'self':
-        return this.json(res, 200, { id: claims.user_id, email: claims.email ?? '', role: claims.role })
+      case 'self': {
+        // Read from the database: a role an admin changed shows here at once (§10.2).
+        const u = this.users.find((x) => x.id === claims.user_id)
+        if (!u) return this.text(res, 404, 'not found')
+        return this.json(res, 200, { id: u.id, email: u.email, role: u.role })
+      }
       case 'version':
         res.writeHead(200, { 'Content-Type': 'application/json' })
-        res.end(`{"manager_version":"${this.opts.version ?? 'v0.13.4'}"}`)
+        // Hand-written by the manager, no newline; a version with control characters is escaped.
+        res.end(`{"manager_version":${JSON.stringify(this.opts.version ?? 'v0.13.4')}}`)
         return
       case 'skills': {
         const cat = url.searchParams.get('category')
@@ -534,7 +550,19 @@ export class ManagerServer {
     if (s.scope === 'host' && edge === 0)
       return this.apiError(res, 400, 'invalid argument: edge_id required', 'invalid')
     this.executions.push({ key, edge_id: edge, role: claims.role, params: b.params })
+    if (this.stallExecute) {
+      this.stalled.add(res)
+      res.on('close', () => {
+        if (!res.writableEnded) this.cancelled.push(key)
+      })
+      return
+    }
     const o = this.opts.outcomes?.[key] ?? { result: { ok: true } }
+    if ('resultText' in o) {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end(`{"result":${o.resultText}}\n`)
+      return
+    }
     if ('transport' in o) {
       return this.apiError(
         res,
@@ -600,8 +628,9 @@ export class ManagerServer {
       version = mf.version || version
       sha = createHash('sha256').update(manifest).digest('hex')
     } else {
-      packId = top.toLowerCase().replace(/[^a-z0-9]+/g, '-')
-      display = top
+      // A pack with no manifest is named after its root folder (§5.8, §9.9, §10.1).
+      display = top.trim()
+      packId = bareSkillsPackId(display)
       sha = createHash('sha256').update(`bare-skills:${packId}`).digest('hex')
     }
     if (this.installed.some((p) => p.PackID === packId)) {
@@ -612,8 +641,14 @@ export class ManagerServer {
         'conflict',
       )
     }
+    // Each SKILL.md (the root's, or skills/<name>/'s) by its frontmatter's name.
     const skills = entries
-      .map((e) => /(?:^|\/)skills\/([^/]+)\/SKILL\.md$/.exec(e.name)?.[1])
+      .filter(
+        (e) =>
+          e.name === (top ? `${top}/SKILL.md` : 'SKILL.md') ||
+          /(?:^|\/)skills\/[^/]+\/SKILL\.md$/.test(e.name),
+      )
+      .map((e) => /^name:\s*(\S+)\s*$/m.exec(e.data.toString())?.[1])
       .filter((s): s is string => s !== undefined)
     const capabilities = {
       pack_id: packId,
@@ -658,12 +693,36 @@ function multipartFile(body: Buffer, boundary: string): { filename: string; data
     const part = body.subarray(start, next - 2)
     const headEnd = part.indexOf('\r\n\r\n')
     const head = part.subarray(0, headEnd).toString()
-    const name = /name="([^"]*)"/.exec(head)?.[1]
-    const filename = /filename="([^"]*)"/.exec(head)?.[1]
-    if (name === 'file' && filename !== undefined) return { filename, data: part.subarray(headEnd + 4) }
+    const disposition = /^content-disposition:[ \t]*(.*)$/im.exec(head)?.[1] ?? ''
+    const params = dispositionParams(disposition)
+    const filename = params.get('filename')
+    if (params.get('name') === 'file' && filename !== undefined)
+      return { filename, data: part.subarray(headEnd + 4) }
     at = next
   }
   return null
+}
+
+/** bareSkillsPackID: lowercase letters and digits kept, other runs one `-`, none at the ends. */
+function bareSkillsPackId(base: string): string {
+  let out = ''
+  for (const ch of base.toLowerCase()) {
+    if (/^[a-z0-9]$/.test(ch)) out += ch
+    else if (out !== '' && !out.endsWith('-')) out += '-'
+  }
+  out = out.replace(/^-+|-+$/g, '')
+  return out === '' ? 'untitled-skill-pack' : out
+}
+
+/** The parameters of a Content-Disposition value, each a token or a quoted string (mime.ParseMediaType). */
+function dispositionParams(value: string): Map<string, string> {
+  const out = new Map<string, string>()
+  const re =
+    /;\s*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([!#$%&'*+\-.^_`|~0-9A-Za-z]+))/g
+  for (const m of value.matchAll(re)) {
+    out.set(m[1].toLowerCase(), m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3])
+  }
+  return out
 }
 
 /** Regular files of a ustar archive, names with any leading `./` dropped. */

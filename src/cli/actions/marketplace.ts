@@ -332,7 +332,10 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
 }
 
 /** `marketplace pack PATH [-o FILE] [--format tar.gz|zip]`. */
-async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Promise<number> {
+async function packAction(
+  { args, flags }: InputOf<typeof MarketplacePack>,
+  o: { folderName?: boolean } = {},
+): Promise<number> {
   const { writeTarGz, writeZip } = await import('../../core/marketplace/archive-write.js')
   const { archiveFormat, extractUpload, UPLOAD_TOO_LARGE } = await import('../../core/marketplace/archive.js')
   const { stageFile } = await import('../../core/atomic-write.js')
@@ -358,7 +361,10 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
   const { id, version, sig } = packSource(doc)
   const globs = [...(flags['default-excludes'] === false ? [] : DEFAULT_EXCLUDES), ...(flags.exclude ?? [])]
   const { entries, skipped } = packEntries(dir, globs, sig.state === 'verified')
-  const bytes = fmt === 'zip' ? await writeZip(id, entries) : await writeTarGz(id, entries)
+  // The top folder: the pack id, or (for a pack with no manifest, whose display name the manager
+  // takes from that folder's name) the folder's own name, which gives the same id.
+  const top = o.folderName === true && doc.layout === 'bare_skills' ? base(fromText(dir)) : id
+  const bytes = fmt === 'zip' ? await writeZip(top, entries) : await writeTarGz(top, entries)
   const out = resolve(flags.output ?? archiveName(id, version, fmt))
   if (!flags.force) refuseExisting(out, typedFlag('output', 'o'), true)
   if (out.startsWith(`${dir}/`)) throw new UserError(`${out} is inside the pack; write the archive elsewhere`)
@@ -382,7 +388,7 @@ async function packAction({ args, flags }: InputOf<typeof MarketplacePack>): Pro
     }
     if (!x.ok) throw new Error(`the archive just written is refused: ${toText(x.error)}`)
     try {
-      await checkPacked(x.value, entries, id, sig)
+      await checkPacked(x.value, entries, id, sig, top)
     } finally {
       x.value.cleanup()
     }
@@ -428,3 +434,6 @@ export const marketplaceSignAction = (input: InputOf<typeof MarketplaceSign>) =>
 /** `marketplace pack PATH` (see packAction). */
 export const marketplacePackAction = (input: InputOf<typeof MarketplacePack>) =>
   stoppable(() => packAction(input))
+/** `marketplace pack PATH` as `remote push` uploads it: a pack with no manifest under its own folder's name. */
+export const marketplacePackForUpload = (input: InputOf<typeof MarketplacePack>) =>
+  stoppable(() => packAction(input, { folderName: true }))

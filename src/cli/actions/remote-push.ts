@@ -52,7 +52,7 @@ export async function pushPrepare(
 
 /** `marketplace pack DIR -o TMP/…`: its report goes to stderr (stdout is push's). */
 async function packDir(path: string, json: boolean) {
-  const { marketplacePackAction } = await import('./marketplace.js')
+  const { marketplacePackForUpload } = await import('./marketplace.js')
   const dir = mkdtempSync(join(tmpdir(), 'ongrid-skill-push-'))
   const cleanup = () => rmSync(dir, { recursive: true, force: true })
   const out = join(dir, 'pack.tar.gz')
@@ -64,7 +64,7 @@ async function packDir(path: string, json: boolean) {
   }) as typeof process.stdout.write
   let code: number
   try {
-    code = await marketplacePackAction({
+    code = await marketplacePackForUpload({
       args: { path },
       argv: [path],
       flags: { output: out, format: 'tar.gz', force: true },

@@ -13,17 +13,32 @@ import type RemoteUninstall from '../../commands/remote/uninstall.js'
 import type RemoteWhoami from '../../commands/remote/whoami.js'
 import { trustedCas } from '../../core/audit/db.js'
 import { assembleArgs } from '../../core/executor/args.js'
-import { authorize } from '../../core/executor/gate.js'
 import { valid } from '../../core/go/encoding/json/scanner.js'
-import { fromBuffer, fromText, type GoBytes, type GoString, toText } from '../../core/go/gostring.js'
+import { fromBuffer, type GoString, toText } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
-import { stat } from '../../core/go/os/file.js'
-import { abs } from '../../core/go/path/filepath/path.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../../core/read-bounded.js'
-import { API, ManagerClient, refusal } from '../../core/remote/client.js'
-import { CredentialStore, type Session } from '../../core/remote/credentials.js'
-import type { DiffResult, InstalledPack, LocalPack, LocalSkill, RemoteSkill } from '../../core/remote/diff.js'
-import { managerUrl, REMOTE_EXIT, RemoteError, type Transport } from '../../core/remote/http.js'
+import { ManagerClient } from '../../core/remote/client.js'
+import { CredentialStore, type Session, tokenRole } from '../../core/remote/credentials.js'
+import type { DiffResult } from '../../core/remote/diff.js'
+import { REMOTE_EXIT, RemoteError, type Transport } from '../../core/remote/http.js'
+import {
+  bindingsOf,
+  bindPack,
+  installedPacks,
+  registries,
+  uninstallPack,
+  upload,
+  uploadRequest,
+} from '../../core/remote/marketplace.js'
+import { chooseManager, MANAGER_ENV, type ManagerChoice } from '../../core/remote/profiles.js'
+import {
+  classOf,
+  execute,
+  gateRefusal,
+  getSkill,
+  listSkills,
+  paramsSchema,
+} from '../../core/remote/skills.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { envelope, type JsonError, jsonError } from '../../ui/envelope.js'
 import * as view from '../../ui/remote.js'
@@ -38,7 +53,6 @@ import {
 } from '../errors.js'
 import { deployedRelease } from '../manager-version.js'
 import { argBytes, dirsGiven } from '../os-bytes.js'
-import { MANAGER_ENV } from '../remote-flags.js'
 import { onStopSignals } from '../signals.js'
 
 type Common = {
@@ -69,38 +83,15 @@ function readSmallFile(flag: string, file: string, limit: number): Buffer {
   }
 }
 
-/**
- * Which manager, and how it is trusted: --manager, $ONGRID_MANAGER_URL, else the `manager:`
- * profile (--profile, else `default`) of the nearest .ongrid-skill.yaml, else the one manager
- * the credential store knows. Flags win over the profile's ca and insecure.
- */
-async function managerOf(
-  flags: Common,
-  store: CredentialStore,
-): Promise<{ base: string; ca?: string; insecure?: boolean }> {
-  const allowHttp = flags['allow-http'] === true
-  const given = flags.manager ?? process.env[MANAGER_ENV]
-  if (given !== undefined && given !== '') return { base: managerUrl(given, allowHttp) }
-  const { ConfigFinder } = await import('../../core/lint/config.js')
-  const config = await new ConfigFinder(null).find(fromText(process.cwd()))
-  const name = flags.profile ?? 'default'
-  const profile = config?.managers?.get(name)
-  if (profile !== undefined)
-    return { base: managerUrl(profile.url, allowHttp), ca: profile.ca, insecure: profile.insecure }
-  if (flags.profile !== undefined) {
-    throw new UserError(
-      config?.managers
-        ? `--profile ${flags.profile}: ${toText(config.path)} has no such manager profile (it has ${[...config.managers.keys()].join(', ')})`
-        : `--profile ${flags.profile}: no manager: profiles in ${config ? toText(config.path) : 'a .ongrid-skill.yaml here or above'}`,
-    )
-  }
-  const known = store.managers()
-  if (known.length === 1) return { base: known[0] }
-  throw new UserError(
-    known.length === 0
-      ? `which manager? give --manager https://host, set ${MANAGER_ENV}, or a manager: profile in .ongrid-skill.yaml`
-      : `logged in to ${known.length} managers: say which with --manager or ${MANAGER_ENV}`,
-  )
+/** Which manager, and how it is trusted (core/remote/profiles.ts); flags win over the profile's ca and insecure. */
+function managerOf(flags: Common, store: CredentialStore): Promise<ManagerChoice> {
+  return chooseManager({
+    given: flags.manager ?? process.env[MANAGER_ENV],
+    profile: flags.profile,
+    allowHttp: flags['allow-http'] === true,
+    store,
+    cwd: process.cwd(),
+  })
 }
 
 /** The client for a command, and the stop-signal handlers (removed by `done`). */
@@ -178,6 +169,7 @@ async function guarded(
     const fields: Record<string, unknown> = {}
     if (e.hint) fields.hint = e.hint
     if (e instanceof RemoteError) {
+      if (e.timedOut && command === 'remote exec') fields.client_timeout = true
       if (e.status !== undefined) fields.http_status = e.status
       if (e.managerText !== undefined) fields.manager_error = e.managerText
       if (e.code !== undefined) fields.manager_code = e.code
@@ -238,7 +230,7 @@ async function remoteLoginWork({ flags }: InputOf<typeof RemoteLogin>): Promise<
         ...expiryDoc(session),
       })
     } else {
-      process.stdout.write(view.loggedIn(c.base, session, version, c.store.path))
+      process.stdout.write(view.loggedIn(c.base, session, version, c.store.path, process.stdout))
     }
     return EXIT.ok
   })
@@ -268,16 +260,19 @@ async function remoteLogoutWork({ flags }: InputOf<typeof RemoteLogout>): Promis
 
 async function remoteWhoamiWork({ flags }: InputOf<typeof RemoteWhoami>): Promise<number> {
   return withClient(flags, async (c) => {
-    const self = await c.json<{ id: number; email: string; role: string }>('GET', API.self)
+    const self = await c.self()
     const { manager_version } = await c.version()
     const s = c.session()
+    // /v1/self reads the database; the manager checks the token's role until it is refreshed.
+    const tokenRoleNow = tokenRole(s)
     if (flags.json) {
       emit('remote whoami', c.base, {
         user: { id: self.id, email: self.email, role: self.role },
+        token_role: tokenRoleNow,
         manager_version,
         ...expiryDoc(s),
       })
-    } else process.stdout.write(view.whoami(c.base, self, manager_version, s))
+    } else process.stdout.write(view.whoami(c.base, self, tokenRoleNow, manager_version, s, process.stdout))
     return EXIT.ok
   })
 }
@@ -290,12 +285,6 @@ function wantsJson(flags: { json?: boolean }): boolean {
   return flags.json === true || process.stdout.isTTY !== true
 }
 
-async function listSkills(c: ManagerClient, category?: string): Promise<RemoteSkill[]> {
-  const q = category === undefined ? '' : `?category=${encodeURIComponent(category)}`
-  const r = await c.json<{ items: RemoteSkill[] | null }>('GET', `${API.skills}${q}`)
-  return r.items ?? []
-}
-
 async function remoteLsWork({ flags }: InputOf<typeof RemoteLs>): Promise<number> {
   return withClient(flags, async (c) => {
     const items = await listSkills(c, flags.category)
@@ -305,32 +294,6 @@ async function remoteLsWork({ flags }: InputOf<typeof RemoteLs>): Promise<number
   })
 }
 
-/** GET /v1/skills/KEY; a 404 says whether the key is a SKILL.md skill (listed, never fetched). */
-async function getSkill(c: ManagerClient, key: string): Promise<RemoteSkill> {
-  const path = `${API.skills}/${encodeURIComponent(key)}`
-  const r = await c.call('GET', path)
-  if (r.status === 200) return JSON.parse(r.body.toString('utf8')) as RemoteSkill
-  const err = refusal(`GET ${path}`, r, c.base)
-  if (r.status === 404 && err.managerText === 'not found') {
-    const listed = (await listSkills(c)).find((s) => s.key === key)
-    if (listed !== undefined && listed.params === null) {
-      throw new RemoteError(
-        `${key} is a SKILL.md skill: the manager lists it but neither shows nor runs SKILL.md skills over the API`,
-        REMOTE_EXIT.refused,
-        undefined,
-        404,
-      )
-    }
-    throw new RemoteError(
-      `no skill ${JSON.stringify(key)} on ${c.base} (${err.message})`,
-      REMOTE_EXIT.refused,
-      'list them: ongrid-skill remote ls',
-      404,
-    )
-  }
-  throw err
-}
-
 async function remoteGetWork({ args, flags }: InputOf<typeof RemoteGet>): Promise<number> {
   return withClient(flags, async (c) => {
     const s = await getSkill(c, args.key)
@@ -338,14 +301,6 @@ async function remoteGetWork({ args, flags }: InputOf<typeof RemoteGet>): Promis
     else process.stdout.write(view.skillDetail(s, process.stdout))
     return EXIT.ok
   })
-}
-
-/** A JSON schema from the manager's ParamDefs, so that --arg is typed as the skill declares it. */
-function schemaOf(s: RemoteSkill): unknown {
-  const types: Record<string, string> = { int: 'integer', float: 'number', bool: 'boolean', array: 'array' }
-  const properties: Record<string, { type: string }> = {}
-  for (const p of s.params ?? []) properties[p.name] = { type: types[p.type] ?? 'string' }
-  return { type: 'object', properties }
 }
 
 function argsJson(flags: { args?: string; 'args-file'?: string }): GoString | undefined {
@@ -366,42 +321,25 @@ async function remoteExecWork({ args, flags }: InputOf<typeof RemoteExec>): Prom
   return withClient(
     flags,
     async (c) => {
-      const role = c.session().role
       const s = await getSkill(c, args.key)
-      const cls = s.class === 'mutating' || s.class === 'dangerous' ? s.class : 'safe'
-      const gate = authorize(cls, role)
-      if (!json && !flags.quiet) process.stderr.write(view.gateLine(s, role, gate, edge))
-      if (gate !== null) {
-        throw new RemoteError(
-          `${args.key}: the manager refuses ${cls} skills to role ${role} with ${JSON.stringify(gate)} (not called)`,
-          REMOTE_EXIT.refused,
-          cls === 'dangerous' ? 'no role may run a dangerous skill over the API' : undefined,
-          403,
-        )
-      }
+      // The role of the token the execute call will carry, after any refresh it needs (§10.2).
+      const role = tokenRole(await c.ready())
+      const cls = classOf(s)
+      const refused = gateRefusal(args.key, cls, role)
+      if (!json && !flags.quiet)
+        process.stderr.write(view.gateLine(s, role, refused !== null, process.stderr, edge))
+      if (refused !== null) throw refused
       if (s.scope === 'host' && edge === undefined) {
         throw new UserError(`${args.key} runs on an edge (scope host): give --edge ID (not called)`)
       }
       const params = assembleArgs({
         json: argsJson(flags),
         assignments: flags.arg ?? [],
-        schema: schemaOf(s),
+        schema: paramsSchema(s),
       })
       if (params !== '' && !valid(params)) throw new UserError('the args are not valid JSON (not called)')
-      // The params bytes go as they are: the manager validates nothing against its ParamDefs.
-      const body = `{${edge === undefined ? '' : `"edge_id":${edge},`}"params":${params === '' ? '{}' : toText(params)}}`
-      const path = `${API.skills}/${encodeURIComponent(args.key)}/execute`
-      const started = process.hrtime.bigint()
-      const r = await c.call('POST', path, { type: 'application/json', data: Buffer.from(body) })
-      const ms = Number(process.hrtime.bigint() - started) / 1e6
-      if (r.status !== 200) throw refusal(`POST ${path}`, r, c.base)
-      let out: { result?: unknown; error?: unknown }
-      try {
-        out = JSON.parse(r.body.toString('utf8'))
-      } catch {
-        throw new RemoteError(`POST ${path}: the manager's answer is not JSON`, REMOTE_EXIT.refused)
-      }
-      const error = typeof out.error === 'string' && out.error !== '' ? out.error : null
+      const out = await execute(c, args.key, edge, params)
+      const error = out.error
       const failed = error === null ? null : `${args.key} failed on the manager: ${JSON.stringify(error)}`
       if (failed !== null) process.stderr.write(`ongrid-skill: ${view.line(failed, process.stderr)}\n`)
       if (json) {
@@ -410,22 +348,24 @@ async function remoteExecWork({ args, flags }: InputOf<typeof RemoteExec>): Prom
           argsDoc = JSON.parse(toText(params))
         } catch {}
         const code = failed === null ? EXIT.ok : REMOTE_EXIT.failed
-        emit(
+        const doc = envelope(
           'remote exec',
-          c.base,
+          code,
           {
-            result: out.result ?? null,
-            duration_ms: Math.round(ms * 1000) / 1000,
+            manager: c.base,
+            result: null,
+            result_text: out.result === null ? null : toText(fromBuffer(out.result)),
+            duration_ms: Math.round(out.ms * 1000) / 1000,
             skill: { name: s.key, class: cls, scope: s.scope ?? null, category: s.category ?? null },
             edge_id: edge ?? null,
             role,
             args: argsDoc,
           },
-          code,
-          failed === null ? undefined : jsonError('remote exec', code, failed, { manager_error: error }),
+          failed === null ? null : jsonError('remote exec', code, failed, { manager_error: error }),
         )
+        process.stdout.write(view.execJson(doc, out.result))
       } else if (error === null) {
-        process.stdout.write(`${JSON.stringify(out.result ?? null, null, 2)}\n`)
+        process.stdout.write(view.resultBytes(out.result, process.stdout))
       }
       // A 200 carrying `error` is a failed run.
       return error === null ? EXIT.ok : REMOTE_EXIT.failed
@@ -436,11 +376,6 @@ async function remoteExecWork({ args, flags }: InputOf<typeof RemoteExec>): Prom
 
 // ---------------------------------------------------------------------------------------------
 // installed, uninstall, bind, registries
-
-async function installedPacks(c: ManagerClient): Promise<InstalledPack[]> {
-  const r = await c.json<{ items: InstalledPack[] | null }>('GET', API.installed)
-  return r.items ?? []
-}
 
 async function remoteInstalledWork({ flags }: InputOf<typeof RemoteInstalled>): Promise<number> {
   return withClient(flags, async (c) => {
@@ -454,9 +389,7 @@ async function remoteInstalledWork({ flags }: InputOf<typeof RemoteInstalled>): 
 
 async function remoteUninstallWork({ args, flags }: InputOf<typeof RemoteUninstall>): Promise<number> {
   return withClient(flags, async (c) => {
-    // The manager answers 204 for any id, installed or not: say which it was.
-    const was = (await installedPacks(c)).some((p) => p.PackID === args.id)
-    await c.json('DELETE', `${API.installed}/${encodeURIComponent(args.id)}`)
+    const { wasInstalled: was } = await uninstallPack(c, args.id)
     if (flags.json) emit('remote uninstall', c.base, { pack_id: args.id, was_installed: was })
     else
       process.stdout.write(
@@ -470,29 +403,11 @@ async function remoteUninstallWork({ args, flags }: InputOf<typeof RemoteUninsta
 
 async function remoteBindWork({ args, argv, flags }: InputOf<typeof RemoteBind>): Promise<number> {
   const pairs = argv.slice(1)
-  const bindings: Record<string, string> = {}
-  for (const p of pairs) {
-    const eq = p.indexOf('=')
-    if (eq <= 0 || p.slice(eq + 1).trim() === '')
-      throw new UserError(`${JSON.stringify(p)}: want SLOT=CREDENTIAL (a vault credential's name)`)
-    bindings[p.slice(0, eq).trim()] = p.slice(eq + 1).trim()
-  }
+  const bindings = bindingsOf(pairs)
   if (pairs.length === 0 && !flags.clear)
     throw new UserError('no SLOT=CREDENTIAL: give the bindings, or --clear to remove them all')
   return withClient(flags, async (c) => {
-    const r = await c.call('PUT', `${API.installed}/${encodeURIComponent(args.id)}/bindings`, {
-      type: 'application/json',
-      data: Buffer.from(JSON.stringify({ bindings })),
-    })
-    if (r.status === 404) {
-      throw new RemoteError(
-        `${args.id} is not installed on ${c.base} (the manager answered 404)`,
-        REMOTE_EXIT.refused,
-        'see: ongrid-skill remote installed',
-        404,
-      )
-    }
-    if (r.status !== 200) throw refusal(`PUT bindings of ${args.id}`, r, c.base)
+    await bindPack(c, args.id, bindings)
     if (flags.json) emit('remote bind', c.base, { pack_id: args.id, bindings })
     else
       process.stdout.write(
@@ -504,12 +419,7 @@ async function remoteBindWork({ args, argv, flags }: InputOf<typeof RemoteBind>)
 
 async function remoteRegistriesWork({ flags }: InputOf<typeof RemoteRegistries>): Promise<number> {
   return withClient(flags, async (c) => {
-    const r = await c.json<{ items: { name: string; url: string; allowed: boolean }[] | null }>(
-      'GET',
-      API.registries,
-    )
-    const items = r.items ?? []
-    const devMode = items.some((i) => i.name === '<dev-mode>')
+    const { items, devMode } = await registries(c)
     if (flags.json) emit('remote registries', c.base, { registries: items, dev_mode: devMode })
     else process.stdout.write(view.registries(items, devMode, process.stdout))
     return EXIT.ok
@@ -519,50 +429,20 @@ async function remoteRegistriesWork({ flags }: InputOf<typeof RemoteRegistries>)
 // ---------------------------------------------------------------------------------------------
 // push
 
-/** The upload endpoint's limit, checked before sending (remote-contract §5.8). */
-const MAX_UPLOAD = 64 << 20
-
 async function remotePushWork({ args, flags }: InputOf<typeof RemotePush>): Promise<number> {
   const { pushPrepare } = await import('./remote-push.js')
   const prepared = await pushPrepare(args.path, flags)
   if (prepared.code !== EXIT.ok || prepared.archive === null) return prepared.code
   const { archive, name, cleanup } = prepared
   try {
-    if (archive.length > MAX_UPLOAD - 1024) {
-      throw new UserError(
-        `${name}: ${archive.length} bytes; the upload endpoint takes at most 64 MiB per request (not sent)`,
-      )
-    }
+    const body = await uploadRequest(name, archive)
     return await withClient(
       flags,
       async (c) => {
-        const boundary = `ongrid-skill-${Math.random().toString(16).slice(2)}`
-        const head = Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename=${JSON.stringify(name)}\r\nContent-Type: application/octet-stream\r\n\r\n`,
-        )
-        const tail = Buffer.from(`\r\n--${boundary}--\r\n`)
-        const r = await c.call('POST', API.upload, {
-          type: `multipart/form-data; boundary=${boundary}`,
-          data: Buffer.concat([head, archive, tail]),
-        })
-        if (r.status === 409) {
-          const e = refusal('upload', r, c.base)
-          throw new RemoteError(
-            e.message,
-            REMOTE_EXIT.refused,
-            'the manager has no update route: uninstall it (remote uninstall ID; its bindings go too), push again, then bind again',
-            409,
-          )
-        }
-        if (r.status !== 200) throw refusal('upload', r, c.base)
-        const doc = JSON.parse(r.body.toString('utf8')) as {
-          pack: InstalledPack
-          capabilities: unknown
-          warnings: { path: string; reason: string; code: string }[] | null
-        }
+        const doc = await upload(c, body)
         if (flags.json) {
           emit('remote push', c.base, {
-            pack: view.packDoc(doc.pack),
+            pack: view.packDoc(doc.pack ?? {}),
             capabilities: doc.capabilities,
             warnings: doc.warnings ?? [],
           })
@@ -579,55 +459,9 @@ async function remotePushWork({ args, flags }: InputOf<typeof RemotePush>): Prom
 // ---------------------------------------------------------------------------------------------
 // diff
 
-async function localSide(
-  dirs: GoBytes[],
-  builtins: readonly GoString[],
-): Promise<{ skills: LocalSkill[]; packs: LocalPack[] }> {
-  const { detectContainer, loadPluginContainer } = await import('../../core/marketplace/container.js')
-  const { loadDirs } = await import('../../core/loader/loader.js')
-  const { Registry } = await import('../../core/loader/registry.js')
-  const skills: LocalSkill[] = []
-  const packs: LocalPack[] = []
-  const walked: GoString[] = []
-  for (const d of dirs) {
-    // The bytes given (a name that is not UTF-8 is that dir, not Node's text of it).
-    const text = toText(d)
-    const a = abs(d)
-    const dir = a.ok ? a.value : d
-    const st = stat(dir)
-    if (!st.ok || !st.value.isDir()) throw new UserError(`${text}: not a directory`)
-    if (detectContainer(dir).kind !== '') {
-      const l = await loadPluginContainer(dir)
-      if (!l.ok) throw new UserError(`${text}: ${toText(l.err.error())}`)
-      const p = l.result.pack
-      packs.push({
-        id: toText(p.id),
-        displayName: toText(p.displayName),
-        version: toText(p.version),
-        manifestSha256: p.manifestSHA256,
-        skills: l.result.skills.map((s) => toText(s.name)),
-        path: text,
-      })
-    } else walked.push(dir) // the manager skips a relative dir; the repo's are meant
-  }
-  if (walked.length > 0) {
-    // As the manager's boot registers them: one registry over the dirs in order, builtins first.
-    const res = loadDirs(walked, { registry: new Registry(builtins), onEvent: () => {} })
-    for (const s of res.skills) {
-      skills.push({
-        key: toText(s.key),
-        description: toText(s.description),
-        class: s.class,
-        category: toText(s.category),
-        path: toText(s.manifestPath),
-      })
-    }
-  }
-  return { skills, packs }
-}
-
 async function remoteDiffWork({ argv, flags }: InputOf<typeof RemoteDiff>): Promise<number> {
   const { diffManager } = await import('../../core/remote/diff.js')
+  const { localSide } = await import('../../core/remote/local.js')
   const dirs = dirsGiven(argv, 'allow-list roots or marketplace pack dirs')
   return withClient(flags, async (c) => {
     // The local side as the release deployed there would load it (its builtin keys).

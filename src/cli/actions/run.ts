@@ -9,17 +9,19 @@ import { authorize, llmCallable } from '../../core/executor/gate.js'
 import { checkValid, valid } from '../../core/go/encoding/json/scanner.js'
 import { fromBuffer, type GoString, toBuffer, toText, trimSpace } from '../../core/go/gostring.js'
 import { reasonText } from '../../core/go/os/errors.js'
+import { lstat } from '../../core/go/os/file.js'
 import { nowNs } from '../../core/go/time/format.js'
 import { lineColumn } from '../../core/json-syntax.js'
 import type { SubprocessSkill } from '../../core/loader/build.js'
 import { fifoBlocks } from '../../core/loader/explain.js'
-import { isPackPath, resolveByName, resolvePack } from '../../core/loader/resolve.js'
+import { isPackPath, nearestPath, resolveByName, resolvePack } from '../../core/loader/resolve.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { parseTimeoutText } from '../../core/timeout-flag.js'
 import { createRunView, type RunView, runWarning, writeRunJson, writeRunOutcome } from '../../ui/run.js'
 import { terminalLine, terminalLineText } from '../../ui/terminal.js'
 import { AuditSink } from '../audit-sink.js'
 import { EXIT, ExitWith, failureDocument, type InputOf, printJson, UserError } from '../errors.js'
+import { EXTERNAL_DIRS_ENV } from '../flag-sources.js'
 import { collectGarbage } from '../gc.js'
 import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { argBytes, dirsOf, envBytes, environRecords, osPath, textPath, validUtf8 } from '../os-bytes.js'
@@ -64,8 +66,14 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
 
   const schema = parseSchema(skill.schema)
   // Args that cannot be assembled are a usage error (ArgsError).
+  const given = readArgs(flags.args, flags['args-file'])
+  // Without --args or --args-file, a piped stdin (or a file redirected to it) is the args, as the
+  // manager hands them to the entry; a terminal, /dev/null or a closed stdin is not read.
+  const piped = given.json === undefined ? stdinArgs() : undefined
+  if (given.json !== undefined && flags['args-file'] !== '-' && stdinHoldsInput())
+    say(`note: ${flags.args !== undefined ? '--args' : '--args-file'} given: stdin is not read`)
   const params: GoString = assembleArgs({
-    ...readArgs(flags.args, flags['args-file']),
+    json: given.json ?? piped,
     assignments: flags.arg ?? [],
     schema,
   })
@@ -77,28 +85,19 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
     // --no-validate they go to the executor as given, which refuses them as the manager does.
     const bad = checkValid(effective)
     if (bad !== null) {
-      const source = flags['args-file'] !== undefined ? `--args-file ${flags['args-file']}` : '--args'
+      const source =
+        flags['args-file'] !== undefined
+          ? `--args-file ${flags['args-file']}`
+          : piped !== undefined
+            ? 'stdin'
+            : '--args'
       throw new UserError(
         `${source}: not valid JSON: ${toText(bad.error())} at byte ${bad.offset} (${lineColumn(effective, bad.offset)}); --no-validate sends it as it is`,
       )
     }
   }
-  if (flags.validate !== false && schema !== undefined && valid(effective)) {
-    const issues = await checkArgs(schema, effective, say)
-    if (issues !== null) {
-      const unread =
-        flags.args === undefined &&
-        flags['args-file'] === undefined &&
-        (flags.arg ?? []).length === 0 &&
-        stdinHoldsInput()
-      process.stderr.write(
-        `${issues.map((l) => `error: ${terminalLineText(l, process.stderr.isTTY === true)}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n${unread ? `hint: ${STDIN_UNREAD}\n` : ''}`,
-      )
-      if (json) printJson(failureDocument('run', issues.join('; '), RUN_EXIT.badArgs, { issues }))
-      return RUN_EXIT.badArgs
-    }
-  }
-
+  // The manager's order: the body decoded (args that are not JSON), then the class gate; the
+  // schema check (ours: the manager checks none) only for a call the manager would run.
   if (flags.role !== undefined) {
     const refusal = authorize(skill.class, flags.role)
     if (refusal !== null) {
@@ -108,6 +107,17 @@ export async function runAction({ args, flags }: InputOf<typeof Run>): Promise<n
     }
   } else if (!llmCallable(skill.class)) {
     say(runWarning.notOffered(skill.class))
+  }
+  if (flags.validate !== false && schema !== undefined && valid(effective)) {
+    const issues = await checkArgs(schema, effective, say)
+    if (issues !== null) {
+      const unread = given.json !== undefined && flags['args-file'] !== '-' && stdinHoldsInput()
+      process.stderr.write(
+        `${issues.map((l) => `error: ${terminalLineText(l, process.stderr.isTTY === true)}`).join('\n')}\n(the manager does not check args; --no-validate sends them as they are)\n${unread ? `hint: ${STDIN_UNREAD}\n` : ''}`,
+      )
+      if (json) printJson(failureDocument('run', issues.join('; '), RUN_EXIT.badArgs, { issues }))
+      return RUN_EXIT.badArgs
+    }
   }
 
   const fromFile = flags['env-from'] !== undefined ? readEnvFile(flags['env-from']) : null
@@ -212,9 +222,27 @@ function resolveSkill(
 ): SubprocessSkill {
   // The bytes given, as the manager would see them (not Node's text of them).
   const path = argBytes(target)
-  const r = isPackPath(path)
+  const byPath = isPackPath(path)
+  if (byPath && !lstat(path).ok) {
+    // A PATH that is not there is a slip in the command line, not the loader's rejection.
+    const near = nearestPath(target)
+    throw new UserError(
+      `${target}: no such pack dir or skill.json`,
+      RUN_EXIT.usage,
+      near !== undefined ? `did you mean ${near}?` : undefined,
+    )
+  }
+  const dirs = byPath ? [] : dirsOf([], dirsFlag)
+  if (!byPath && dirs.length === 0) {
+    throw new UserError(
+      `no dirs to look the skill ${target} up in`,
+      RUN_EXIT.usage,
+      `give its pack dir (run ./${target}, or the path of its dir or skill.json), or --dirs DIR (or set ${EXTERNAL_DIRS_ENV}) to find it by name`,
+    )
+  }
+  const r = byPath
     ? resolvePack(path, root === undefined ? undefined : argBytes(root))
-    : resolveByName(target, dirsOf([], dirsFlag), builtins, (fifo) =>
+    : resolveByName(target, dirs, builtins, (fifo) =>
         process.stderr.write(
           toBuffer(`note: ${terminalLine(fifoBlocks(fifo), process.stderr.isTTY === true)}\n`),
         ),
@@ -229,9 +257,29 @@ function resolveSkill(
   throw new UserError(toText(r.line), RUN_EXIT.usage, r.hint)
 }
 
-/** What a schema error adds when the args were piped but not asked for. */
-export const STDIN_UNREAD =
-  'stdin was not read: run takes args from --args, --arg or --args-file; add --args-file - to read them from stdin'
+/** What a schema error adds when args were given and stdin held some too. */
+export const STDIN_UNREAD = 'stdin was not read: --args and --args-file win over a piped stdin'
+
+/**
+ * The args from stdin when it was given something: a regular file with bytes in it, or a pipe
+ * (read to its end, as --args-file - reads it). Never a terminal, /dev/null, a socket or a
+ * closed stdin: those are not input, and a terminal would wait for typing.
+ */
+function stdinArgs(): GoString | undefined {
+  let st: ReturnType<typeof fstatSync>
+  try {
+    st = fstatSync(0)
+  } catch {
+    return undefined // closed
+  }
+  if (!(st.isFIFO() || (st.isFile() && st.size > 0))) return undefined
+  try {
+    const data = readFileBounded(0, MAX_ARGS_FILE)
+    return data.length === 0 ? undefined : fromBuffer(data)
+  } catch (e) {
+    throw new UserError(`stdin: ${reasonText(e)}`)
+  }
+}
 
 /**
  * Whether stdin was given something to read that run left alone: a file with bytes in it, or a pipe

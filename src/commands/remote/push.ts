@@ -8,7 +8,7 @@ export default class RemotePush extends BaseCommand {
   static override summary = 'Install a marketplace pack on the manager'
 
   static override description =
-    `Checks the pack as the manager would (marketplace check), packs a dir as marketplace pack does (one top-level folder named after the pack id), refuses what the manager would refuse, then uploads it (POST /api/v1/marketplace/upload, admin only, at most 64 MiB) and shows what was installed: the pack, its capabilities and the loader's warnings.
+    `Checks the pack as the manager would (marketplace check), packs a dir as marketplace pack does (one top-level folder named after the pack id; for a pack with no manifest, which the manager names after that folder, the folder's own name, so that remote diff of the same folder agrees), refuses what the manager would refuse, then uploads it (POST /api/v1/marketplace/upload, admin only, at most 64 MiB) and shows what was installed: the pack, its capabilities and the loader's warnings.
 
 The manager has no update route: a pack already installed is its 409; uninstall it first (its credential bindings go with it), push, then bind again.
 

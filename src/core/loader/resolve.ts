@@ -1,3 +1,4 @@
+import { readdirSync, statSync } from 'node:fs'
 import { fromText, type GoString, trimSpace } from '../go/gostring.js'
 import { stat } from '../go/os/file.js'
 import { abs, dir, join } from '../go/path/filepath/path.js'
@@ -114,4 +115,36 @@ export function resolveByName(
       ),
     ),
   }
+}
+
+/**
+ * A path near `target` (text) that exists: each component that is not there replaced by the
+ * nearest name in its parent dir (`skils/disk_free` → `skills/disk_free`), or undefined.
+ */
+export function nearestPath(target: string): string | undefined {
+  const parts = target.split('/')
+  let at = target.startsWith('/') ? '/' : ''
+  let changed = false
+  for (const [i, part] of parts.entries()) {
+    if (part === '' || part === '.' || part === '..') {
+      if (i > 0 || part !== '') at = `${at}${part}/`
+      continue
+    }
+    const here = `${at}${part}`
+    let name = part
+    if (statSync(here || '.', { throwIfNoEntry: false }) === undefined) {
+      let names: string[]
+      try {
+        names = readdirSync(at || '.')
+      } catch {
+        return undefined
+      }
+      const near = didYouMean(part, names)
+      if (near === undefined) return undefined
+      name = near
+      changed = true
+    }
+    at = `${at}${name}${i < parts.length - 1 ? '/' : ''}`
+  }
+  return changed && statSync(at, { throwIfNoEntry: false }) !== undefined ? at : undefined
 }

@@ -488,20 +488,20 @@ export const MAX_UPLOAD = 64 << 20
 export const UPLOAD_TOO_LARGE = 'parse upload: http: request body too large'
 
 /**
- * The smallest multipart request that carries a file as the field `file` named `filename`: a
- * one-byte boundary, one header written as tersely as Go's parser takes it, the closing boundary
- * with no line end. What goes before and after the file's bytes.
+ * A multipart request that carries a file as the field `file` named `filename`: the boundary
+ * (one byte unless given), one header written as tersely as Go's parser takes it, the closing
+ * boundary with no line end. What goes before and after the file's bytes.
  */
-export function uploadFraming(filename: string): { head: string; tail: string } {
+export function uploadFraming(filename: string, boundary = 'B'): { head: string; tail: string } {
   return {
-    head: `--B\r\nContent-Disposition:form-data;name=file;filename=${minParam(filename)}\r\n\r\n`,
-    tail: '\r\n--B--',
+    head: `--${boundary}\r\nContent-Disposition:form-data;name=file;filename=${minParam(filename)}\r\n\r\n`,
+    tail: `\r\n--${boundary}--`,
   }
 }
 
 /** The size of that request for a file of `size` bytes: past 64 MiB, no client can upload it. */
-export function minUploadRequest(size: number, filename: string): number {
-  const { head, tail } = uploadFraming(filename)
+export function minUploadRequest(size: number, filename: string, boundary = 'B'): number {
+  const { head, tail } = uploadFraming(filename, boundary)
   return Buffer.byteLength(head) + size + Buffer.byteLength(tail)
 }
 

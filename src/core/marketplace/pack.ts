@@ -14,7 +14,7 @@ import { NotRegularError, readRegularSized, sizeText, TooLargeError } from '../r
 import { MAX_EXTRACTED_FILE } from './archive.js'
 import type { PackEntry } from './archive-write.js'
 import type { CheckDocument } from './check.js'
-import { checkInstall, STRICT_ID } from './install.js'
+import { checkInstall, STRICT_ID, stagingBasename } from './install.js'
 import { listPackFiles } from './signature.js'
 
 /** Left out of every archive unless --no-default-excludes: version control data and Finder litter. */
@@ -203,20 +203,23 @@ export function archiveName(id: string, version: string, format: 'tar.gz' | 'zip
 
 /**
  * The archive just written, as the upload endpoint extracted it, against what was packed: one
- * top-level folder named after the id, the same tree, an install accepted with that id and the
- * source's signature. A difference is a bug of ours (an Error, not a UserError).
+ * top-level folder named `top` (the id unless said), the same tree, an install accepted with that
+ * id and the source's signature. A difference is a bug of ours (an Error, not a UserError).
  */
 export async function checkPacked(
   x: { root: GoString; descended: boolean },
   entries: PackEntry[],
   id: string,
   sig: SourceSignature,
+  top: GoString = id,
 ): Promise<void> {
-  if (!x.descended || base(x.root) !== id)
-    throw new Error('the archive just written has no single top-level folder named after the pack id')
+  if (!x.descended || base(x.root) !== top)
+    throw new Error(
+      `the archive just written has no single top-level folder named ${top === id ? 'after the pack id' : JSON.stringify(toText(top))}`,
+    )
   const diff = sameTree(x.root, entries)
   if (diff !== null) throw new Error(`the archive just written extracts differently: ${diff}`)
-  const again = await checkInstall(x.root, undefined, { stagingName: id })
+  const again = await checkInstall(x.root, undefined, { stagingName: stagingBasename(top) })
   if (again.installError !== null || again.load?.pack.id !== id) {
     throw new Error(
       `the extracted archive is refused: ${toText(again.installError ?? `id ${again.load?.pack.id}`)}`,

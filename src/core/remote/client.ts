@@ -28,7 +28,7 @@ export function refusal(what: string, r: Reply, base: string): RemoteError {
   let exit: number = REMOTE_EXIT.refused
   let hint: string | undefined
   if (r.status === 404 && text === '404 page not found') {
-    hint = `is ${base} an ongrid manager? its API has no such route`
+    hint = notManagerHint(base)
   } else if (r.status === 401) {
     exit = REMOTE_EXIT.auth
     hint = LOGIN_HINT(base)
@@ -43,8 +43,25 @@ export function refusal(what: string, r: Reply, base: string): RemoteError {
   return new RemoteError(said, exit, hint, r.status, code, text)
 }
 
+/** What a server answers for a route it does not have (the manager has login and version). */
+const NO_ROUTE = new Set([404, 405, 501])
+
+const notManagerHint = (base: string) => `is ${base} an ongrid manager? its API has no such route`
+
+/** A server without the manager's API, said so: as unreachable as a wrong address (exit 3). */
+function notManager(base: string, why: string, e?: RemoteError): RemoteError {
+  return new RemoteError(
+    `${base} is not an ongrid manager: ${why}`,
+    REMOTE_EXIT.unreachable,
+    notManagerHint(base),
+    e?.status,
+    e?.code,
+    e?.managerText,
+  )
+}
+
 /** A refusal said again in the client's words, its status, code and manager text kept. */
-function restated(e: RemoteError, message: string, exit: number, hint?: string): RemoteError {
+export function restated(e: RemoteError, message: string, exit: number, hint?: string): RemoteError {
   return new RemoteError(message, exit, hint, e.status, e.code, e.managerText)
 }
 
@@ -99,6 +116,13 @@ export class ManagerClient {
     const r = await exchange(this.t, 'POST', API.login, jsonBody({ email, password }))
     if (r.status !== 200) {
       const err = refusal(`login as ${email}`, r, this.base)
+      // The manager's login route answers 200, 400, 401 or 429: no route there is no manager.
+      if (NO_ROUTE.has(r.status))
+        throw notManager(
+          this.base,
+          `POST ${API.login} answered ${r.status} ${quoted(err.managerText ?? '')}`,
+          err,
+        )
       if (r.status === 401) {
         // The manager's 401 is the same for a wrong password, an unknown and a disabled user.
         throw restated(err, err.message, REMOTE_EXIT.auth, 'wrong email or password, or the user is disabled')
@@ -106,11 +130,7 @@ export class ManagerClient {
       throw err
     }
     const pair = tokenPair(r)
-    if (pair === null)
-      throw new RemoteError(
-        `login: ${this.base} answered 200 without tokens: not an ongrid manager?`,
-        REMOTE_EXIT.refused,
-      )
+    if (pair === null) throw notManager(this.base, `POST ${API.login} answered 200 without tokens`)
     const session = sessionOf(email, pair, this.now())
     const version = await this.versionWith(session.access_token)
     session.manager_version = version
@@ -121,17 +141,14 @@ export class ManagerClient {
   private async versionWith(token: string): Promise<string> {
     const r = await exchange(this.t, 'GET', API.version, undefined, { Authorization: `Bearer ${token}` })
     if (r.status !== 200) {
-      const e = refusal('GET /api/v1/version', r, this.base)
-      throw restated(e, `${this.base} is not an ongrid manager: ${e.message}`, REMOTE_EXIT.refused)
+      const e = refusal(`GET ${API.version}`, r, this.base)
+      throw NO_ROUTE.has(r.status) ? notManager(this.base, e.message, e) : e
     }
     try {
       const v = JSON.parse(r.body.toString('utf8')) as { manager_version?: unknown }
       if (typeof v.manager_version === 'string') return v.manager_version
     } catch {}
-    throw new RemoteError(
-      `${this.base} is not an ongrid manager: GET /api/v1/version has no manager_version`,
-      REMOTE_EXIT.refused,
-    )
+    throw notManager(this.base, `GET ${API.version} has no manager_version`)
   }
 
   session(): Session {
@@ -170,6 +187,15 @@ export class ManagerClient {
     if (s.manager_version !== undefined) next.manager_version = s.manager_version
     this.store.put(this.base, next)
     return next
+  }
+
+  /**
+   * The session the next call carries: refreshed first when the access token is past its
+   * expiry here. Its token's role is the one the manager will check (`tokenRole`).
+   */
+  async ready(): Promise<Session> {
+    const s = this.session()
+    return this.now() < s.access_expires_at ? s : this.refresh(s)
   }
 
   /** An authenticated exchange: refreshed first when the access token is past its expiry, once more on a 401. */
@@ -218,5 +244,10 @@ export class ManagerClient {
     if (s !== null && typeof v.manager_version === 'string' && s.manager_version !== v.manager_version)
       this.store.put(this.base, { ...s, manager_version: v.manager_version })
     return v
+  }
+
+  /** The user as the manager's database has it now (remote-contract §3.6). */
+  self(): Promise<{ id: number; email: string; role: string }> {
+    return this.json('GET', API.self)
   }
 }

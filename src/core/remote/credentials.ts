@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs'
+import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../atomic-write.js'
@@ -39,16 +39,31 @@ export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'ongrid-skill', 'credentials.json')
 }
 
-/** The `exp` claim of a JWT, read without checking it (it is only shown and used to refresh early). */
-export function tokenExpiry(token: string): number | null {
+/** The claims of a JWT, read without checking them (only shown, and used to decide early). */
+function claimsOf(token: string): Record<string, unknown> | null {
   const part = token.split('.')[1]
   if (part === undefined) return null
   try {
-    const exp = (JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown }).exp
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp : null
+    const v = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown
+    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null
   } catch {
     return null
   }
+}
+
+/** The `exp` claim of a JWT (it is only shown and used to refresh early). */
+export function tokenExpiry(token: string): number | null {
+  const exp = claimsOf(token)?.exp
+  return typeof exp === 'number' && Number.isFinite(exp) ? exp : null
+}
+
+/**
+ * The role a session's calls carry: the `role` claim of its access token, which every check of
+ * the manager reads (remote-contract §10.2), else the role the login answered.
+ */
+export function tokenRole(s: Session): string {
+  const role = claimsOf(s.access_token)?.role
+  return typeof role === 'string' ? role : s.role
 }
 
 function isSession(v: unknown): v is Session {
@@ -63,6 +78,46 @@ function isSession(v: unknown): v is Session {
     typeof s.refresh_expires_at === 'number' &&
     (s.manager_version === undefined || typeof s.manager_version === 'string')
   )
+}
+
+/** The name of a uid, from /etc/passwd (read with a bound), else `uid N`. */
+export function ownerName(uid: number): string {
+  try {
+    const passwd = readFileBounded('/etc/passwd', 4 << 20, { regularOnly: true }).toString('utf8')
+    for (const line of passwd.split('\n')) {
+      const f = line.split(':')
+      if (f.length > 2 && Number(f[2]) === uid && f[0] !== '') return `${f[0]} (uid ${uid})`
+    }
+  } catch {}
+  return `uid ${uid}`
+}
+
+/**
+ * The Lstat of `path` when it is this user's own `kind` (a real dir, a regular file), undefined
+ * when there is nothing there (a file not yet written); anything else is refused in one line.
+ */
+function ownedOrRefused(path: string, kind: 'dir' | 'file'): Stats | undefined {
+  let st: Stats | undefined
+  try {
+    st = lstatSync(path, { throwIfNoEntry: false })
+  } catch (e) {
+    throw new UserError(`credentials ${path}: ${reasonText(e)}`)
+  }
+  if (st === undefined) {
+    if (kind === 'dir') throw new UserError(`credentials ${path}: not a directory`)
+    return undefined
+  }
+  const me = process.getuid?.()
+  if (me !== undefined && st.uid !== me) {
+    throw new UserError(
+      `credentials ${path}: owned by ${ownerName(st.uid)}, not by ${ownerName(me)} who runs this: tokens are not written there`,
+    )
+  }
+  if (kind === 'dir' ? !st.isDirectory() : !st.isFile())
+    throw new UserError(
+      `credentials ${path}: not a ${kind === 'dir' ? 'directory' : 'regular file'} (a link is not followed): tokens are not written there`,
+    )
+  return st
 }
 
 export class CredentialStore {
@@ -121,11 +176,18 @@ export class CredentialStore {
     const dir = join(this.path, '..')
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 })
+    } catch (e) {
+      throw new UserError(`credentials ${this.path}: ${reasonText(e)}`)
+    }
+    // Tokens go only into a dir and a file of this user's (checked without following links):
+    // a file another user owns would keep its owner through the write, and be theirs to read.
+    const d = ownedOrRefused(dir, 'dir')
+    const cur = ownedOrRefused(this.path, 'file')
+    try {
       // Our own dir: nobody else lists it, whatever made it before.
-      if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700)
+      if (d !== undefined && (d.mode & 0o077) !== 0) chmodSync(dir, 0o700)
       // An existing file keeps its mode through the write: make it ours first.
-      const cur = lstatSync(this.path, { throwIfNoEntry: false })
-      if (cur?.isFile() && (cur.mode & 0o077) !== 0) chmodSync(this.path, 0o600)
+      if (cur !== undefined && (cur.mode & 0o077) !== 0) chmodSync(this.path, 0o600)
     } catch (e) {
       throw new UserError(`credentials ${this.path}: ${reasonText(e)}`)
     }

@@ -12,11 +12,12 @@ import { RESULT_PREVIEW } from '../tool-def.js'
  */
 export const SUBPROCESS_PREVIEW = RESULT_PREVIEW
 
+/** A SkillSummary of /v1/skills (§5.4): `key` identifies it; any other field may be left out. */
 export interface RemoteSkill {
   key: string
-  name: string
-  description: string
-  class: string
+  name?: string
+  description?: string
+  class?: string
   scope?: string
   category?: string
   params:
@@ -27,17 +28,24 @@ export interface RemoteSkill {
   inventory_only?: boolean
 }
 
+/**
+ * An installed pack as /v1/marketplace/installed lists it (PascalCase: the model has no json
+ * tags). Every field is optional here: a server may leave any out, and nothing that reads one
+ * may fail for it (remote-contract §5.7, §8.16).
+ */
 export interface InstalledPack {
-  ID: number
-  PackID: string
-  DisplayName: string
-  Version: string
-  Source: string
-  ManifestSHA256: string
-  SignatureState: string
-  CapabilitiesJSON: string
-  BindingsJSON: string
-  InstalledAt: string
+  ID?: number
+  PackID?: string
+  DisplayName?: string
+  Version?: string
+  Source?: string
+  InstallPath?: string
+  ManifestSHA256?: string
+  SignatureState?: string
+  CapabilitiesJSON?: string
+  BindingsJSON?: string
+  InstalledBy?: number
+  InstalledAt?: string
 }
 
 export interface LocalSkill {
@@ -86,7 +94,7 @@ export const NOT_COMPARED_SKILLMD = 'SKILL.md skills in /v1/skills: they cannot 
 
 function skillsOf(p: InstalledPack): string[] | null {
   try {
-    const caps = JSON.parse(p.CapabilitiesJSON) as { skills?: { name?: unknown }[] | null }
+    const caps = JSON.parse(p.CapabilitiesJSON ?? '') as { skills?: { name?: unknown }[] | null }
     return (caps.skills ?? []).map((s) => String(s.name)).sort()
   } catch {
     return null
@@ -148,8 +156,8 @@ export function diffManager(
       continue
     }
     const changes = differing([
-      ['description', l.description, r.description],
-      ['class', l.class, r.class],
+      ['description', l.description, r.description ?? ''],
+      ['class', l.class, r.class ?? ''],
       ['category', l.category, r.category ?? ''],
       ['scope', 'manager', r.scope ?? ''],
     ])
@@ -162,7 +170,7 @@ export function diffManager(
       sub.keys(),
     ),
   )
-  const installed = new Map(remote.installed.map((p) => [p.PackID, p]))
+  const installed = new Map(remote.installed.map((p) => [p.PackID ?? '', p]))
   for (const l of local.packs) {
     const r = installed.get(l.id)
     if (r === undefined) {
@@ -170,9 +178,9 @@ export function diffManager(
       continue
     }
     const changes = differing([
-      ['manifest_sha256', l.manifestSha256, r.ManifestSHA256],
-      ['version', l.version, r.Version],
-      ['display_name', l.displayName, r.DisplayName],
+      ['manifest_sha256', l.manifestSha256, r.ManifestSHA256 ?? null],
+      ['version', l.version, r.Version ?? null],
+      ['display_name', l.displayName, r.DisplayName ?? null],
     ])
     const there = skillsOf(r)
     const here = [...l.skills].sort()
@@ -183,7 +191,7 @@ export function diffManager(
     ...missingHere(
       'marketplace',
       local.packs.map((p) => p.id),
-      remote.installed.map((p) => p.PackID),
+      remote.installed.map((p) => p.PackID ?? ''),
     ),
   )
   const not_compared = [

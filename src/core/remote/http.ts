@@ -36,6 +36,9 @@ export class RemoteError extends UserError {
   ) {
     super(message, exitCode, hint)
   }
+
+  /** The client's own deadline (--timeout) ended the wait: the manager may still have been working. */
+  timedOut = false
 }
 
 export interface Transport {
@@ -161,7 +164,6 @@ export function exchange(
         Accept: 'application/json',
         'User-Agent': 'ongrid-skill',
         ...(body ? { 'Content-Type': body.type, 'Content-Length': String(body.data.length) } : {}),
-        ...headers,
       },
       ...(tls ? { rejectUnauthorized: !t.insecure } : {}),
       ...(tls && t.ca !== undefined ? { ca: t.ca } : {}),
@@ -202,13 +204,13 @@ export function exchange(
       req.destroy()
       if (e.code === 'ABORTED') reject(new RemoteError(`${what}: stopped`, REMOTE_EXIT.unreachable))
       else if (e.code === 'TIMEOUT') {
-        reject(
-          new RemoteError(
-            `${what}: no answer from ${t.base} within ${t.timeoutMs / 1000}s`,
-            REMOTE_EXIT.unreachable,
-            'a longer --timeout, or check the manager (nginx cuts a request at 300s)',
-          ),
+        const err = new RemoteError(
+          `${what}: no answer from ${t.base} within ${t.timeoutMs / 1000}s`,
+          REMOTE_EXIT.unreachable,
+          'a longer --timeout, or check the manager (nginx cuts a request at 300s)',
         )
+        err.timedOut = true
+        reject(err)
       } else if (e.message === 'reply too large') {
         reject(new RemoteError(`${what}: the reply is larger than 64 MiB`, REMOTE_EXIT.unreachable))
       } else {
@@ -222,6 +224,9 @@ export function exchange(
         )
       }
     }
+    // Set on the request, not in its options: NODE_DEBUG=net prints the options (a Bearer token
+    // with them), never a request's own headers.
+    for (const [k, v] of Object.entries(headers)) req.setHeader(k, v)
     timer = setTimeout(() => fail(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })), t.timeoutMs)
     t.signal?.addEventListener('abort', onAbort, { once: true })
     req.on('error', fail)
