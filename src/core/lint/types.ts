@@ -29,7 +29,7 @@ export type Category = 'manager' | 'best-practice' | 'tests'
 /** What a file is: a subprocess pack's skill.json, or a native SKILL.md. */
 export type TargetKind = 'manifest' | 'native'
 
-/** One problem, located in a file. Positions are 1-based; the column counts characters (code points). */
+/** One problem, located in a file. Positions are 1-based; the column counts characters (code points; `core/utf8-units.ts`). */
 export interface Finding {
   ruleId: string
   severity: Severity
