@@ -45,15 +45,42 @@ export interface FixRun {
   filesFixed: number
 }
 
+/** What --fix has written so far: the summary's counts, for a stop signal too. */
+export interface FixProgress {
+  problems: number
+  files: Set<string>
+}
+
+const summary = (verb: string, p: FixProgress) =>
+  `${verb} ${plural(p.problems, 'problem')} in ${plural(p.files.size, 'file')}`
+
+/**
+ * Ends `lint --fix` at a stop signal, from its first check to its last (call the result once the
+ * run is over). Files are written one at a time with a turn of the event loop between them, and a
+ * signal is handled only at such a turn: never while a file is written. So the handler exits at
+ * once, 128 + n, saying how many files were written before the stop; nothing further is.
+ */
+export function stopFixesOnSignal(progress: FixProgress): () => void {
+  return onStopSignals((signal, code) => {
+    process.stderr.write(
+      `ongrid-skill: stopped by ${signal}: ${summary('fixed', progress)}, nothing further written\n`,
+    )
+    process.exit(code)
+  })
+}
+
+/** One turn of the event loop: a stop signal that came meanwhile is handled in it. */
+const turn = () => new Promise<void>((r) => setImmediate(r))
+
 /**
  * Runs the fixes over a check's result: `recheck` checks the same PATHs again. `startedMs`: when
  * the run began (a file modified after it is left alone). Writes the diff (dry run) on stdout and
- * what was done on stderr.
+ * what was done on stderr; `progress` counts what was written (or would be).
  */
 export async function runFixes(
   first: CheckResult,
   recheck: () => Promise<CheckResult>,
-  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number },
+  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number; progress?: FixProgress },
 ): Promise<FixRun> {
   const guard = new ChangeGuard(opts.startedMs)
   const cwd = process.cwd()
@@ -61,9 +88,8 @@ export async function runFixes(
   const say = (file: string, text: string) =>
     process.stderr.write(`${terminalLineText(displayPath(file, cwd), tty)}: ${text}\n`)
   let result = first
-  const fixedFiles = new Set<string>()
+  const progress = opts.progress ?? { problems: 0, files: new Set<string>() }
   const fixedInDiff = new Set<Finding>()
-  let fixedCount = 0
   const leftAlone = new Set<string>()
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const category = new Map(result.rules.map((r) => [r.id, r.category]))
@@ -71,17 +97,11 @@ export async function runFixes(
     const plans = planFixes(findings, (x) => opts.types.has(category.get(x.ruleId) as Category))
     for (const f of leftAlone) plans.delete(f)
     if (plans.size === 0) break
-    // A stop signal while the files are written is held until the pass is done (each file renamed
-    // or its temp file removed): none is left in the pack, and the run then ends 128 + n.
-    const held = opts.dryRun ? undefined : onStopSignals(() => {})
-    let outcomes: (FileFixed | FileLeft)[]
-    try {
-      outcomes = [...plans.values()].map((p) => fixFile(p, guard, opts.dryRun))
-    } finally {
-      held?.()
-    }
     let changed = 0
-    for (const o of outcomes) {
+    for (const plan of plans.values()) {
+      // A stop signal is handled here, between two files (stopFixesOnSignal).
+      if (!opts.dryRun) await turn()
+      const o: FileFixed | FileLeft = fixFile(plan, guard, opts.dryRun)
       if (o.kind === 'left') {
         leftAlone.add(o.file)
         say(o.file, o.reason)
@@ -89,8 +109,8 @@ export async function runFixes(
       }
       if (o.fixed.length === 0) continue
       changed++
-      fixedFiles.add(o.file)
-      fixedCount += o.fixed.length
+      progress.files.add(o.file)
+      progress.problems += o.fixed.length
       if (opts.dryRun) {
         for (const x of o.fixed) fixedInDiff.add(x)
         // The diff is a byte string: the file's bytes, and the path's UTF-8 bytes.
@@ -102,8 +122,6 @@ export async function runFixes(
     if (opts.dryRun || changed === 0) break
     result = await recheck()
   }
-  process.stderr.write(
-    `${opts.dryRun ? 'would fix' : 'fixed'} ${plural(fixedCount, 'problem')} in ${plural(fixedFiles.size, 'file')}\n`,
-  )
-  return { result, fixedInDiff, filesFixed: fixedFiles.size }
+  process.stderr.write(`${summary(opts.dryRun ? 'would fix' : 'fixed', progress)}\n`)
+  return { result, fixedInDiff, filesFixed: progress.files.size }
 }

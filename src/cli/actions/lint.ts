@@ -21,6 +21,7 @@ import { parseNumberFlag } from '../number-flag.js'
 import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { stdoutIsTTY, writeStdout } from '../output.js'
 import type { BaselineUsed } from './lint-baseline.js'
+import type { FixProgress } from './lint-fix.js'
 
 export const FORMATS = LINT_FORMATS
 export type Format = LintFormat
@@ -147,7 +148,20 @@ function parseMaxWarnings(v: string | undefined): number | null {
 }
 
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
-export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
+export async function lintAction(input: InputOf<typeof Lint>): Promise<number> {
+  if (input.flags.fix !== true) return lint(input)
+  // --fix: a stop signal ends the run at once, from its first check on, never while a file is written.
+  const { stopFixesOnSignal } = await import('./lint-fix.js')
+  const progress: FixProgress = { problems: 0, files: new Set() }
+  const off = stopFixesOnSignal(progress)
+  try {
+    return await lint(input, progress)
+  } finally {
+    off()
+  }
+}
+
+async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgress): Promise<number> {
   const format = formatOf(flags)
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
   if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
@@ -203,7 +217,12 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   }
   const { parseFixTypes, runFixes } = await import('./lint-fix.js')
   const dryRun = flags['fix-dry-run'] === true
-  const fixed = await runFixes(result, run, { types: parseFixTypes(flags['fix-type']), dryRun, startedMs })
+  const fixed = await runFixes(result, run, {
+    types: parseFixTypes(flags['fix-type']),
+    dryRun,
+    startedMs,
+    progress,
+  })
   // What is left after the fixes is judged against the baseline, as a run without --fix would be.
   const baseline = lintBaseline({ baseline: flags.baseline, update: false, prune: false }, argv, fixed.result)
   if (dryRun) {
