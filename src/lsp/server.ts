@@ -28,7 +28,7 @@ import { fromText } from '../core/go/gostring.js'
 import { RULES_BY_ID } from '../core/lint/registry.js'
 import { setOverlay } from '../core/overlay.js'
 import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
-import { diagnoseScope, type Shown, SOURCE, scopeOf } from './diagnostics.js'
+import { diagnoseScope, type Shown, SOURCE, scopeDir, scopeOf } from './diagnostics.js'
 import { complete, hover, links } from './features.js'
 import { type Bad, isNotification, MAX_MESSAGE_BYTES, MessageFramer, type Oversized } from './framing.js'
 import { commandArgv, lenses, RUN_COMMAND, runCli, TEST_COMMAND } from './lenses.js'
@@ -296,7 +296,10 @@ export function startServer(opts: ServerOptions): Connection {
     for (const c of e.changes) {
       const file = pathOf(c.uri)
       if (file === null) continue
-      for (const s of published.keys()) if (s === '/' || file === s || file.startsWith(`${s}/`)) schedule(s)
+      for (const s of published.keys()) {
+        const d = scopeDir(s)
+        if (d === '/' || file === d || file.startsWith(`${d}/`)) schedule(s)
+      }
     }
   })
 
