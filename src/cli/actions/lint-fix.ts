@@ -10,7 +10,7 @@ import type { Category, Finding } from '../../core/lint/types.js'
 import { fileDiff } from '../../core/lint/unified-diff.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
 import { displayPath, plural } from '../../ui/lint/model.js'
-import { terminalLineText } from '../../ui/terminal.js'
+import { terminalBytes, terminalLineText } from '../../ui/terminal.js'
 import { UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 
@@ -85,8 +85,9 @@ export async function runFixes(
   const guard = new ChangeGuard(opts.startedMs)
   const cwd = process.cwd()
   const tty = process.stderr.isTTY === true
+  const stdoutTTY = process.stdout.isTTY === true
   const say = (file: string, text: string) =>
-    process.stderr.write(`${terminalLineText(displayPath(file, cwd), tty)}: ${text}\n`)
+    process.stderr.write(`${terminalLineText(displayPath(file, cwd), tty)}: ${terminalLineText(text, tty)}\n`)
   let result = first
   const progress = opts.progress ?? { problems: 0, files: new Set<string>() }
   const fixedInDiff = new Set<Finding>()
@@ -113,9 +114,12 @@ export async function runFixes(
       progress.problems += o.fixed.length
       if (opts.dryRun) {
         for (const x of o.fixed) fixedInDiff.add(x)
-        // The diff is a byte string: the file's bytes, and the path's UTF-8 bytes.
+        // The diff is a byte string: the file's bytes, and the path's UTF-8 bytes. On a terminal,
+        // their control characters are shown escaped (an OSC 52 in a skill.json is not obeyed).
         process.stdout.write(
-          toBuffer(fileDiff(fromText(displayPath(o.file, cwd)), o.before, o.edits, o.mode)),
+          toBuffer(
+            terminalBytes(fileDiff(fromText(displayPath(o.file, cwd)), o.before, o.edits, o.mode), stdoutTTY),
+          ),
         )
       }
     }
