@@ -191,8 +191,14 @@ describe('lint --fix-dry-run on a terminal: the file bytes in the diff escaped',
     const tty = await onTty(['lint', join(root, 'p'), '--fix-dry-run'])
     assert.equal(tty.code, 1, tty.stdout)
     assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
-    assert.ok(tty.stdout.includes(' "description":"d\\x1b]52;c;cHduZWQ=\\a\\x1b]0;pwned\\a\\x1b[2J",'), tty.stdout)
+    assert.ok(
+      tty.stdout.includes(' "description":"d\\x1b]52;c;cHduZWQ=\\a\\x1b]0;pwned\\a\\x1b[2J",'),
+      tty.stdout,
+    )
     const raw = await piped(['lint', join(root, 'p'), '--fix-dry-run'])
-    assert.ok(raw.stdout.includes(` "description":"d${osc52}${TITLE}${clear}",\n`), JSON.stringify(raw.stdout))
+    assert.ok(
+      raw.stdout.includes(` "description":"d${osc52}${TITLE}${clear}",\n`),
+      JSON.stringify(raw.stdout),
+    )
   })
 })
