@@ -43,6 +43,8 @@ export interface FixRun {
   fixedInDiff: ReadonlySet<Finding>
   /** How many files the fixes changed (or would change). */
   filesFixed: number
+  /** How many fixes were not applied because their file is not a regular file (Finding.unfixable). */
+  refused: number
 }
 
 /** What --fix has written so far: the summary's counts, for a stop signal too. */
@@ -92,6 +94,14 @@ export async function runFixes(
   const progress = opts.progress ?? { problems: 0, files: new Set<string>() }
   const fixedInDiff = new Set<Finding>()
   const leftAlone = new Set<string>()
+  // Fixes the rules have but not offered (a symlinked file): each said, and counted.
+  const firstCategory = new Map(first.rules.map((r) => [r.id, r.category]))
+  const refused = first.files
+    .filter((f) => !f.ignored)
+    .flatMap((f) => f.findings)
+    .filter((x) => x.unfixable !== undefined && opts.types.has(firstCategory.get(x.ruleId) as Category))
+  for (const x of refused)
+    say(x.file, `${opts.dryRun ? 'would not fix' : 'not fixed'} ${x.ruleId}: ${x.unfixable}`)
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const category = new Map(result.rules.map((r) => [r.id, r.category]))
     const findings = result.files.filter((f) => !f.ignored).flatMap((f) => f.findings)
@@ -126,6 +136,10 @@ export async function runFixes(
     if (opts.dryRun || changed === 0) break
     result = await recheck()
   }
-  process.stderr.write(`${summary(opts.dryRun ? 'would fix' : 'fixed', progress)}\n`)
-  return { result, fixedInDiff, filesFixed: progress.files.size }
+  const notApplied =
+    refused.length === 0
+      ? ''
+      : `; ${plural(refused.length, 'fix', 'fixes')} ${opts.dryRun ? 'would not be' : 'not'} applied (said above)`
+  process.stderr.write(`${summary(opts.dryRun ? 'would fix' : 'fixed', progress)}${notApplied}\n`)
+  return { result, fixedInDiff, filesFixed: progress.files.size, refused: refused.length }
 }

@@ -228,8 +228,9 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
   if (dryRun) {
     // The diff is the output. A pending fix is exit 1, as `ruff --diff` and `black --diff` do:
     // one pass cannot tell what a fixed file will still be found to hold (a BOM hides every other
-    // finding of its file), so a CI gate must not pass on it. Without fixes: the findings left.
-    if (fixed.fixedInDiff.size > 0) return EXIT.findings
+    // finding of its file), so a CI gate must not pass on it; so is a fix --fix would not apply.
+    // Without fixes: the findings left.
+    if (fixed.fixedInDiff.size > 0 || fixed.refused > 0) return EXIT.findings
     const accepted = baseline?.outcome.baselined
     const left = fixed.result.files
       .filter((f) => !f.ignored)

@@ -45,6 +45,11 @@ export interface Finding {
   hint?: string
   /** The certain fix (`lint --fix` applies it): only what the manager already assumes, made explicit. */
   fix?: Fix
+  /**
+   * Why the rule's certain fix is not offered (then `fix` is absent): the file it would change is
+   * not a regular file, a symlink say, and `--fix` never writes through one.
+   */
+  unfixable?: string
   /** Fixes that change behaviour: shown, never applied by `--fix`. */
   suggestions?: Suggestion[]
 }
