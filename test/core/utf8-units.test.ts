@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { utf16Position } from '../../src/core/lint/fix.js'
 import { LineIndex } from '../../src/core/lint/position.js'
 import { charAt } from '../../src/core/utf8-units.js'
 import { ByteText } from '../../src/lsp/positions.js'
@@ -68,6 +69,11 @@ describe('characters of bytes that may not be UTF-8 (WHATWG, as TextDecoder)', (
         const prefix = decoder.decode(buf.subarray(0, at))
         const where = `${buf.toString('hex')} at ${at}`
         assert.deepEqual(text.positionAt(at), { line: 0, character: prefix.length }, where)
+        assert.deepEqual(
+          utf16Position(buf.toString('latin1'), at),
+          { line: 0, character: prefix.length },
+          where,
+        )
         assert.equal(text.offsetAt({ line: 0, character: prefix.length }), at, where)
         assert.deepEqual(lines.position(at), { line: 1, column: [...prefix].length + 1 }, where)
         assert.equal(text.offsetOfLineColumn(1, [...prefix].length + 1), at, where)
