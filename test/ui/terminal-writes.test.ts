@@ -40,6 +40,7 @@ const REVIEWED: Record<string, string> = {
     "the bridge's json.Marshal bytes: control characters escaped",
   'src/cli/actions/lint-fix.ts: signal': 'a signal name',
   "src/cli/actions/lint-fix.ts: summary('fixed', progress)": ours,
+  'src/cli/actions/lint-fix.ts: notApplied': ours,
   "src/cli/actions/lint-fix.ts: summary(opts.dryRun ? 'would fix' : 'fixed', progress)": ours,
   "src/cli/actions/load-dirs.ts: hints.map((h) => ` hint: ${terminalLineText(h, tty)}\\n`).join('')":
     'terminalLineText',
