@@ -4,7 +4,8 @@
  * diagnostics per file: the rule id as `code`, its docs link, severity from the config found
  * upward (the engine's), the exact start converted to the editor's positions.
  */
-import { basename, dirname } from 'node:path'
+import { existsSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type { Diagnostic } from 'vscode-languageserver'
 import { UserError } from '../core/errors.js'
 import { fromText } from '../core/go/gostring.js'
@@ -71,14 +72,28 @@ export function toDiagnostic(f: Finding, text: ByteText): Diagnostic {
   }
 }
 
-/** The scope a file is checked in: its workspace folder, else its pack dir. */
+/**
+ * The scope a file is checked in: its workspace folder (a dir, walked as `lint DIR` walks it), else
+ * its pack's manifest alone (a file: the pack's skill.json, or SKILL.md, for a case file or a
+ * config beside it). A file outside every folder is never a reason to walk its dir: that may be
+ * `/` (`file:///skill.json`) or a home dir.
+ */
 export function scopeOf(file: string, folders: readonly string[]): string {
   const inside = folders
     .filter((d) => file.startsWith(d.endsWith('/') ? d : `${d}/`))
     .sort((a, b) => b.length - a.length)[0]
   if (inside !== undefined) return inside
+  const name = basename(file)
+  if (name === 'skill.json' || name === 'SKILL.md') return file
   const d = dirname(file)
-  return basename(d) === 'tests' && file.endsWith('.json') ? dirname(d) : d
+  const pack = basename(d) === 'tests' && file.endsWith('.json') ? dirname(d) : d
+  const manifest = join(pack, 'skill.json')
+  return existsSync(manifest) || !existsSync(join(pack, 'SKILL.md')) ? manifest : join(pack, 'SKILL.md')
+}
+
+/** The dir a scope's findings depend on: the folder itself, or a lone manifest's pack dir. */
+export function scopeDir(scope: string): string {
+  return /(^|\/)(skill\.json|SKILL\.md)$/.test(scope) ? dirname(scope) : scope
 }
 
 /** A config that cannot be used: its one line, on the config file when the line names it. */
@@ -123,7 +138,17 @@ export async function diagnoseScope(scope: string, release?: Release): Promise<S
   let result: CheckResult
   try {
     const { RULES } = await import('../core/lint/registry.js')
-    result = await check({ paths: [fromText(scope)], rules: RULES, set: 'all', useConfig: true, release })
+    // A lone manifest is judged under the dir above its pack, as given (the walk that would find
+    // the root, a pack dir holding nested ones, is not made outside the workspace).
+    const lone = scopeDir(scope) !== scope
+    result = await check({
+      paths: [fromText(scope)],
+      rules: RULES,
+      set: 'all',
+      useConfig: true,
+      release,
+      ...(lone ? { root: fromText(dirname(dirname(scope))) } : {}),
+    })
   } catch (e) {
     if (e instanceof ConfigError) {
       const d = configDiagnostic(e)

@@ -1,28 +1,22 @@
 /**
  * Positions in a file's bytes, as the editor counts them. The checks locate a finding by a byte
  * offset, or by Go's line (split on `\n`) and a column counting code points; the Language Server
- * Protocol counts lines broken by `\n`, `\r\n` or `\r`, and characters in UTF-16 code units. An
- * invalid UTF-8 byte is one unit (the U+FFFD an editor shows for it).
+ * Protocol counts lines broken by `\n`, `\r\n` or `\r`, and characters in UTF-16 code units. Bytes
+ * that are not UTF-8 count as editors decode them: one U+FFFD per maximal bad subsequence
+ * (`core/utf8-units.ts`).
  */
 
 import { lineAt } from '../core/line-starts.js'
+import { charAt } from '../core/utf8-units.js'
 
 export interface Position {
   line: number
   character: number
 }
 
-function isCont(b: number | undefined): boolean {
-  return b !== undefined && b >= 0x80 && b < 0xc0
-}
-
-/** Bytes of the UTF-8 sequence at `i` (1 for an invalid byte) and its UTF-16 length. */
+/** Bytes of the character at `i` and its UTF-16 length. */
 function sequenceAt(buf: Buffer, i: number): [bytes: number, units: number] {
-  const b = buf[i]
-  const want =
-    b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 1
-  for (let k = 1; k < want; k++) if (!isCont(buf[i + k])) return [1, 1]
-  return [want, want === 4 ? 2 : 1]
+  return charAt((k) => buf[k], i)
 }
 
 export class ByteText {
@@ -81,10 +75,7 @@ export class ByteText {
       if (nl === -1) return buf.length
       i = nl + 1
     }
-    for (let c = 1; c < column && i < buf.length && buf[i] !== 0x0a; c++) {
-      i++
-      while (isCont(buf[i])) i++
-    }
+    for (let c = 1; c < column && i < buf.length && buf[i] !== 0x0a; c++) i += sequenceAt(buf, i)[0]
     return i
   }
 

@@ -18,6 +18,7 @@ import {
   type InitializeParams,
   MessageType,
   ResponseError,
+  type ResponseMessage,
   ShowMessageNotification,
   StreamMessageReader,
   StreamMessageWriter,
@@ -30,18 +31,36 @@ import { RULES_BY_ID } from '../core/lint/registry.js'
 import { setOverlay } from '../core/overlay.js'
 import { chooseManagerRelease, MANAGER_VERSION_ENV, managerRelease } from '../core/releases/release.js'
 import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
-import { diagnoseScope, type Shown, scopeOf } from './diagnostics.js'
+import { diagnoseScope, type Shown, SOURCE, scopeDir, scopeOf } from './diagnostics.js'
 import { complete, hover, links } from './features.js'
-import { isNotification, MessageFramer } from './framing.js'
+import { type Bad, isNotification, MAX_MESSAGE_BYTES, MessageFramer, type Oversized } from './framing.js'
 import { commandArgv, lenses, RUN_COMMAND, runCli, TEST_COMMAND } from './lenses.js'
 
 /** Queued behind the client's messages when its input ends, and for its `exit` (see startServer). */
 const INPUT_ENDED = '$/ongrid-skill/inputEnded'
 const EXIT = '$/ongrid-skill/exit'
+/** Queued in the place of a frame that was not read (framing.ts: too large, or not a message). */
+const NOT_READ = '$/ongrid-skill/notRead'
 
-function frame(method: string): string {
-  const body = JSON.stringify({ jsonrpc: '2.0', method })
+function frame(method: string, params?: unknown): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) })
   return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+/** JSON-RPC's codes for a message that could not be parsed, and for one that is not a request. */
+const PARSE_ERROR = -32700
+const INVALID_REQUEST = -32600
+
+const MIB = 1024 * 1024
+
+/** The one diagnostic of a document whose text the server did not read. */
+function tooLargeDiagnostic(bytes: number): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: 1,
+    source: SOURCE,
+    message: `not checked: the editor sent this document in a message of ${bytes} bytes, over the ${MAX_MESSAGE_BYTES / MIB} MiB the server reads`,
+  }
 }
 
 /** Pause after the last change before the checks run again. */
@@ -77,11 +96,20 @@ export function startServer(opts: ServerOptions): Connection {
   // for). The library's own reaction to the end would leave the queued messages to a closed
   // connection. `exit` is queued as ours too: both leave once the answers written before them are
   // out (the library's exit would drop those still queued, such as shutdown's when piped).
+  // A frame the server cannot read is answered in its place in the queue (NOT_READ): a document
+  // sent in a message over the bound is closed (its text is not the editor's any more) and gets
+  // one diagnostic saying so.
   const input = new PassThrough()
   const framer = new MessageFramer()
   opts.input.on('data', (chunk: Buffer | string) => {
-    for (const m of framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
-      input.write(isNotification(m, 'exit') ? frame(EXIT) : m)
+    for (const m of framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) {
+      if (Buffer.isBuffer(m)) input.write(isNotification(m, 'exit') ? frame(EXIT) : m)
+      else {
+        if (m.kind === 'oversized' && m.uri !== null && m.id === null)
+          input.write(frame('textDocument/didClose', { textDocument: { uri: m.uri } }))
+        input.write(frame(NOT_READ, m))
+      }
+    }
   })
   let ended = false
   const onEnd = () => {
@@ -123,6 +151,22 @@ export function startServer(opts: ServerOptions): Connection {
   connection.onNotification(INPUT_ENDED, () => void leave())
   connection.onNotification(EXIT, () => void leave())
   const documents = new TextDocuments(TextDocument)
+  /** URI → the size of the message its text came in, when over the bound: shown instead of findings. */
+  const tooLarge = new Map<string, number>()
+  connection.onNotification(NOT_READ, (m: Oversized | Bad) => {
+    const answer = (id: string | number | null, code: number, message: string) =>
+      void writer.write({ jsonrpc: '2.0', id, error: { code, message } } as ResponseMessage)
+    if (m.kind === 'bad') {
+      answer(null, PARSE_ERROR, `Parse error: ${m.reason}`)
+      return
+    }
+    const over = `a message of ${m.bytes} bytes, over the ${MAX_MESSAGE_BYTES / MIB} MiB the server reads`
+    if (m.id !== null) answer(m.id, INVALID_REQUEST, `${m.method ?? 'request'}: not read: ${over}`)
+    else if (m.uri !== null) {
+      tooLarge.set(m.uri, m.bytes)
+      void connection.sendDiagnostics({ uri: m.uri, diagnostics: [tooLargeDiagnostic(m.bytes)] })
+    } else connection.console.error(`${m.method ?? 'a notification'}: not read: ${over}`)
+  })
   let folders: string[] = []
   let debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
   let release = managerRelease()
@@ -154,6 +198,11 @@ export function startServer(opts: ServerOptions): Connection {
       if (diagnostics.length > 0) now.add(file)
       const uri = uriOf(file)
       const doc = documents.get(uri)
+      const big = tooLarge.get(uri)
+      if (big !== undefined) {
+        await connection.sendDiagnostics({ uri, diagnostics: [tooLargeDiagnostic(big)] })
+        continue
+      }
       if (diagnostics.length > 0) shown.set(uri, diagnostics)
       else shown.delete(uri)
       behind.set(file, { version: versions.get(file) ?? null, shown: findings.get(file) ?? [] })
@@ -241,6 +290,7 @@ export function startServer(opts: ServerOptions): Connection {
   })
 
   documents.onDidOpen((e) => {
+    tooLarge.delete(e.document.uri)
     const file = syncOverlay(e.document, true)
     if (file !== null) scheduleFile(file)
   })
@@ -249,6 +299,7 @@ export function startServer(opts: ServerOptions): Connection {
     if (file !== null) scheduleFile(file)
   })
   documents.onDidClose((e) => {
+    tooLarge.delete(e.document.uri)
     const file = syncOverlay(e.document, false)
     if (file !== null) scheduleFile(file)
   })
@@ -259,7 +310,10 @@ export function startServer(opts: ServerOptions): Connection {
     for (const c of e.changes) {
       const file = pathOf(c.uri)
       if (file === null) continue
-      for (const s of published.keys()) if (s === '/' || file === s || file.startsWith(`${s}/`)) schedule(s)
+      for (const s of published.keys()) {
+        const d = scopeDir(s)
+        if (d === '/' || file === d || file.startsWith(`${d}/`)) schedule(s)
+      }
     }
   })
 

@@ -15,7 +15,16 @@ import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 const HEAD = ['ok', 'exit_code', 'command', 'schema_version', 'error']
 
 /** The commands that answer for a manager release: their documents name it (`manager_version`). */
-const ANSWERING = new Set(['validate', 'lint', 'load-dirs', 'run', 'test', 'mcp', 'eval', 'marketplace check'])
+const ANSWERING = new Set([
+  'validate',
+  'lint',
+  'load-dirs',
+  'run',
+  'test',
+  'mcp',
+  'eval',
+  'marketplace check',
+])
 
 interface Doc {
   ok: boolean

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { after, beforeEach, describe, test } from 'node:test'
 import { runCliSync } from '../helpers/cli.js'
@@ -186,7 +195,7 @@ describe('writing the baseline', () => {
     assert.equal(baselineOf(), text)
   })
 
-  test('atomic: replaced through a temp file (new inode, no temp left), mode kept; a hardlink stays one', () => {
+  test('atomic: replaced through a temp file (new inode, no temp left), mode kept; never through a hard link', () => {
     lint(['skills', '--update-baseline'])
     const file = join(R, BASELINE)
     const before = statSync(file)
@@ -198,22 +207,45 @@ describe('writing the baseline', () => {
       readdirSync(R).filter((f) => f.includes('ongrid-tmp')),
       [],
     )
+    // A second hard link (the other name, elsewhere, would change too): refused in one line.
+    const text = baselineOf()
     linkSync(file, join(R, 'copy.json'))
     makeTree(R, { 'skills/c/skill.json': pack('pack_c'), 'skills/c/run.sh': ECHO })
-    assert.equal(lint(['skills', '--update-baseline']).code, 0)
-    assert.equal(readFileSync(join(R, 'copy.json'), 'utf8'), baselineOf())
-    assert.ok(baselineOf().includes('skills/c/'))
+    const r = lint(['skills', '--update-baseline'])
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr,
+      `ongrid-skill: --update-baseline: ${BASELINE} has 2 hard links, and ongrid-skill never writes through a link (the other names would change too)\n`,
+    )
+    assert.equal(baselineOf(), text)
+    assert.equal(readFileSync(join(R, 'copy.json'), 'utf8'), text)
   })
 
-  test('a baseline given by a link is written through it: the link stays', () => {
+  test('a baseline given by a symlink, or read-only, is read but never written', () => {
     mkdirSync(join(R, 'ci'))
     lint(['skills', '--update-baseline', '--baseline', 'ci/b.json'])
+    const text = readFileSync(join(R, 'ci/b.json'), 'utf8')
     symlinkSync('ci/b.json', join(R, 'link.json'))
+    // Read through the link: its findings are accepted.
+    const read = lint(['skills', '--baseline', 'link.json'])
+    assert.notEqual(read.code, 2, read.stderr)
+    assert.doesNotMatch(read.stderr, /ongrid-skill:/)
     makeTree(R, { 'skills/b/skill.json': pack('pack_b'), 'skills/b/run.sh': ECHO })
-    assert.equal(lint(['skills', '--update-baseline', '--baseline', 'link.json']).code, 0)
-    assert.ok(readFileSync(join(R, 'ci/b.json'), 'utf8').includes('skills/b/'))
-    // Keys stay relative to where the baseline was named.
-    assert.ok(readFileSync(join(R, 'ci/b.json'), 'utf8').includes('"skills/b/skill.json"'))
+    const r = lint(['skills', '--update-baseline', '--baseline', 'link.json'])
+    assert.equal(r.code, 2)
+    assert.equal(
+      r.stderr,
+      'ongrid-skill: --update-baseline: link.json is a symlink, and ongrid-skill never writes through a link\nhint: give --baseline the file itself to update it\n',
+    )
+    assert.equal(readFileSync(join(R, 'ci/b.json'), 'utf8'), text)
+    chmodSync(join(R, 'ci/b.json'), 0o444)
+    const ro = lint(['skills', '--prune-baseline', '--baseline', 'ci/b.json'])
+    assert.equal(ro.code, 2)
+    assert.match(
+      ro.stderr,
+      /^ongrid-skill: --prune-baseline: ci\/b.json is read-only \(mode 0444\), and ongrid-skill leaves it so\n$/,
+    )
+    assert.equal(readFileSync(join(R, 'ci/b.json'), 'utf8'), text)
   })
 
   test('created at the repository root when there is none; found from a subdir', () => {

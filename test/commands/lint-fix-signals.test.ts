@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { startCli } from '../helpers/cli.js'
@@ -7,7 +7,8 @@ import { tempRoot } from '../helpers/tree.js'
 
 // lint --fix writes each file through a temp file beside it: a stop signal that lands while it
 // writes must leave no temp file in the pack (the next `marketplace pack` or the manager's
-// install would see it), and the run still ends 128 + n.
+// install would see it), the run ends 128 + n without writing any further file (it used to write
+// all of them, then check them again), and it says how many it wrote before the stop.
 
 let R = ''
 let cleanup = () => {}
@@ -36,9 +37,10 @@ describe('lint --fix: a stop signal while files are written', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
-    test(`${signal} as the first temp file appears: exit ${code}, no temp file left, every file whole`, async () => {
+    test(`${signal} as the first temp file appears: exit ${code}, no temp file left, every file whole, nothing further written`, async () => {
       const dir = join(R, signal)
       makeSkills(dir)
+      const madeMs = Math.max(...readdirSync(dir).map((s) => statSync(join(dir, s, 'skill.json')).mtimeMs))
       let sent = false
       const watcher = watch(dir, { recursive: true })
       const child = startCli(['lint', dir, '--fix'], {
@@ -72,6 +74,21 @@ describe('lint --fix: a stop signal while files are written', () => {
         assert.equal(JSON.parse(text.replace(/^\ufeff/, '')).name, s)
       }
       assert.deepEqual(left, [])
+      // Written: the files whose BOM is gone; the summary counts them, and the stop came long
+      // before the last (one file at a time, the signal handled between two).
+      const written = readdirSync(dir).filter(
+        (s) => !readFileSync(join(dir, s, 'skill.json'), 'utf8').startsWith(BOM),
+      ).length
+      const m = new RegExp(
+        `^ongrid-skill: stopped by ${signal}: fixed (\\d+) problems? in (\\d+) files?, nothing further written$`,
+        'm',
+      ).exec(stderr)
+      assert.ok(m, stderr)
+      assert.equal(Number(m[2]), written, stderr)
+      assert.ok(written < SKILLS / 2, `${written} of ${SKILLS} files written after the signal`)
+      assert.doesNotMatch(stderr, /validate after the fixes/)
+      const touched = readdirSync(dir).filter((s) => statSync(join(dir, s, 'skill.json')).mtimeMs > madeMs)
+      assert.equal(touched.length, written)
     })
   }
 })

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, linkSync, readFileSync, statSync, utimesSync } from 'node:fs'
+import { chmodSync, linkSync, readFileSync, statSync, symlinkSync, utimesSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import { runCliSync } from '../helpers/cli.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
@@ -32,16 +32,12 @@ describe('lint --fix, --fix-dry-run, --fix-type', () => {
   }
   const read = (p: string) => readFileSync(p, 'utf8')
 
-  test('--fix applies every certain fix, pass after pass, keeps links, and reports what is left', () => {
+  test('--fix applies every certain fix, pass after pass, and reports what is left', () => {
     const dir = tree()
-    linkSync(`${dir}/skills/a/skill.json`, `${dir}/link.json`)
-    const ino = statSync(`${dir}/skills/a/skill.json`).ino
     const r = runCliSync(['lint', 'skills', '--fix'], { cwd: dir })
     assert.equal(r.stderr, 'fixed 8 problems in 3 files\nvalidate after the fixes: no errors\n')
     assert.equal(r.code, 0)
     assert.equal(read(`${dir}/skills/a/skill.json`), FIXED)
-    assert.equal(statSync(`${dir}/skills/a/skill.json`).ino, ino)
-    assert.equal(read(`${dir}/link.json`), FIXED)
     assert.equal(read(`${dir}/skills/a/run.sh`), '#!/bin/sh\necho "{}"\n')
     assert.equal(statSync(`${dir}/skills/a/run.sh`).mode & 0o777, 0o750)
     assert.equal(
@@ -58,6 +54,52 @@ describe('lint --fix, --fix-dry-run, --fix-type', () => {
     const again = runCliSync(['lint', 'skills', '--fix'], { cwd: dir })
     assert.equal(again.stderr, 'fixed 0 problems in 0 files\n')
     assert.equal(read(`${dir}/skills/a/skill.json`), FIXED)
+  })
+
+  test('a linked or read-only file is not fixable: said by --fix-dry-run (exit 1), left by --fix', () => {
+    // A symlink (its target may be outside the repository), a second hard link (the other name
+    // would change too), a read-only file: never written; so their findings carry no fix.
+    const dir = `${R}/t${n++}`
+    const bom = `${BOM}{"name":"p","description":"d","entry":"run.sh","class":"safe"}\n`
+    makeTree(dir, {
+      'outside/real.json': bom,
+      'skills/sym/run.sh': { exec: '#!/bin/sh\n' },
+      'skills/hard/skill.json': bom.replace('"p"', '"h"'),
+      'skills/hard/run.sh': { exec: '#!/bin/sh\n' },
+      'skills/ro/skill.json': bom.replace('"p"', '"r"'),
+      'skills/ro/run.sh': { exec: '#!/bin/sh\n' },
+    })
+    symlinkSync('../../outside/real.json', `${dir}/skills/sym/skill.json`)
+    linkSync(`${dir}/skills/hard/skill.json`, `${dir}/outside/other-name.json`)
+    chmodSync(`${dir}/skills/ro/skill.json`, 0o444)
+    const json = runCliSync(['lint', 'skills', '--format', 'json'], { cwd: dir })
+    const doc = JSON.parse(json.stdout) as { files: { findings: { rule_id: string; fixable: boolean }[] }[] }
+    const bomFindings = doc.files.flatMap((f) => f.findings).filter((x) => x.rule_id === 'practice/bom')
+    assert.equal(bomFindings.length, 3)
+    assert.ok(
+      bomFindings.every((x) => !x.fixable),
+      json.stdout,
+    )
+    const dry = runCliSync(['lint', 'skills', '--fix-dry-run'], { cwd: dir })
+    assert.equal(dry.stdout, '')
+    assert.equal(dry.code, 1)
+    assert.equal(
+      dry.stderr,
+      [
+        'skills/hard/skill.json: would not fix practice/bom: the file has 2 hard links, and ongrid-skill never writes through a link (the other names would change too)',
+        'skills/ro/skill.json: would not fix practice/bom: the file is read-only (mode 0444), and ongrid-skill leaves it so',
+        'skills/sym/skill.json: would not fix practice/bom: the file is a symlink, and ongrid-skill never writes through a link',
+        'would fix 0 problems in 0 files; 3 fixes would not be applied (said above)',
+        '',
+      ].join('\n'),
+    )
+    const fix = runCliSync(['lint', 'skills', '--fix'], { cwd: dir })
+    assert.match(fix.stderr, /^skills\/sym\/skill.json: not fixed practice\/bom: the file is a symlink/m)
+    assert.match(fix.stderr, /^fixed 0 problems in 0 files; 3 fixes not applied \(said above\)$/m)
+    assert.equal(read(`${dir}/outside/real.json`), bom)
+    assert.equal(read(`${dir}/outside/other-name.json`), bom.replace('"p"', '"h"'))
+    assert.equal(read(`${dir}/skills/ro/skill.json`), bom.replace('"p"', '"r"'))
+    assert.equal(statSync(`${dir}/skills/ro/skill.json`).mode & 0o777, 0o444)
   })
 
   test('--fix-dry-run prints a diff git apply takes, writes nothing, exits as the findings left would', () => {

@@ -209,6 +209,52 @@ describe('lsp', () => {
     assert.equal(await stopLsp(c), 0)
   })
 
+  it('gives a document sent in a message over 10 MiB one diagnostic saying so, and goes on', async () => {
+    const root = join(t.root, 'huge')
+    makeTree(root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\n' } })
+    const f = join(root, 'p/skill.json')
+    const c = await start(root)
+    await c.open(f, `{"name":"${'a'.repeat(10 * 1024 * 1024)}"}`)
+    const [d, ...rest] = await c.waitDiagnostics(uri(f), (ds) =>
+      ds.some((x) => /not checked/.test(x.message)),
+    )
+    assert.deepEqual(rest, [])
+    assert.match(
+      d.message,
+      /^not checked: the editor sent this document in a message of \d+ bytes, over the 10 MiB the server reads$/,
+    )
+    assert.equal(d.severity, 1)
+    // Opened again with a text of its size: checked as usual.
+    const n = c.publishes.get(uri(f)) ?? 0
+    await c.open(f, '{')
+    await c.waitDiagnostics(uri(f), (ds) => ds.some((x) => x.code === 'manager/parse'), n)
+    assert.equal(await stopLsp(c), 0)
+  })
+
+  it('checks a document outside every workspace folder alone, never walking its dir', async () => {
+    // file:///skill.json walked all of / (30k openat calls through /proc and /sys).
+    const root = join(t.root, 'lone')
+    makeTree(root, {
+      'ws/p/skill.json': '{}',
+      'outside/p/skill.json': '{"name":"p","description":"A skill that does a thing.","entry":"run.sh"}',
+      'outside/p/run.sh': '#!/bin/sh\n',
+      'outside/p/tests/x.json': '[]',
+      'outside/p/sub/skill.json': '{',
+      'outside/q/skill.json': '{',
+    })
+    const f = join(root, 'outside/p/skill.json')
+    const c = await start(join(root, 'ws'))
+    await c.open(f, readFileSync(f, 'utf8'))
+    await c.waitDiagnostics(uri(f), (ds) => ds.some((x) => x.code === 'run/not-executable'))
+    const tests = join(root, 'outside/p/tests/x.json')
+    await c.open(tests, '[')
+    await c.waitDiagnostics(uri(tests), (ds) => ds.length > 0)
+    assert.equal(await stopLsp(c), 0)
+    // Nothing below or beside the pack was checked.
+    assert.equal(c.publishes.get(uri(join(root, 'outside/p/sub/skill.json'))), undefined)
+    assert.equal(c.publishes.get(uri(join(root, 'outside/q/skill.json'))), undefined)
+  })
+
   it('exits 0 after shutdown and exit, 1 on exit without shutdown or when its input closes', async () => {
     const c1 = await start(t.root)
     assert.equal(await stopLsp(c1), 0)

@@ -191,3 +191,25 @@ describe('marketplace on a terminal: names from the pack escaped', () => {
     assert.ok(tty.stdout.includes('left out: skills/d\\x1b]0;pwned\\a\\nforged/.DS_Store'), tty.stdout)
   })
 })
+
+describe('lint --fix-dry-run on a terminal: the file bytes in the diff escaped', () => {
+  test('OSC 52, OSC 0 and ESC[2J in a skill.json are shown, not obeyed; piped, the diff is exact', async () => {
+    const root = join(R, `fixdiff${++n}`)
+    const osc52 = '\x1b]52;c;cHduZWQ=\x07'
+    const clear = '\x1b[2J'
+    const text = `\ufeff{"name":"p",\n"description":"d${osc52}${TITLE}${clear}",\n"entry":"run.sh"}\n`
+    makeTree(root, { 'p/skill.json': text, 'p/run.sh': { exec: '#!/bin/sh\n' } })
+    const tty = await onTty(['lint', join(root, 'p'), '--fix-dry-run'])
+    assert.equal(tty.code, 1, tty.stdout)
+    assert.ok(!tty.stdout.includes('\x1b'), JSON.stringify(tty.stdout))
+    assert.ok(
+      tty.stdout.includes(' "description":"d\\x1b]52;c;cHduZWQ=\\a\\x1b]0;pwned\\a\\x1b[2J",'),
+      tty.stdout,
+    )
+    const raw = await piped(['lint', join(root, 'p'), '--fix-dry-run'])
+    assert.ok(
+      raw.stdout.includes(` "description":"d${osc52}${TITLE}${clear}",\n`),
+      JSON.stringify(raw.stdout),
+    )
+  })
+})

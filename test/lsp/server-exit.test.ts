@@ -29,15 +29,6 @@ describe('MessageFramer', () => {
     }
   })
 
-  test('a header without a Content-Length is passed on alone, as the reader reads it', () => {
-    const f = new MessageFramer()
-    const got = f.push(Buffer.from(`X-Other: 1\r\n\r\n${frame({ method: 'a' })}`))
-    assert.deepEqual(
-      got.map((m) => m.toString()),
-      ['X-Other: 1\r\n\r\n', frame({ method: 'a' })],
-    )
-  })
-
   test('isNotification: by the parsed body, not by the text', () => {
     assert.equal(isNotification(Buffer.from(frame({ method: 'exit' })), 'exit'), true)
     assert.equal(isNotification(Buffer.from(frame({ id: 3, method: 'exit' })), 'exit'), false)
@@ -119,5 +110,37 @@ describe('lsp server: leaving', () => {
     s.release()
     await until('the exit', () => s.log.some((l) => l.startsWith('exit')), 10_000)
     assert.deepEqual(s.log, ['answer 1', 'exit 1'])
+  })
+})
+
+describe('lsp server: frames it cannot read', () => {
+  test('each bad frame gets a parse error, and the session goes on to shutdown and exit 0', async (t) => {
+    const s = serve(t)
+    s.release()
+    const bad = [
+      'Content-Length: -5\r\n\r\n{"jsonrpc":"2.0","method":"x"}',
+      'Content-Length: abc\r\n\r\n{"jsonrpc":"2.0","method":"x"}',
+      'X-Other: 1\r\n\r\n{"jsonrpc":"2.0","method":"x"}',
+      'Content-Length: 10\r\n\r\n{"jsonrpc":"2.0","method":"x"}',
+      'Content-Length: 5\r\nContent-Length: 30\r\n\r\n{"jsonrpc":"2.0","method":"x"}',
+    ]
+    // Each followed by a request, answered: the frame after a bad one is read.
+    const hover = (id: number) =>
+      frame({
+        id,
+        method: 'textDocument/hover',
+        params: { textDocument: { uri: 'file:///nope/skill.json' }, position: { line: 0, character: 0 } },
+      })
+    s.input.write(init + frame({ method: 'initialized', params: {} }))
+    s.input.write(bad.map((b, i) => b + hover(10 + i)).join(''))
+    s.input.write(frame({ id: 2, method: 'shutdown' }) + frame({ method: 'exit' }))
+    await until('the exit', () => s.log.some((l) => l.startsWith('exit')), 10_000)
+    assert.deepEqual(s.log, [
+      'answer 1',
+      'client/registerCapability',
+      ...bad.flatMap((_, i) => ['answer null', `answer ${10 + i}`]),
+      'answer 2',
+      'exit 0',
+    ])
   })
 })

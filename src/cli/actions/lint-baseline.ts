@@ -4,7 +4,7 @@
  * is in play.
  */
 
-import { realpathSync, statSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
 import { type FileIdentity, identityOf, writeFileAtomic } from '../../core/atomic-write.js'
 import {
@@ -18,6 +18,7 @@ import {
   readBaseline,
 } from '../../core/lint/baseline.js'
 import type { CheckResult } from '../../core/lint/engine.js'
+import { writeRefusal } from '../../core/write-refusal.js'
 import { plural, repoRoot } from '../../ui/lint/model.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { UserError } from '../errors.js'
@@ -58,19 +59,22 @@ export function lintBaseline(
     path = resolve(repoRoot(cwd), BASELINE_NAME)
   }
   const shown = flags.baseline ?? shownPath(path, cwd)
-  // Written through a link to its target; what was read must still be there when written.
-  let target = path
+  // Never written through a link, nor when read-only (core/write-refusal.ts); what was read must
+  // still be there when written.
   let expect: FileIdentity | undefined
   let base: Baseline
-  const exists = statSync(path, { throwIfNoEntry: false }) !== undefined
-  if (!exists && flags.update) base = { path, files: new Map() }
+  const exists = lstatSync(path, { throwIfNoEntry: false })
+  if (exists === undefined && flags.update) base = { path, files: new Map() }
   else {
-    if (exists && writing) {
-      try {
-        target = realpathSync(path)
-      } catch {}
-      const st = statSync(target, { throwIfNoEntry: false })
-      if (st?.isFile()) expect = identityOf(st)
+    if (exists !== undefined && writing) {
+      const refused = writeRefusal(exists)
+      if (refused !== null)
+        throw new UserError(
+          `--${flags.update ? 'update' : 'prune'}-baseline: ${shown} ${refused}`,
+          undefined,
+          exists.isSymbolicLink() ? 'give --baseline the file itself to update it' : undefined,
+        )
+      expect = identityOf(exists)
     }
     base = readBaseline(path, shown)
   }
@@ -95,7 +99,7 @@ export function lintBaseline(
     const off = onStopSignals(() => {})
     let done: ReturnType<typeof writeFileAtomic>
     try {
-      done = writeFileAtomic(target, text, { expect })
+      done = writeFileAtomic(path, text, { expect })
     } finally {
       off()
     }

@@ -10,7 +10,7 @@ import type { Category, Finding } from '../../core/lint/types.js'
 import { fileDiff } from '../../core/lint/unified-diff.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
 import { displayPath, plural } from '../../ui/lint/model.js'
-import { terminalLineText } from '../../ui/terminal.js'
+import { terminalBytes, terminalLineText } from '../../ui/terminal.js'
 import { UserError } from '../errors.js'
 import { onStopSignals } from '../signals.js'
 
@@ -43,45 +43,76 @@ export interface FixRun {
   fixedInDiff: ReadonlySet<Finding>
   /** How many files the fixes changed (or would change). */
   filesFixed: number
+  /** How many fixes were not applied because their file is not a regular file (Finding.unfixable). */
+  refused: number
 }
+
+/** What --fix has written so far: the summary's counts, for a stop signal too. */
+export interface FixProgress {
+  problems: number
+  files: Set<string>
+}
+
+const summary = (verb: string, p: FixProgress) =>
+  `${verb} ${plural(p.problems, 'problem')} in ${plural(p.files.size, 'file')}`
+
+/**
+ * Ends `lint --fix` at a stop signal, from its first check to its last (call the result once the
+ * run is over). Files are written one at a time with a turn of the event loop between them, and a
+ * signal is handled only at such a turn: never while a file is written. So the handler exits at
+ * once, 128 + n, saying how many files were written before the stop; nothing further is.
+ */
+export function stopFixesOnSignal(progress: FixProgress): () => void {
+  return onStopSignals((signal, code) => {
+    process.stderr.write(
+      `ongrid-skill: stopped by ${signal}: ${summary('fixed', progress)}, nothing further written\n`,
+    )
+    process.exit(code)
+  })
+}
+
+/** One turn of the event loop: a stop signal that came meanwhile is handled in it. */
+const turn = () => new Promise<void>((r) => setImmediate(r))
 
 /**
  * Runs the fixes over a check's result: `recheck` checks the same PATHs again. `startedMs`: when
  * the run began (a file modified after it is left alone). Writes the diff (dry run) on stdout and
- * what was done on stderr.
+ * what was done on stderr; `progress` counts what was written (or would be).
  */
 export async function runFixes(
   first: CheckResult,
   recheck: () => Promise<CheckResult>,
-  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number },
+  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number; progress?: FixProgress },
 ): Promise<FixRun> {
   const guard = new ChangeGuard(opts.startedMs)
   const cwd = process.cwd()
   const tty = process.stderr.isTTY === true
+  const stdoutTTY = process.stdout.isTTY === true
   const say = (file: string, text: string) =>
-    process.stderr.write(`${terminalLineText(displayPath(file, cwd), tty)}: ${text}\n`)
+    process.stderr.write(`${terminalLineText(displayPath(file, cwd), tty)}: ${terminalLineText(text, tty)}\n`)
   let result = first
-  const fixedFiles = new Set<string>()
+  const progress = opts.progress ?? { problems: 0, files: new Set<string>() }
   const fixedInDiff = new Set<Finding>()
-  let fixedCount = 0
   const leftAlone = new Set<string>()
+  // Fixes the rules have but not offered (a symlinked file): each said, and counted.
+  const firstCategory = new Map(first.rules.map((r) => [r.id, r.category]))
+  const refused = first.files
+    .filter((f) => !f.ignored)
+    .flatMap((f) => f.findings)
+    .filter((x) => x.unfixable !== undefined && opts.types.has(firstCategory.get(x.ruleId) as Category))
+  for (const x of refused)
+    say(x.file, `${opts.dryRun ? 'would not fix' : 'not fixed'} ${x.ruleId}: ${x.unfixable}`)
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const category = new Map(result.rules.map((r) => [r.id, r.category]))
     const findings = result.files.filter((f) => !f.ignored).flatMap((f) => f.findings)
     const plans = planFixes(findings, (x) => opts.types.has(category.get(x.ruleId) as Category))
     for (const f of leftAlone) plans.delete(f)
     if (plans.size === 0) break
-    // A stop signal while the files are written is held until the pass is done (each file renamed
-    // or its temp file removed): none is left in the pack, and the run then ends 128 + n.
-    const held = opts.dryRun ? undefined : onStopSignals(() => {})
-    let outcomes: (FileFixed | FileLeft)[]
-    try {
-      outcomes = [...plans.values()].map((p) => fixFile(p, guard, opts.dryRun))
-    } finally {
-      held?.()
-    }
     let changed = 0
-    for (const o of outcomes) {
+    for (const plan of plans.values()) {
+      // A stop signal is handled here, between two files (stopFixesOnSignal).
+      if (!opts.dryRun) await turn()
+      const o: FileFixed | FileLeft = fixFile(plan, guard, opts.dryRun)
       if (o.kind === 'left') {
         leftAlone.add(o.file)
         say(o.file, o.reason)
@@ -89,21 +120,26 @@ export async function runFixes(
       }
       if (o.fixed.length === 0) continue
       changed++
-      fixedFiles.add(o.file)
-      fixedCount += o.fixed.length
+      progress.files.add(o.file)
+      progress.problems += o.fixed.length
       if (opts.dryRun) {
         for (const x of o.fixed) fixedInDiff.add(x)
-        // The diff is a byte string: the file's bytes, and the path's UTF-8 bytes.
+        // The diff is a byte string: the file's bytes, and the path's UTF-8 bytes. On a terminal,
+        // their control characters are shown escaped (an OSC 52 in a skill.json is not obeyed).
         process.stdout.write(
-          toBuffer(fileDiff(fromText(displayPath(o.file, cwd)), o.before, o.edits, o.mode)),
+          toBuffer(
+            terminalBytes(fileDiff(fromText(displayPath(o.file, cwd)), o.before, o.edits, o.mode), stdoutTTY),
+          ),
         )
       }
     }
     if (opts.dryRun || changed === 0) break
     result = await recheck()
   }
-  process.stderr.write(
-    `${opts.dryRun ? 'would fix' : 'fixed'} ${plural(fixedCount, 'problem')} in ${plural(fixedFiles.size, 'file')}\n`,
-  )
-  return { result, fixedInDiff, filesFixed: fixedFiles.size }
+  const notApplied =
+    refused.length === 0
+      ? ''
+      : `; ${plural(refused.length, 'fix', 'fixes')} ${opts.dryRun ? 'would not be' : 'not'} applied (said above)`
+  process.stderr.write(`${summary(opts.dryRun ? 'would fix' : 'fixed', progress)}${notApplied}\n`)
+  return { result, fixedInDiff, filesFixed: progress.files.size, refused: refused.length }
 }

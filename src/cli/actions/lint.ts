@@ -22,6 +22,7 @@ import { parseNumberFlag } from '../number-flag.js'
 import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { stdoutIsTTY, writeStdout } from '../output.js'
 import type { BaselineUsed } from './lint-baseline.js'
+import type { FixProgress } from './lint-fix.js'
 
 export const FORMATS = LINT_FORMATS
 export type Format = LintFormat
@@ -152,7 +153,20 @@ function parseMaxWarnings(v: string | undefined): number | null {
 }
 
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
-export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
+export async function lintAction(input: InputOf<typeof Lint>): Promise<number> {
+  if (input.flags.fix !== true) return lint(input)
+  // --fix: a stop signal ends the run at once, from its first check on, never while a file is written.
+  const { stopFixesOnSignal } = await import('./lint-fix.js')
+  const progress: FixProgress = { problems: 0, files: new Set() }
+  const off = stopFixesOnSignal(progress)
+  try {
+    return await lint(input, progress)
+  } finally {
+    off()
+  }
+}
+
+async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgress): Promise<number> {
   const { release } = await managerReleaseOf(flags)
   const format = formatOf(flags)
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
@@ -210,14 +224,20 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   }
   const { parseFixTypes, runFixes } = await import('./lint-fix.js')
   const dryRun = flags['fix-dry-run'] === true
-  const fixed = await runFixes(result, run, { types: parseFixTypes(flags['fix-type']), dryRun, startedMs })
+  const fixed = await runFixes(result, run, {
+    types: parseFixTypes(flags['fix-type']),
+    dryRun,
+    startedMs,
+    progress,
+  })
   // What is left after the fixes is judged against the baseline, as a run without --fix would be.
   const baseline = lintBaseline({ baseline: flags.baseline, update: false, prune: false }, argv, fixed.result)
   if (dryRun) {
     // The diff is the output. A pending fix is exit 1, as `ruff --diff` and `black --diff` do:
     // one pass cannot tell what a fixed file will still be found to hold (a BOM hides every other
-    // finding of its file), so a CI gate must not pass on it. Without fixes: the findings left.
-    if (fixed.fixedInDiff.size > 0) return EXIT.findings
+    // finding of its file), so a CI gate must not pass on it; so is a fix --fix would not apply.
+    // Without fixes: the findings left.
+    if (fixed.fixedInDiff.size > 0 || fixed.refused > 0) return EXIT.findings
     const accepted = baseline?.outcome.baselined
     const left = fixed.result.files
       .filter((f) => !f.ignored)

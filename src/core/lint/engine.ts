@@ -1,8 +1,10 @@
+import { lstatSync, type Stats } from 'node:fs'
 import type { GoBytes, GoString } from '../go/gostring.js'
 import { bytesOf, fromText, toText } from '../go/gostring.js'
-import { abs, dir } from '../go/path/filepath/path.js'
+import { abs, base, dir } from '../go/path/filepath/path.js'
 import { type BuildCache, newBuildCache } from '../loader/build.js'
 import { managerRelease, type Release } from '../releases/release.js'
+import { writeRefusal } from '../write-refusal.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
 import { newEntryCache } from './entry.js'
@@ -102,6 +104,21 @@ function findingOf(
   }
 }
 
+/**
+ * A fix is offered only for a file --fix would write (`core/write-refusal.ts`: not a link, not
+ * read-only): a finding whose fix would change another is not fixable, and says why.
+ */
+function offerableFixes(findings: Finding[], refusal: (file: string) => string | null): void {
+  for (const x of findings) {
+    if (x.fix === undefined) continue
+    const target = x.fix.file ?? x.file
+    const why = refusal(target)
+    if (why === null) continue
+    delete x.fix
+    x.unfixable = `${target === x.file ? 'the file' : toText(base(fromText(target)))} ${why}`
+  }
+}
+
 /** Where a report given by line (or none: the file's start) stands. */
 const byLine = (r: Report) => ({ line: r.line ?? 1, column: r.column ?? 1, offset: null })
 
@@ -133,6 +150,20 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   // The chat runtime's walk of each root (LoadAll), made once, when a SKILL.md is under it.
   const loadAllWalks = new Map<GoString, import('../marketplace/load-all.js').LoadAllWalk>()
   const files: FileReport[] = []
+  // Why a fix's file may not be written (null: it may, or cannot be looked at: writing it says why).
+  const refusals = new Map<string, string | null>()
+  const refusal = (file: string) => {
+    let r = refusals.get(file)
+    if (r === undefined) {
+      let st: Stats | undefined
+      try {
+        st = lstatSync(file)
+      } catch {}
+      r = st === undefined ? null : writeRefusal(st)
+      refusals.set(file, r)
+    }
+    return r
+  }
 
   const setting = (r: Rule<Context>, config: LintConfig | null): Setting => {
     if (opts.set === 'manager') return r.category === 'manager' || r.category === 'tests' ? r.severity : 'off'
@@ -249,6 +280,8 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         report.findings.push(findingOf(rule, severity, report.file, at, r))
       })
     }
+    offerableFixes(report.findings, refusal)
+    for (const other of elsewhere.values()) offerableFixes(other.findings, refusal)
     const byPosition = (a: Finding, b: Finding) =>
       a.line - b.line || a.column - b.column || (order.get(a.ruleId) ?? 0) - (order.get(b.ruleId) ?? 0)
     report.findings.sort(byPosition)

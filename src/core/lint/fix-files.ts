@@ -9,6 +9,7 @@ import { type FileIdentity, identityOf, stageFile } from '../atomic-write.js'
 import { fromBuffer, type GoString, toBuffer } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { readFileBounded } from '../read-bounded.js'
+import { writeRefusal } from '../write-refusal.js'
 import { applyEdits, type FilePlan } from './fix.js'
 import type { Finding, TextEdit } from './types.js'
 
@@ -76,7 +77,9 @@ export function fixFile(plan: FilePlan, guard: ChangeGuard, dryRun: boolean): Fi
       return left('not fixed: its path is not UTF-8, and fixes are written by text paths')
     return left(`not fixed: ${reasonText(e)}`)
   }
-  if (!st.isFile()) return left('not fixed: not a regular file')
+  // As the check said (a fix is not offered for such a file), in case it changed since.
+  const refused = writeRefusal(st)
+  if (refused !== null) return left(`not fixed: it ${refused}`)
   if (!guard.unchanged(plan.file, st)) return left('changed during the run: left alone')
   let before: GoString | null = null
   let after: GoString | null = null

@@ -6,8 +6,10 @@
  * Unit: byte offsets of the file's own bytes (`TextEdit`, types.ts), the same offsets
  * `Finding.offset` gives; editors take `utf16Position` for LSP positions.
  */
+
 import type { GoString } from '../go/gostring.js'
 import { fromText } from '../go/gostring.js'
+import { charAt } from '../utf8-units.js'
 import type { Finding, Fix, TextEdit } from './types.js'
 
 export interface Applied {
@@ -95,8 +97,8 @@ export function planFixes(
 
 /**
  * The LSP position (0-based line, UTF-16 code units in the line) of a byte offset of a file's
- * bytes. A byte that starts no valid UTF-8 sequence counts as one unit (U+FFFD), a 4-byte
- * sequence as two.
+ * bytes. Bytes that are not UTF-8 count as editors decode them, one U+FFFD per maximal bad
+ * subsequence (`core/utf8-units.ts`); a 4-byte sequence is two units.
  */
 export function utf16Position(raw: GoString, offset: number): { line: number; character: number } {
   const off = Math.max(0, Math.min(offset, raw.length))
@@ -104,9 +106,12 @@ export function utf16Position(raw: GoString, offset: number): { line: number; ch
   let line = 0
   for (let i = raw.indexOf('\n'); i !== -1 && i < off; i = raw.indexOf('\n', i + 1)) line++
   let character = 0
-  for (let i = lineStart; i < off; i++) {
-    const c = raw.charCodeAt(i)
-    if (c < 0x80 || c >= 0xc0) character += c >= 0xf0 && c < 0xf8 ? 2 : 1
+  const byteAt = (i: number) => (i < raw.length ? raw.charCodeAt(i) : undefined)
+  for (let i = lineStart; i < off; ) {
+    const [n, units] = charAt(byteAt, i)
+    if (i + n > off) break
+    character += units
+    i += n
   }
   return { line, character }
 }

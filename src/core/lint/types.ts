@@ -29,7 +29,7 @@ export type Category = 'manager' | 'best-practice' | 'tests'
 /** What a file is: a subprocess pack's skill.json, or a native SKILL.md. */
 export type TargetKind = 'manifest' | 'native'
 
-/** One problem, located in a file. Positions are 1-based; the column counts characters (code points). */
+/** One problem, located in a file. Positions are 1-based; the column counts characters (code points; `core/utf8-units.ts`). */
 export interface Finding {
   ruleId: string
   severity: Severity
@@ -45,6 +45,11 @@ export interface Finding {
   hint?: string
   /** The certain fix (`lint --fix` applies it): only what the manager already assumes, made explicit. */
   fix?: Fix
+  /**
+   * Why the rule's certain fix is not offered (then `fix` is absent): the file it would change is
+   * not a regular file, a symlink say, and `--fix` never writes through one.
+   */
+  unfixable?: string
   /** Fixes that change behaviour: shown, never applied by `--fix`. */
   suggestions?: Suggestion[]
 }

@@ -261,7 +261,12 @@ export const STRICT_OPTIONS = {
 // biome-ignore lint/suspicious/noExplicitAny: ajv instances of either class
 type AnyAjv = any
 const instances = new Map<string, AnyAjv>()
-let nextKey = 0
+/**
+ * The key a schema is added under while it is checked (removed before the next is added: no await
+ * between). One key for all, never a counter: ajv's messages quote it (`… from id KEY`), and a
+ * message depends on the file alone, in `lint` as in the long-running `lsp` and `mcp`.
+ */
+const SCHEMA_KEY = 'ongrid-skill:schema'
 
 /**
  * One ajv instance per draft and mode, created on first use (the import is the expensive
@@ -408,11 +413,12 @@ async function ajvCheckOnce(schema: Record<string, unknown>, draft: Draft): Prom
     )
     return check
   }
-  let key = `ongrid-skill:schema-${nextKey++}`
+  const key = SCHEMA_KEY
   let checker = ajv
   // Whether addSchema took it: only then are its key and `$id` ours to remove (a refused `$id`
   // may be another schema's, the meta-schema's included).
   let added = false
+  removeQuietly(ajv, key)
   try {
     ajv.addSchema(copy, key)
     added = true
@@ -422,8 +428,8 @@ async function ajvCheckOnce(schema: Record<string, unknown>, draft: Draft): Prom
     if (added) removeQuietly(ajv, key, copy)
     // Strict mode refused it: still check the defaults, without strict mode.
     checker = await strictAjv(draft, true)
-    key = `ongrid-skill:schema-${nextKey++}`
     added = false
+    removeQuietly(checker, key)
     try {
       checker.addSchema(copy, key)
       added = true

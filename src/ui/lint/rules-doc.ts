@@ -121,7 +121,8 @@ rule, with severities from \`.ongrid-skill.yaml\` and \`--rule ID=off|info|warn|
 Messages of manager rules are the manager's own words; the others are ours.
 Rule ids are stable.
 
-Positions are \`line:column\`, 1-based; columns count characters (Unicode code points).
+Positions are \`line:column\`, 1-based; columns count characters (Unicode code points; bytes that
+are not UTF-8 as editors decode them, one U+FFFD per maximal bad subsequence).
 A finding about a key points at the key; one about the whole file at 1:1; a JSON syntax
 error at the byte where Go's decoder stopped.
 

@@ -109,6 +109,15 @@ describe('depth: what ajv is given', () => {
 })
 
 describe('ajvCheck (strict mode)', () => {
+  test('a message depends on the schema alone, not on how many were checked before it', async () => {
+    // ajv quotes the key a schema was added under; a counter there made the lsp server's message
+    // differ from lint's for the same file.
+    const first = await ajvCheck({ type: 'object', $ref: '#/nope', title: 'a' }, '2020-12')
+    for (let i = 0; i < 5; i++) await ajvCheck({ type: 'object', title: `other ${i}` }, '2020-12')
+    const again = await ajvCheck({ type: 'object', $ref: '#/nope', title: 'b' }, '2020-12')
+    assert.match(first.compileError ?? '', /from id ongrid-skill:schema\b/)
+    assert.equal(again.compileError, first.compileError)
+  })
   test('a $schema that is not a string is a meta-schema violation, not a throw', async () => {
     for (const bad of [1, null, {}, true]) {
       const v = await ajvCheck({ $schema: bad, type: 'object' }, '2020-12')

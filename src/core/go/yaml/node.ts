@@ -48,6 +48,8 @@ export interface Node {
   column: number
   /** 0-based character index of the node's start (its event's start mark). */
   index: number
+  /** 0-based character index of its event's end mark: for a scalar, just past its text. */
+  endIndex: number
 }
 
 /** A yaml.v3 failure (failf / yamlError): `yaml: …`, with the mark of the problem when it is a syntax error. */
@@ -183,6 +185,7 @@ class Composer {
       tag = resolve('', value).tag
     }
     const m = (this.event as Event).start_mark
+    const end = (this.event as Event).end_mark
     return {
       kind,
       style,
@@ -194,6 +197,7 @@ class Composer {
       line: m.line + 1,
       column: m.column + 1,
       index: m.index,
+      endIndex: end.index,
     }
   }
 

@@ -39,6 +39,45 @@ ruleTester(rule, {
       },
     },
     {
+      name: 'a flow mapping, quoted or not, and a plain scalar on two lines: only the scalar is edited',
+      files: {
+        'skills/a/SKILL.md': '---\n{name: Disk-Free, description: Reports free space.}\n---\n',
+        'skills/b/SKILL.md': '---\n{ description: "d, e", name: "Disk Free" , x: 1 }\n---\n',
+        'skills/c/SKILL.md': "---\n{name: 'It''s', description: d}\n---\n",
+        'skills/d/SKILL.md': '---\nname: Disk\n  Report\ndescription: d\n---\n',
+        'skills/e/SKILL.md': '---\n{name: Disk-Free,\n description: d}\n---\n',
+      },
+      findings: [
+        { message: /normalized to "disk_free"$/, line: 2, column: 8, file: 'skills/a/SKILL.md' },
+        { message: /normalized to "disk_free"$/, line: 2, column: 30, file: 'skills/b/SKILL.md' },
+        { message: /normalized to "it_s"$/, line: 2, column: 8, file: 'skills/c/SKILL.md' },
+        { message: /normalized to "disk_report"$/, line: 2, column: 7, file: 'skills/d/SKILL.md' },
+        { message: /normalized to "disk_free"$/, line: 2, column: 8, file: 'skills/e/SKILL.md' },
+      ],
+      output: {
+        'skills/a/SKILL.md': '---\n{name: disk_free, description: Reports free space.}\n---\n',
+        'skills/b/SKILL.md': '---\n{ description: "d, e", name: disk_free , x: 1 }\n---\n',
+        'skills/c/SKILL.md': '---\n{name: it_s, description: d}\n---\n',
+        'skills/d/SKILL.md': '---\nname: disk_report\ndescription: d\n---\n',
+        'skills/e/SKILL.md': '---\n{name: disk_free,\n description: d}\n---\n',
+      },
+    },
+    {
+      name: 'an anchor, a tag or an alias is left to the author',
+      files: {
+        'skills/a/SKILL.md': '---\nname: &n Disk-Free\ndescription: d\n---\n',
+        'skills/b/SKILL.md': '---\nname: !!str Disk-Free\ndescription: d\n---\n',
+      },
+      findings: [
+        { message: /normalized to "disk_free"$/, line: 2, column: 7, file: 'skills/a/SKILL.md' },
+        { message: /normalized to "disk_free"$/, line: 2, column: 7, file: 'skills/b/SKILL.md' },
+      ],
+      output: {
+        'skills/a/SKILL.md': '---\nname: &n Disk-Free\ndescription: d\n---\n',
+        'skills/b/SKILL.md': '---\nname: !!str Disk-Free\ndescription: d\n---\n',
+      },
+    },
+    {
       name: 'a block scalar is left to the author',
       files: { 'skills/n/SKILL.md': '---\nname: >-\n  Disk Report\ndescription: d\n---\n' },
       findings: [{ message: /normalized to "disk_report"$/, line: 2, column: 7, file: 'skills/n/SKILL.md' }],
