@@ -5,6 +5,7 @@
  */
 import type { Context } from './context.js'
 import { MANAGER_RULES } from './registry-manager.js'
+import entryShellcheck from './rules/entry-shellcheck.js'
 import envDangerousName from './rules/env-dangerous-name.js'
 import envDuplicate from './rules/env-duplicate.js'
 import envEmpty from './rules/env-empty.js'
@@ -69,8 +70,16 @@ export const RULES: readonly Rule<Context>[] = [
   nativeToolClass,
   nativeActivationMode,
   nativeKeywordsMissing,
+  entryShellcheck,
 ] as Rule<Context>[]
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule<Context>> = new Map(RULES.map((r) => [r.id, r]))
+
+/** What a rule id is about: a rule's docs, or what its rule says of a sub id (`entry/SC2086`). */
+export function ruleDocs(id: string): string | undefined {
+  const own = RULES_BY_ID.get(id)
+  if (own) return own.docs
+  return RULES.find((r) => r.subIds?.pattern.test(id))?.subIds?.meta(id).docs
+}
 
 export { ruleMeta } from './rule-meta.js'

@@ -65,6 +65,7 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['native/tool-class', 'warn'],
   ['native/activation-mode', 'warn'],
   ['native/keywords-missing', 'warn'],
+  ['entry/shellcheck', 'info'],
 ]
 
 describe('default severities', () => {
