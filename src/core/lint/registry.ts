@@ -5,6 +5,10 @@
  */
 import type { Context } from './context.js'
 import { MANAGER_RULES } from './registry-manager.js'
+import entryEvalInput from './rules/entry-eval-input.js'
+import entryExpansionAsCommand from './rules/entry-expansion-as-command.js'
+import entryPipeToShell from './rules/entry-pipe-to-shell.js'
+import entryShellString from './rules/entry-shell-string.js'
 import entryShellcheck from './rules/entry-shellcheck.js'
 import envDangerousName from './rules/env-dangerous-name.js'
 import envDuplicate from './rules/env-duplicate.js'
@@ -71,6 +75,10 @@ export const RULES: readonly Rule<Context>[] = [
   nativeActivationMode,
   nativeKeywordsMissing,
   entryShellcheck,
+  entryEvalInput,
+  entryShellString,
+  entryPipeToShell,
+  entryExpansionAsCommand,
 ] as Rule<Context>[]
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule<Context>> = new Map(RULES.map((r) => [r.id, r]))

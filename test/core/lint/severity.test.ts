@@ -66,6 +66,10 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['native/activation-mode', 'warn'],
   ['native/keywords-missing', 'warn'],
   ['entry/shellcheck', 'info'],
+  ['entry/eval-input', 'warn'],
+  ['entry/shell-string', 'warn'],
+  ['entry/pipe-to-shell', 'warn'],
+  ['entry/expansion-as-command', 'warn'],
 ]
 
 describe('default severities', () => {
