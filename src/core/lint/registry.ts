@@ -40,6 +40,10 @@ import schemaPropertyDescription from './rules/schema-property-description.js'
 import schemaRedosPattern from './rules/schema-redos-pattern.js'
 import schemaRequiredUnknown from './rules/schema-required-unknown.js'
 import schemaTopType from './rules/schema-top-type.js'
+import secretHighEntropy from './rules/secret-high-entropy.js'
+import secretPrivateKey from './rules/secret-private-key.js'
+import secretToken from './rules/secret-token.js'
+import secretUrlPassword from './rules/secret-url-password.js'
 import type { Rule } from './types.js'
 
 export const RULES: readonly Rule<Context>[] = [
@@ -79,9 +83,19 @@ export const RULES: readonly Rule<Context>[] = [
   entryShellString,
   entryPipeToShell,
   entryExpansionAsCommand,
+  secretPrivateKey,
+  secretToken,
+  secretUrlPassword,
+  secretHighEntropy,
 ] as Rule<Context>[]
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule<Context>> = new Map(RULES.map((r) => [r.id, r]))
+
+/** Where a sub id (`entry/SC2086`) is documented, when not in docs/rules.md; else undefined. */
+export function subIdHelpUri(id: string): string | undefined {
+  if (RULES_BY_ID.has(id)) return undefined
+  return RULES.find((r) => r.subIds?.pattern.test(id))?.subIds?.meta(id).helpUri
+}
 
 /** What a rule id is about: a rule's docs, or what its rule says of a sub id (`entry/SC2086`). */
 export function ruleDocs(id: string): string | undefined {

@@ -70,6 +70,10 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['entry/shell-string', 'warn'],
   ['entry/pipe-to-shell', 'warn'],
   ['entry/expansion-as-command', 'warn'],
+  ['secret/private-key', 'error'],
+  ['secret/token', 'error'],
+  ['secret/url-password', 'error'],
+  ['secret/high-entropy', 'warn'],
 ]
 
 describe('default severities', () => {
