@@ -44,6 +44,8 @@ import secretHighEntropy from './rules/secret-high-entropy.js'
 import secretPrivateKey from './rules/secret-private-key.js'
 import secretToken from './rules/secret-token.js'
 import secretUrlPassword from './rules/secret-url-password.js'
+import textHiddenChar from './rules/text-hidden-char.js'
+import textModelInstruction from './rules/text-model-instruction.js'
 import type { Rule } from './types.js'
 
 export const RULES: readonly Rule<Context>[] = [
@@ -87,6 +89,8 @@ export const RULES: readonly Rule<Context>[] = [
   secretToken,
   secretUrlPassword,
   secretHighEntropy,
+  textHiddenChar,
+  textModelInstruction,
 ] as Rule<Context>[]
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule<Context>> = new Map(RULES.map((r) => [r.id, r]))

@@ -74,6 +74,8 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['secret/token', 'error'],
   ['secret/url-password', 'error'],
   ['secret/high-entropy', 'warn'],
+  ['text/hidden-char', 'error'],
+  ['text/model-instruction', 'warn'],
 ]
 
 describe('default severities', () => {
