@@ -35,6 +35,7 @@ test('every apt package .ci/run and .ci/mariadb.sh install is named in README', 
     'mariadb-server',
     'neovim',
     'pre-commit',
+    'shellcheck',
     'unzip',
     'zsh',
   ])

@@ -11,15 +11,15 @@ import type { ManifestRule } from './util.js'
 export const INSTRUCTIONS: readonly { asks: string; re: RegExp }[] = [
   {
     asks: 'to ignore earlier instructions',
-    re: /\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:previous|prior|earlier|above|preceding|system|original|other)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages)\b|(?:忽略|无视|忘记)(?:之前|以上|上面|先前|前面|所有|系统)[^。\n]{0,10}(?:指令|指示|提示|规则|要求)/i,
+    re: /\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:previous|prior|earlier|above|preceding|system|original|other)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages)\b|(?:\u5ffd\u7565|\u65e0\u89c6|\u5fd8\u8bb0)(?:\u4e4b\u524d|\u4ee5\u4e0a|\u4e0a\u9762|\u5148\u524d|\u524d\u9762|\u6240\u6709|\u7cfb\u7edf)[^\u3002\n]{0,10}(?:\u6307\u4ee4|\u6307\u793a|\u63d0\u793a|\u89c4\u5219|\u8981\u6c42)/i,
   },
   {
     asks: 'to hide something from the user',
-    re: /(?:\b(?:do not|don't|never|without)\s+(?:tell|inform|show|mention|reveal|notify|alert|let)(?:ing)?\b[^.\n]{0,30}\bthe user\b|\b(?:hide|conceal|keep)\b[^.\n]{0,40}\bfrom the user\b|\bthe user (?:must|should) not (?:know|see|notice|be told)\b|(?:不要|别|切勿|不得)(?:告诉|通知|告知|提醒)用户|(?:对|向)用户(?:隐瞒|隐藏))/i,
+    re: /(?:\b(?:do not|don't|never|without)\s+(?:tell|inform|show|mention|reveal|notify|alert|let)(?:ing)?\b[^.\n]{0,30}\bthe user\b|\b(?:hide|conceal|keep)\b[^.\n]{0,40}\bfrom the user\b|\bthe user (?:must|should) not (?:know|see|notice|be told)\b|(?:\u4e0d\u8981|\u522b|\u5207\u52ff|\u4e0d\u5f97)(?:\u544a\u8bc9|\u901a\u77e5|\u544a\u77e5|\u63d0\u9192)\u7528\u6237|(?:\u5bf9|\u5411)\u7528\u6237(?:\u9690\u7792|\u9690\u85cf))/i,
   },
   {
     asks: 'to call another tool first',
-    re: /(?:\bbefore (?:using|calling|running|answering|responding)\b[^.\n]{0,40}\b(?:you must|always|first) (?:call|invoke|run)\b|\b(?:you must|always) (?:first )?(?:call|invoke) (?:the )?[`'"]?[\w.-]+[`'"]? (?:tool )?(?:first|before)\b|(?:在)?(?:使用|调用)(?:本|此|这个)工具(?:之前|前)[^。\n]{0,10}(?:必须|务必|先)调用)/i,
+    re: /(?:\bbefore (?:using|calling|running|answering|responding)\b[^.\n]{0,40}\b(?:you must|always|first) (?:call|invoke|run)\b|\b(?:you must|always) (?:first )?(?:call|invoke) (?:the )?[`'"]?[\w.-]+[`'"]? (?:tool )?(?:first|before)\b|(?:\u5728)?(?:\u4f7f\u7528|\u8c03\u7528)(?:\u672c|\u6b64|\u8fd9\u4e2a)\u5de5\u5177(?:\u4e4b\u524d|\u524d)[^\u3002\n]{0,10}(?:\u5fc5\u987b|\u52a1\u5fc5|\u5148)\u8c03\u7528)/i,
   },
   {
     asks: 'to take a role or instructions the prompt did not give',
