@@ -4,7 +4,7 @@
  * binaries and large files skipped); what is found is described, never shown: each value is
  * masked (its kind's known prefix and its length) in every message.
  */
-import { lstatSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { fromBuffer, type GoString, toBuffer, toText } from '../../go/gostring.js'
 import { dir, join } from '../../go/path/filepath/path.js'
 import { readRegularSized } from '../../read-bounded.js'
@@ -185,26 +185,21 @@ function scanPack(ctx: ManifestContext): SecretHit[] {
   }
   if (ctx.ok) add(manifestFile, ctx.raw, true, ctx.lines)
   const files: GoString[] = []
+  // Types from the listing itself (d_type): no Lstat of each file; sizes from the read's fstat.
   const walk = (d: GoString, depth: number) => {
-    let names: Buffer[]
+    let entries: import('node:fs').Dirent<Buffer>[]
     try {
-      names = readdirSync(toBuffer(d), { encoding: 'buffer' }) as Buffer[]
+      entries = readdirSync(toBuffer(d), { encoding: 'buffer', withFileTypes: true })
     } catch {
       return
     }
-    for (const nameBuf of names.sort(Buffer.compare)) {
+    for (const e of entries.sort((a, b) => Buffer.compare(a.name, b.name))) {
       if (files.length >= MAX_SCAN_FILES) return
-      const name = fromBuffer(nameBuf)
+      const name = fromBuffer(e.name)
       const p = join(d, name)
-      let st: ReturnType<typeof lstatSync>
-      try {
-        st = lstatSync(toBuffer(p))
-      } catch {
-        continue
-      }
-      if (st.isDirectory()) {
+      if (e.isDirectory()) {
         if (!SKIP_DIRS.has(name) && depth < MAX_SCAN_DEPTH) walk(p, depth + 1)
-      } else if (st.isFile() && st.size <= MAX_SCAN_FILE_BYTES && p !== ctx.path) files.push(p)
+      } else if (e.isFile() && p !== ctx.path) files.push(p)
     }
   }
   const packDir = dir(ctx.path)
