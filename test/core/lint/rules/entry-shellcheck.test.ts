@@ -8,6 +8,7 @@ import type { Context } from '../../../../src/core/lint/context.js'
 import { check } from '../../../../src/core/lint/engine.js'
 import rule from '../../../../src/core/lint/rules/entry-shellcheck.js'
 import type { Rule, Setting } from '../../../../src/core/lint/types.js'
+import { runCliSync } from '../../../helpers/cli.js'
 import { shellcheckSkip } from '../../../helpers/shellcheck.js'
 import { makeTree, type Node } from '../../../helpers/tree.js'
 import { ruleTester } from '../rule-tester.js'
@@ -196,5 +197,26 @@ describe('entry/shellcheck: settings of the rule and of each code', () => {
     assert.deepEqual(await findings({ config: 'rules:\n  entry/shellcheck: off\n  entry/SC2164: warn\n' }), [
       'entry/SC2164 warn 3:1',
     ])
+  })
+})
+
+describe('entry/shellcheck: --rule on the command line', () => {
+  test('takes ShellCheck codes; a code that is no id is refused with exit 2', { skip: skip() }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sc-cli-'))
+    try {
+      makeTree(dir, tree({ exec: BAD }))
+      const on = runCliSync(['lint', join(dir, 'skills'), '--json', '--rule', 'entry/SC2086=error'])
+      assert.equal(on.code, 1, on.stderr)
+      const ids = JSON.parse(on.stdout).files.flatMap(
+        (f: { findings: { rule_id: string; severity: string }[] }) =>
+          f.findings.filter((x) => x.rule_id.startsWith('entry/SC')).map((x) => `${x.rule_id} ${x.severity}`),
+      )
+      assert.deepEqual(ids, ['entry/SC2086 error', 'entry/SC2164 warn'])
+      const bad = runCliSync(['lint', join(dir, 'skills'), '--rule', 'entry/SC86=off'])
+      assert.equal(bad.code, 2)
+      assert.match(bad.stderr, /unknown rule "entry\/SC86"/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
