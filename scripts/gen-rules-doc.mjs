@@ -19,10 +19,15 @@ const read = (url) => {
   }
 }
 
-/** The config schema with `rules`' property names set to the registry's ids, sorted. */
+/**
+ * The config schema with `rules`' property names set to the registry's ids, sorted, and the
+ * patterns of the ids rules give their findings (`entry/SC2086`).
+ */
 function configSchema(current) {
   const schema = JSON.parse(current)
-  schema.properties.rules.propertyNames.enum = RULES.map((r) => r.id).sort()
+  const ids = { enum: RULES.map((r) => r.id).sort() }
+  const patterns = RULES.flatMap((r) => (r.subIds ? [{ pattern: r.subIds.schemaPattern }] : []))
+  schema.properties.rules.propertyNames = patterns.length === 0 ? ids : { anyOf: [ids, ...patterns] }
   return `${JSON.stringify(schema, null, 2)}\n`
 }
 

@@ -178,13 +178,18 @@ describe('schemas/ongrid-skill.schema.json', () => {
 
   test('names every rule id the CLI has, and only those', () => {
     const schema = load('ongrid-skill.schema.json')
-    assert.deepEqual(schema.properties.rules.propertyNames.enum, RULES.map((r) => r.id).sort())
+    const [ids, ...patterns] = schema.properties.rules.propertyNames.anyOf
+    assert.deepEqual(ids.enum, RULES.map((r) => r.id).sort())
+    assert.deepEqual(
+      patterns.map((p: { pattern: string }) => p.pattern),
+      RULES.flatMap((r) => (r.subIds ? [r.subIds.schemaPattern] : [])),
+    )
   })
 
   test('accepts what lint accepts, rejects what lint rejects', () => {
     const good = {
       $schema: './node_modules/ongrid-skill/schemas/ongrid-skill.schema.json',
-      rules: { 'practice/class-unset': 'off', 'schema/missing': 'warning' },
+      rules: { 'practice/class-unset': 'off', 'schema/missing': 'warning', 'entry/SC2086': 'error' },
       ignore: ['vendor/**'],
     }
     assert.ok(valid(good), JSON.stringify(valid.errors))
@@ -198,6 +203,7 @@ describe('schemas/ongrid-skill.schema.json', () => {
       { rule: {} },
       { rules: { 'practice/clas-unset': 'off' } },
       { rules: { 'practice/class-unset': 'loud' } },
+      { rules: { 'entry/SC86': 'off' } },
       { ignore: 'vendor/**' },
     ]) {
       assert.equal(valid(bad), false, JSON.stringify(bad))

@@ -11,6 +11,7 @@ import { UserError } from '../core/errors.js'
 import { fromText } from '../core/go/gostring.js'
 import { type CheckResult, check } from '../core/lint/engine.js'
 import { ConfigError } from '../core/lint/errors.js'
+import { subIdHelpUri } from '../core/lint/registry.js'
 import type { Finding } from '../core/lint/types.js'
 import { overlayOf } from '../core/overlay.js'
 import { readRegularSized } from '../core/read-bounded.js'
@@ -65,7 +66,7 @@ export function toDiagnostic(f: Finding, text: ByteText): Diagnostic {
     range: { start: text.positionAt(start), end: text.positionAt(end) },
     severity: SEVERITY[f.severity],
     code: f.ruleId,
-    codeDescription: { href: `${RULES_DOC_URL}#${ruleAnchor(f.ruleId)}` },
+    codeDescription: { href: subIdHelpUri(f.ruleId) ?? `${RULES_DOC_URL}#${ruleAnchor(f.ruleId)}` },
     source: SOURCE,
     message: messageOf(f),
     data,

@@ -27,7 +27,7 @@ import {
 } from 'vscode-languageserver/node.js'
 import { TextDocument } from 'vscode-languageserver-textdocument'
 import { fromText } from '../core/go/gostring.js'
-import { RULES_BY_ID } from '../core/lint/registry.js'
+import { ruleDocs } from '../core/lint/registry.js'
 import { setOverlay } from '../core/overlay.js'
 import { chooseManagerRelease, MANAGER_VERSION_ENV, managerRelease } from '../core/releases/release.js'
 import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
@@ -328,15 +328,7 @@ export function startServer(opts: ServerOptions): Connection {
   }
   connection.onHover((p) => {
     const s = served(p.textDocument.uri)
-    return s === null
-      ? null
-      : hover(
-          s.doc,
-          s.file,
-          p.position,
-          shown.get(p.textDocument.uri) ?? [],
-          (id) => RULES_BY_ID.get(id)?.docs,
-        )
+    return s === null ? null : hover(s.doc, s.file, p.position, shown.get(p.textDocument.uri) ?? [], ruleDocs)
   })
   connection.onCompletion((p) => {
     const s = served(p.textDocument.uri)

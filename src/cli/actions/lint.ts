@@ -9,7 +9,14 @@ import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
 import { LIST_RULES_HINT } from '../../core/lint/errors.js'
-import { SETTINGS, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
+import {
+  type KnownIds,
+  knownIds,
+  SETTINGS,
+  type Setting,
+  type Severity,
+  settingOf,
+} from '../../core/lint/types.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
 import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
@@ -122,7 +129,7 @@ export async function validateAction({ argv, flags }: InputOf<typeof Validate>):
   })
 }
 
-function parseRuleFlags(values: readonly string[], known: ReadonlySet<string>): Map<string, Setting> {
+function parseRuleFlags(values: readonly string[], known: KnownIds): Map<string, Setting> {
   const out = new Map<string, Setting>()
   for (const v of values) {
     const eq = v.lastIndexOf('=')
@@ -171,7 +178,7 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
   const format = formatOf(flags)
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
   if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
-  const { RULES, RULES_BY_ID, ruleMeta } = await import('../../core/lint/registry.js')
+  const { RULES, ruleMeta } = await import('../../core/lint/registry.js')
   if (flags['list-rules'] === true) {
     const rules = RULES.map(ruleMeta)
     if (format === 'json') process.stdout.write((await import('../../ui/lint/json.js')).rulesJson(rules))
@@ -180,7 +187,7 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
   }
   const failSeverity: Severity = flags['fail-severity']
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
-  const overrides = parseRuleFlags(flags.rule ?? [], new Set(RULES_BY_ID.keys()))
+  const overrides = parseRuleFlags(flags.rule ?? [], knownIds(RULES))
   const update = flags['update-baseline'] === true
   const prune = flags['prune-baseline'] === true
   if (update && prune)
@@ -295,7 +302,7 @@ function showTools(files: FileReport[], compact: boolean): number {
   let offered = 0
   let missing = 0
   for (const f of files) {
-    if (f.ignored || f.kind === 'dir' || f.kind === 'cases') continue
+    if (f.ignored || f.kind === 'dir' || f.kind === 'cases' || f.kind === 'file') continue
     const where = terminalLineText(displayPath(f.file, cwd), process.stderr.isTTY === true)
     const why = (reason: string) => {
       missing++

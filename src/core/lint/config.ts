@@ -22,7 +22,7 @@ import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded
 import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError, LIST_RULES_HINT } from './errors.js'
 import { type Listing, notListed } from './targets.js'
-import { SETTINGS, type Setting, settingOf } from './types.js'
+import { type KnownIds, SETTINGS, type Setting, settingOf } from './types.js'
 
 export const CONFIG_NAME = '.ongrid-skill.yaml'
 /** The names a config file may have, in the order they are looked for; one dir may hold only one. */
@@ -93,7 +93,7 @@ export class ConfigFinder {
    * is not looked for on the disk.
    */
   constructor(
-    private readonly ruleIds: ReadonlySet<string> | null,
+    private readonly ruleIds: KnownIds | null,
     private readonly explicit?: GoString,
     private readonly listings?: ReadonlyMap<GoString, Listing>,
   ) {}
@@ -158,7 +158,7 @@ function readConfigFile(path: GoString): { value: Buffer } {
 }
 
 /** Parses one config file. Throws ConfigError with a one-line reason. */
-export async function loadConfig(path: GoString, ruleIds: ReadonlySet<string> | null): Promise<LintConfig> {
+export async function loadConfig(path: GoString, ruleIds: KnownIds | null): Promise<LintConfig> {
   const where = toText(path)
   const file = readConfigFile(path)
   const { parse } = await import('yaml')

@@ -10,7 +10,16 @@ import { type Context, ManifestContext, NativeContext, skipReason } from './cont
 import { newEntryCache } from './entry.js'
 import { ruleMeta } from './rule-meta.js'
 import { collectTargets, type RootUsed } from './targets.js'
-import type { Finding, Report, Rule, RuleMeta, Setting, TargetKind } from './types.js'
+import {
+  type Finding,
+  knownIds,
+  type Report,
+  type Rule,
+  type RuleMeta,
+  type Setting,
+  type Severity,
+  type TargetKind,
+} from './types.js'
 
 export interface CheckOptions {
   /** PATH arguments, as the bytes given (cli/os-bytes.ts); none means `.`. */
@@ -42,8 +51,11 @@ export interface CheckOptions {
 }
 
 export interface FileReport {
-  /** `cases`: a pack's case file (tests/*.json), reported after its skill.json. */
-  kind: TargetKind | 'dir' | 'cases'
+  /**
+   * `cases`: a pack's case file (tests/*.json), reported after its skill.json; `file`: another
+   * file of a pack (its entry, a file holding a secret), likewise.
+   */
+  kind: TargetKind | 'dir' | 'cases' | 'file'
   /** Absolute path (byte string). */
   path: GoString
   /** Absolute path (text). */
@@ -89,7 +101,7 @@ function findingOf(
   r: Report,
 ): Finding {
   return {
-    ruleId: rule.id,
+    ruleId: r.ruleId !== undefined && rule.subIds?.pattern.test(r.ruleId) ? r.ruleId : rule.id,
     severity: severity as Finding['severity'],
     file,
     line: at.line,
@@ -134,7 +146,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   const finder: ConfigFinder | null = configModule
     ? new configModule.ConfigFinder(
         // validate runs part of the rules: a config naming others is for lint to judge.
-        opts.set === 'manager' ? null : new Set(RULES.map((r) => r.id)),
+        opts.set === 'manager' ? null : knownIds(RULES),
         opts.configPath === undefined ? undefined : absPath(opts.configPath),
         targets.listings,
       )
@@ -164,10 +176,38 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     }
     return r
   }
+  /** The sub ids reported (ShellCheck's codes), for the rule list SARIF gives. */
+  const subSeen = new Map<string, { rule: Rule<Context>; severity: Severity }>()
 
   const setting = (r: Rule<Context>, config: LintConfig | null): Setting => {
     if (opts.set === 'manager') return r.category === 'manager' || r.category === 'tests' ? r.severity : 'off'
     return opts.overrides?.get(r.id) ?? config?.rules.get(r.id) ?? r.severity
+  }
+  /** A rule with sub ids runs when it is on, or when one of its sub ids is set to be. */
+  const runs = (r: Rule<Context>, config: LintConfig | null): boolean => {
+    if (setting(r, config) !== 'off') return true
+    const sub = r.subIds?.pattern
+    if (!sub || opts.set === 'manager') return false
+    const on = (m: ReadonlyMap<string, Setting> | undefined) =>
+      [...(m ?? [])].some(([id, s]) => s !== 'off' && sub.test(id))
+    // --rule wins over the file: a sub id the file turns on stays off when --rule turns the rule off.
+    return on(opts.overrides) || (opts.overrides?.get(r.id) === undefined && on(config?.rules))
+  }
+  /**
+   * A report's severity: a sub id's own setting, then its rule's (--rule before the file), then
+   * the severity the rule gives it, then the rule's default.
+   */
+  const severityOf = (r: Rule<Context>, rep: Report, config: LintConfig | null): Setting => {
+    const sub = rep.ruleId !== undefined && r.subIds?.pattern.test(rep.ruleId) ? rep.ruleId : undefined
+    if (sub === undefined || opts.set === 'manager') return setting(r, config)
+    return (
+      opts.overrides?.get(sub) ??
+      opts.overrides?.get(r.id) ??
+      config?.rules.get(sub) ??
+      config?.rules.get(r.id) ??
+      rep.severity ??
+      r.severity
+    )
   }
 
   const walkRules = RULES.filter((r) => r.checkWalk !== undefined)
@@ -247,18 +287,20 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     }
     files.push(report)
     if (ignored) continue
-    const active = rulesFor(t.kind)
-      .map((r) => ({ rule: r, severity: setting(r, config) }))
-      .filter((x) => x.severity !== 'off')
-    for (const { rule } of active) if (rule.prepare) await rule.prepare(ctx)
+    const active = rulesFor(t.kind).filter((r) => runs(r, config))
+    for (const rule of active) if (rule.prepare) await rule.prepare(ctx)
     const elsewhere = new Map<string, FileReport>()
-    for (const { rule, severity } of active) {
+    for (const rule of active) {
       rule.check(ctx, (r: Report) => {
+        const severity = severityOf(rule, r, config)
+        if (severity === 'off') return
+        if (r.ruleId !== undefined && rule.subIds?.pattern.test(r.ruleId))
+          subSeen.set(r.ruleId, { rule, severity: r.severity ?? rule.severity })
         if (r.file !== undefined && r.file !== report.file) {
           let other = elsewhere.get(r.file)
           if (!other) {
             other = {
-              kind: 'cases',
+              kind: r.fileKind ?? 'cases',
               path: fromText(r.file),
               file: r.file,
               name: null,
@@ -294,5 +336,9 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   }
 
   const rules = RULES.filter((r) => opts.set === 'all' || r.category === 'manager').map(ruleMeta)
+  for (const [id, { rule, severity }] of [...subSeen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const m = rule.subIds?.meta(id)
+    if (m) rules.push({ ...ruleMeta(rule), id, severity, docs: m.docs, helpUri: m.helpUri })
+  }
   return { files, rules, leftOut: targets.leftOut, roots: targets.roots, release }
 }

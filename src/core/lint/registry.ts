@@ -5,6 +5,11 @@
  */
 import type { Context } from './context.js'
 import { MANAGER_RULES } from './registry-manager.js'
+import entryEvalInput from './rules/entry-eval-input.js'
+import entryExpansionAsCommand from './rules/entry-expansion-as-command.js'
+import entryPipeToShell from './rules/entry-pipe-to-shell.js'
+import entryShellString from './rules/entry-shell-string.js'
+import entryShellcheck from './rules/entry-shellcheck.js'
 import envDangerousName from './rules/env-dangerous-name.js'
 import envDuplicate from './rules/env-duplicate.js'
 import envEmpty from './rules/env-empty.js'
@@ -36,6 +41,12 @@ import schemaPropertyDescription from './rules/schema-property-description.js'
 import schemaRedosPattern from './rules/schema-redos-pattern.js'
 import schemaRequiredUnknown from './rules/schema-required-unknown.js'
 import schemaTopType from './rules/schema-top-type.js'
+import secretHighEntropy from './rules/secret-high-entropy.js'
+import secretPrivateKey from './rules/secret-private-key.js'
+import secretToken from './rules/secret-token.js'
+import secretUrlPassword from './rules/secret-url-password.js'
+import textHiddenChar from './rules/text-hidden-char.js'
+import textModelInstruction from './rules/text-model-instruction.js'
 import type { Rule } from './types.js'
 
 export const RULES: readonly Rule<Context>[] = [
@@ -71,8 +82,32 @@ export const RULES: readonly Rule<Context>[] = [
   nativeToolClass,
   nativeActivationMode,
   nativeKeywordsMissing,
+  entryShellcheck,
+  entryEvalInput,
+  entryShellString,
+  entryPipeToShell,
+  entryExpansionAsCommand,
+  secretPrivateKey,
+  secretToken,
+  secretUrlPassword,
+  secretHighEntropy,
+  textHiddenChar,
+  textModelInstruction,
 ] as Rule<Context>[]
 
 export const RULES_BY_ID: ReadonlyMap<string, Rule<Context>> = new Map(RULES.map((r) => [r.id, r]))
+
+/** Where a sub id (`entry/SC2086`) is documented, when not in docs/rules.md; else undefined. */
+export function subIdHelpUri(id: string): string | undefined {
+  if (RULES_BY_ID.has(id)) return undefined
+  return RULES.find((r) => r.subIds?.pattern.test(id))?.subIds?.meta(id).helpUri
+}
+
+/** What a rule id is about: a rule's docs, or what its rule says of a sub id (`entry/SC2086`). */
+export function ruleDocs(id: string): string | undefined {
+  const own = RULES_BY_ID.get(id)
+  if (own) return own.docs
+  return RULES.find((r) => r.subIds?.pattern.test(id))?.subIds?.meta(id).docs
+}
 
 export { ruleMeta } from './rule-meta.js'

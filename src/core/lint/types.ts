@@ -101,6 +101,11 @@ export interface Report {
   fix?: Fix
   /** Fixes that change behaviour (rules with `hasSuggestions` only). */
   suggestions?: Suggestion[]
+  /** Rules with `subIds` only: the finding's own id (`entry/SC2086`), and its default severity. */
+  ruleId?: string
+  severity?: Severity
+  /** What the other file (`file`) is: a pack's case file (the default), or any other file of a pack. */
+  fileKind?: 'cases' | 'file'
 }
 
 export type ReportFn = (r: Report) => void
@@ -158,6 +163,11 @@ export interface Rule<C> {
   /** Set when the rule's findings may carry suggestions (ESLint's `meta.hasSuggestions`). */
   hasSuggestions?: boolean
   /**
+   * Set when the rule's findings carry ids of their own (ShellCheck's codes: `entry/SC2086`), each
+   * of which config files and `--rule` may set like a rule's id; the rule's own id sets them all.
+   */
+  subIds?: SubIds
+  /**
    * Work the check needs that is async or costly (a schema compiled), done before the checks of
    * a file run, and only when the rule is on. Idempotent: several rules may share one.
    */
@@ -165,6 +175,30 @@ export interface Rule<C> {
   check(ctx: C, report: ReportFn): void
   /** For rules about the walk itself: called for each part of a dir the walk could not read or does not follow. */
   checkWalk?(w: WalkError, report: ReportFn): void
+}
+
+/** The ids of a rule's findings, when they are not the rule's own (Rule.subIds). */
+export interface SubIds {
+  /** Which ids (anchored). */
+  pattern: RegExp
+  /** The pattern as the config schema spells it (JSON Schema `pattern`). */
+  schemaPattern: string
+  /** What SARIF and hovers say of one id: a line, and where it is documented. */
+  meta(id: string): { docs: string; helpUri: string }
+}
+
+/** The ids a config file or `--rule` may name: the rules' own, and the sub ids of rules that have them. */
+export interface KnownIds extends Iterable<string> {
+  has(id: string): boolean
+}
+
+export function knownIds(rules: readonly { id: string; subIds?: SubIds }[]): KnownIds {
+  const ids = new Set(rules.map((r) => r.id))
+  const patterns = rules.flatMap((r) => (r.subIds ? [r.subIds.pattern] : []))
+  return {
+    has: (id) => ids.has(id) || patterns.some((p) => p.test(id)),
+    [Symbol.iterator]: () => ids[Symbol.iterator](),
+  }
 }
 
 /** A rule's description without its check (for listings, docs, SARIF). */
@@ -178,6 +212,8 @@ export interface RuleMeta {
   examples?: RuleExamples
   fixable?: Fixable
   hasSuggestions?: boolean
+  /** Where it is documented, when not in docs/rules.md (a sub id's: ShellCheck's wiki). */
+  helpUri?: string
 }
 
 /** The allow-list root as given to the checks, and the manifest or SKILL.md path (byte strings). */

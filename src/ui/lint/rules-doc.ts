@@ -144,6 +144,8 @@ ignore:                         # globs relative to this file's dir
   - experiments                 # a dir covers everything below it
 \`\`\`
 
+ShellCheck's findings have ids of their own, \`entry/SC<code>\` (\`entry/SC2086: off\`); each may be
+set like a rule's id, and \`entry/shellcheck\` sets them all (a code's own setting wins).
 \`--rule ID=SEVERITY\` (repeatable) wins over the file. An unknown rule id, an unknown key or
 a bad severity is a tool error (exit 2), with the nearest valid name as a hint; a YAML error
 gives the file's line and column. Ignored files are not reported, but their names

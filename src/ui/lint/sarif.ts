@@ -87,7 +87,7 @@ export function sarif(o: LintOutput, version: string): string {
               id: r.id,
               name: r.id,
               shortDescription: { text: r.docs },
-              helpUri: `${RULES_DOC_URL}#${ruleAnchor(r.id)}`,
+              helpUri: r.helpUri ?? `${RULES_DOC_URL}#${ruleAnchor(r.id)}`,
               defaultConfiguration: { level: LEVEL[r.severity] },
               properties: { category: r.category, appliesTo: r.kind },
             })),

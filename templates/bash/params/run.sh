@@ -63,7 +63,7 @@ append_utf8() {
     printf -v fmt '\\x%02x\\x%02x\\x%02x\\x%02x' $((0xF0 | cp >> 18)) $((0x80 | (cp >> 12 & 0x3F))) \
       $((0x80 | (cp >> 6 & 0x3F))) $((0x80 | (cp & 0x3F)))
   fi
-  printf -v s "$fmt"
+  printf -v s '%b' "$fmt"
   STR+=$s
 }
 
@@ -85,11 +85,11 @@ read_string() {
       P=$((P + 1))
       return
     fi
-    [[ $c == '\' ]] || break
+    [[ $c == "\\" ]] || break
     c=${J:P+1:1}
     P=$((P + 2))
     case $c in
-      '"' | '\' | /) STR+=$c ;;
+      '"' | "\\" | /) STR+=$c ;;
       b) STR+=$'\b' ;;
       f) STR+=$'\f' ;;
       n) STR+=$'\n' ;;

@@ -65,6 +65,17 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['native/tool-class', 'warn'],
   ['native/activation-mode', 'warn'],
   ['native/keywords-missing', 'warn'],
+  ['entry/shellcheck', 'info'],
+  ['entry/eval-input', 'warn'],
+  ['entry/shell-string', 'warn'],
+  ['entry/pipe-to-shell', 'warn'],
+  ['entry/expansion-as-command', 'warn'],
+  ['secret/private-key', 'error'],
+  ['secret/token', 'error'],
+  ['secret/url-password', 'error'],
+  ['secret/high-entropy', 'warn'],
+  ['text/hidden-char', 'error'],
+  ['text/model-instruction', 'warn'],
 ]
 
 describe('default severities', () => {
