@@ -381,6 +381,18 @@ describe('action.yml, run as a runner runs it', () => {
     )
   })
 
+  test('a built tree (a release tag’s) is run as it is: nothing is installed', () => {
+    const o = runAction(
+      workspace(),
+      { command: 'validate', path: 'skills/good' },
+      { npm_config_registry: 'http://127.0.0.1:9/' },
+    )
+    assert.equal(o.ok, true, o.ran.map((r) => r.stdout + r.stderr).join('\n'))
+    const install = stepOut(o, 'install')!
+    assert.equal(install.stdout + install.stderr, '')
+    assert.match(o.summary, /^### ongrid-skill validate: 0 errors, 0 warnings in 1 file$/m)
+  })
+
   test('an unknown command: one annotation, the step fails with 2', () => {
     const o = runAction(workspace(), { command: 'lnit' }, CLI)
     assert.equal(o.ok, false)
