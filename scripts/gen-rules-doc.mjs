@@ -19,10 +19,10 @@ const read = (url) => {
   }
 }
 
-/** The config schema with `rules`' property names set to the registry's ids, sorted. */
+/** The config schema with `rules`' property names (those that are ids) the registry's ids, sorted. */
 function configSchema(current) {
   const schema = JSON.parse(current)
-  schema.properties.rules.propertyNames.enum = RULES.map((r) => r.id).sort()
+  schema.properties.rules.propertyNames.anyOf[0].enum = RULES.map((r) => r.id).sort()
   return `${JSON.stringify(schema, null, 2)}\n`
 }
 

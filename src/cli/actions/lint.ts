@@ -9,6 +9,7 @@ import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
 import { LIST_RULES_HINT } from '../../core/lint/errors.js'
+import { selectRules } from '../../core/lint/rule-select.js'
 import { SETTINGS, type Setting, type Severity, settingOf } from '../../core/lint/types.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
@@ -40,15 +41,19 @@ async function report(
     failSeverity: Severity
     maxWarnings: number | null
     baseline?: BaselineUsed | null
+    /** --exit-zero: findings do not fail the run. */
+    exitZero?: boolean
+    /** --statistics: the findings per rule. */
+    statistics?: boolean
   },
 ): Promise<number> {
   const shown = result.files.filter((f) => !f.ignored)
   const accepted = opts.baseline?.outcome.baselined
   // Findings the baseline accepts neither fail the run nor count as warnings.
   const all = shown.flatMap((f) => f.findings).filter((x) => accepted?.has(x) !== true)
-  const failed = all.some((x) => fails(x, opts.failSeverity))
+  const failed = opts.exitZero !== true && all.some((x) => fails(x, opts.failSeverity))
   const warnings = all.filter((x) => x.severity === 'warn').length
-  const tooManyWarnings = opts.maxWarnings !== null && warnings > opts.maxWarnings
+  const tooManyWarnings = opts.exitZero !== true && opts.maxWarnings !== null && warnings > opts.maxWarnings
   const failing = all.filter((x) => fails(x, opts.failSeverity)).length
   const output: LintOutput = {
     command,
@@ -72,6 +77,7 @@ async function report(
           },
         }
       : {}),
+    ...(opts.statistics === true ? { statistics: true } : {}),
     exitCode: failed || tooManyWarnings ? EXIT.findings : EXIT.ok,
     failure: failed
       ? `${failing} finding${failing === 1 ? '' : 's'} at severity ${opts.failSeverity} or above`
@@ -116,13 +122,22 @@ export async function validateAction({ argv, flags }: InputOf<typeof Validate>):
   })
 }
 
-function parseRuleFlags(values: readonly string[], known: ReadonlySet<string>): Map<string, Setting> {
+/**
+ * --rule SELECTOR=SETTING, in order (a selector is an id, a prefix or a glob: rule-select.ts);
+ * `sources` gets the selector each rule's setting came from.
+ */
+export function parseRuleFlags(
+  values: readonly string[],
+  known: ReadonlySet<string>,
+  sources?: Map<string, string>,
+): Map<string, Setting> {
   const out = new Map<string, Setting>()
   for (const v of values) {
     const eq = v.lastIndexOf('=')
     const id = eq < 0 ? v : v.slice(0, eq)
     const setting = eq < 0 ? '' : v.slice(eq + 1)
-    if (!known.has(id))
+    const selected = selectRules(id, known)
+    if (selected.length === 0)
       throw new UserError(
         `--rule ${v}: unknown rule ${JSON.stringify(id)}`,
         undefined,
@@ -136,7 +151,10 @@ function parseRuleFlags(values: readonly string[], known: ReadonlySet<string>): 
         meanHint(didYouMean(setting, SETTINGS)),
       )
     }
-    out.set(id, s)
+    for (const r of selected) {
+      out.set(r, s)
+      sources?.set(r, v)
+    }
   }
   return out
 }
@@ -147,7 +165,13 @@ function parseMaxWarnings(v: string | undefined): number | null {
 }
 
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
-export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
+export async function lintAction(input: InputOf<typeof Lint>): Promise<number> {
+  const code = await lintRun(input)
+  // --exit-zero: findings never fail the run (report() already said 0 in its document).
+  return input.flags['exit-zero'] === true && code === EXIT.findings ? EXIT.ok : code
+}
+
+async function lintRun({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
   const format = formatOf(flags)
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
   if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
@@ -160,7 +184,24 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
   }
   const failSeverity: Severity = flags['fail-severity']
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
-  const overrides = parseRuleFlags(flags.rule ?? [], new Set(RULES_BY_ID.keys()))
+  const flagSources = new Map<string, string>()
+  const overrides = parseRuleFlags(flags.rule ?? [], new Set(RULES_BY_ID.keys()), flagSources)
+  if (flags['print-config'] !== undefined) {
+    if (argv.length > 0)
+      throw new UserError('--print-config takes the one file it names: give no other PATH', undefined)
+    const { printConfig } = await import('./lint-print-config.js')
+    return printConfig(flags['print-config'], {
+      rules: RULES,
+      overrides,
+      flagSources,
+      useConfig: flags['no-config'] !== true,
+      configPath: flags.config,
+      json: format === 'json',
+    })
+  }
+  if (flags.statistics === true && format !== 'stylish' && format !== 'json')
+    throw new UserError(`--statistics counts findings in the stylish or json format, not --format ${format}`)
+  const extra = { exitZero: flags['exit-zero'] === true, statistics: flags.statistics === true }
   const update = flags['update-baseline'] === true
   const prune = flags['prune-baseline'] === true
   if (update && prune)
@@ -199,6 +240,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
       failSeverity,
       maxWarnings,
       baseline,
+      ...extra,
     })
   }
   const { parseFixTypes, runFixes } = await import('./lint-fix.js')
@@ -224,6 +266,7 @@ export async function lintAction({ argv, flags }: InputOf<typeof Lint>): Promise
     failSeverity,
     maxWarnings,
     baseline,
+    ...extra,
   })
   if (fixed.filesFixed === 0) return code
   // The manager's verdict on what was written: validate's rules, whatever lint's settings.

@@ -1,0 +1,163 @@
+/**
+ * What ESLint and ruff users reach for: rules selected by prefix or glob (--rule and a config's
+ * rules:), --exit-zero, --statistics, --print-config.
+ */
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, describe, test } from 'node:test'
+import { runCliSync } from '../helpers/cli.js'
+import { makeTree, packWith, tempRoot } from '../helpers/tree.js'
+
+const T = tempRoot('ongrid-lint-select-')
+after(T.cleanup)
+// A pack with practice/ findings (class and timeout unset, a short description) and schema/missing.
+makeTree(T.root, {
+  ...packWith('skills/a', { name: 'a', description: 'short' }),
+  ...packWith('skills/b', { name: 'b', description: 'short too' }),
+})
+const lint = (...args: string[]) => runCliSync(['lint', ...args], { cwd: T.root })
+const rulesOf = (stdout: string) => {
+  const doc = JSON.parse(stdout)
+  return doc.files.flatMap((f: { findings: { rule_id: string; severity: string }[] }) =>
+    f.findings.map((x) => `${x.rule_id}=${x.severity}`),
+  ) as string[]
+}
+
+describe('lint: rules selected by prefix or glob', () => {
+  test('--rule with a glob and with a prefix sets every rule they select', () => {
+    const before = rulesOf(lint('skills', '--json').stdout)
+    assert.ok(before.some((r) => r.startsWith('practice/')))
+    for (const sel of ['practice/*', 'practice', 'practice/']) {
+      const after = rulesOf(lint('skills', '--json', '--rule', `${sel}=off`).stdout)
+      assert.deepEqual(
+        after,
+        before.filter((r) => !r.startsWith('practice/')),
+        sel,
+      )
+    }
+  })
+
+  test('in order: a later --rule wins for the rules both select', () => {
+    const r = rulesOf(
+      lint('skills', '--json', '--rule', 'practice/*=off', '--rule', 'practice/class-unset=error').stdout,
+    )
+    assert.deepEqual(
+      r.filter((x) => x.startsWith('practice/')),
+      ['practice/class-unset=error', 'practice/class-unset=error'],
+    )
+  })
+
+  test('a selector that selects nothing: one line with a did-you-mean, exit 2', () => {
+    const r = lint('skills', '--rule', 'practise/*=off')
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /--rule practise\/\*=off: unknown rule "practise\/\*"/)
+  })
+
+  test('a config’s rules: takes the same selectors (practice/*: off), a later key winning', () => {
+    const cfg = join(T.root, 'select.yaml')
+    writeFileSync(cfg, 'rules:\n  practice/*: off\n  practice/timeout-unset: error\n  schema: warn\n')
+    const r = lint('skills', '--json', '--config', cfg)
+    assert.equal(r.code, 1, r.stderr)
+    const found = rulesOf(r.stdout)
+    assert.deepEqual(
+      found.filter((x) => x.startsWith('practice/')),
+      ['practice/timeout-unset=error', 'practice/timeout-unset=error'],
+    )
+    assert.ok(found.includes('schema/missing=warn'), found.join(' '))
+  })
+})
+
+describe('lint --exit-zero', () => {
+  test('findings do not fail the run, and the document says 0', () => {
+    assert.equal(lint('skills', '--fail-severity', 'warn').code, 1)
+    const r = lint('skills', '--fail-severity', 'warn', '--exit-zero', '--json')
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual([doc.ok, doc.exit_code, doc.error], [true, 0, null])
+    assert.ok(doc.summary.warnings > 0)
+  })
+
+  test('a usage error is still 2', () => {
+    assert.equal(lint('skills', '--exit-zero', '--rule', 'nope=off').code, 2)
+  })
+})
+
+describe('lint --statistics', () => {
+  test('stylish: one line a rule, most first, then the total', () => {
+    const r = lint('skills', '--statistics')
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(
+      r.stdout,
+      [
+        '2  practice/class-unset         warning  2 fixable with --fix',
+        '2  practice/description-length  warning',
+        '2  practice/timeout-unset       warning',
+        '2  schema/missing               info',
+        '8 findings from 4 rules',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  test('json: a statistics list beside the findings', () => {
+    const doc = JSON.parse(lint('skills', '--statistics', '--json').stdout)
+    assert.deepEqual(doc.statistics[0], {
+      rule_id: 'practice/class-unset',
+      severity: 'warn',
+      count: 2,
+      fixable: 2,
+    })
+    assert.equal(doc.files.length, 2)
+  })
+
+  test('another format: one line, exit 2', () => {
+    const r = lint('skills', '--statistics', '--format', 'sarif')
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /--statistics counts findings in the stylish or json format, not --format sarif/)
+  })
+})
+
+describe('lint --print-config', () => {
+  test('each rule’s severity and where it came from: default, the config’s key, a --rule', () => {
+    makeTree(T.root, {
+      'cfg/.ongrid-skill.yaml':
+        'rules:\n  practice: info\n  practice/class-unset: error\nignore:\n  - old/**\n',
+    })
+    const r = runCliSync(['lint', '--print-config', 'new/skill.json', '--rule', 'schema/*=off', '--json'], {
+      cwd: join(T.root, 'cfg'),
+    })
+    assert.equal(r.code, 0, r.stderr)
+    const c = JSON.parse(r.stdout).config
+    assert.equal(c.path, 'new/skill.json')
+    assert.equal(c.file, '.ongrid-skill.yaml')
+    assert.equal(c.ignored, false)
+    const by = new Map(c.rules.map((x: { rule_id: string }) => [x.rule_id, x]))
+    assert.deepEqual(by.get('practice/bom'), {
+      rule_id: 'practice/bom',
+      severity: 'info',
+      source: 'config',
+      by: 'practice',
+    })
+    assert.deepEqual(by.get('practice/class-unset'), {
+      rule_id: 'practice/class-unset',
+      severity: 'error',
+      source: 'config',
+      by: 'practice/class-unset',
+    })
+    assert.deepEqual(by.get('schema/missing'), {
+      rule_id: 'schema/missing',
+      severity: 'off',
+      source: 'flag',
+      by: 'schema/*=off',
+    })
+    assert.deepEqual(by.get('manager/build'), {
+      rule_id: 'manager/build',
+      severity: 'error',
+      source: 'default',
+    })
+    const ignored = runCliSync(['lint', '--print-config', 'old/x/skill.json'], { cwd: join(T.root, 'cfg') })
+    assert.match(ignored.stdout, /^ignore: old\/\*\* \(this file is ignored\)$/m)
+    assert.match(ignored.stdout, /^ {2}practice\/bom +info +\.ongrid-skill\.yaml: practice$/m)
+  })
+})
