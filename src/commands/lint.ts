@@ -58,6 +58,10 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     ],
     ['How many findings each rule has', '<%= config.bin %> <%= command.id %> skills --statistics'],
     [
+      'An editor’s unsaved text, judged where it will be saved',
+      '<%= config.bin %> <%= command.id %> --stdin --stdin-filename skills/disk_usage/skill.json < buffer.json',
+    ],
+    [
       'The settings for one file, and where each came from',
       '<%= config.bin %> <%= command.id %> --print-config skills/disk_usage/skill.json',
     ],
@@ -104,6 +108,12 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     'print-config': Flags.string({
       description:
         'print the settings that apply to this file (each rule’s severity and where it came from: default, config, --rule) and exit',
+    }),
+    stdin: Flags.boolean({
+      description: 'lint the text on stdin, as the file --stdin-filename names (default: skill.json here)',
+    }),
+    'stdin-filename': Flags.string({
+      description: 'with --stdin: the path the text is judged at (its kind, its config, its pack)',
     }),
     'exit-zero': Flags.boolean({
       description: 'exit 0 even when findings fail the run (a usage or tool error is still 2)',

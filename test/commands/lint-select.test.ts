@@ -161,3 +161,55 @@ describe('lint --print-config', () => {
     assert.match(ignored.stdout, /^ {2}practice\/bom +info +\.ongrid-skill\.yaml: practice$/m)
   })
 })
+
+describe('lint --stdin', () => {
+  test('the text on stdin is judged as the file --stdin-filename names, which need not exist', () => {
+    const r = runCliSync(['lint', '--stdin', '--stdin-filename', 'skills/new/skill.json', '--json'], {
+      cwd: T.root,
+      input: '{"name":"Bad-Name","description":"short"}',
+    })
+    assert.equal(r.code, 1, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(
+      doc.files.map((f: { path: string; kind: string; name: string }) => [f.path, f.kind, f.name]),
+      [['skills/new/skill.json', 'manifest', 'Bad-Name']],
+    )
+    assert.ok(rulesOf(r.stdout).includes('manager/build=error'))
+  })
+
+  test('the path decides the kind and the config', () => {
+    makeTree(T.root, { 'cfgd/.ongrid-skill.yaml': 'rules:\n  native: off\n' })
+    const text = '---\nname: x\n---\nbody\n'
+    const r = runCliSync(['lint', '--stdin', '--stdin-filename', 'other/SKILL.md', '--json'], {
+      cwd: T.root,
+      input: text,
+    })
+    assert.equal(JSON.parse(r.stdout).files[0].kind, 'native')
+    assert.ok(rulesOf(r.stdout).includes('native/missing-description=error'), r.stdout)
+    const off = runCliSync(['lint', '--stdin', '--stdin-filename', 'cfgd/x/SKILL.md', '--json'], {
+      cwd: T.root,
+      input: text,
+    })
+    assert.deepEqual(rulesOf(off.stdout), [])
+  })
+
+  test('an unsaved buffer wins over the file on the disk', () => {
+    const r = runCliSync(['lint', '--stdin', '--stdin-filename', 'skills/a/skill.json', '--json'], {
+      cwd: T.root,
+      input: '{"name":"a","description":"Now a description long enough for the rule.","entry":"run.sh"}',
+    })
+    assert.ok(!rulesOf(r.stdout).some((x) => x.startsWith('practice/description-length')), r.stdout)
+  })
+
+  test('with a PATH, with --fix, or --stdin-filename alone: one line, exit 2', () => {
+    for (const [args, text] of [
+      [['--stdin', 'skills'], /--stdin lints the text on stdin: give no PATH/],
+      [['--stdin', '--fix'], /--stdin: not with --fix/],
+      [['--stdin-filename', 'x.json'], /--stdin-filename names the text on stdin: give --stdin with it/],
+    ] as const) {
+      const r = runCliSync(['lint', ...args], { cwd: T.root, input: '{}' })
+      assert.equal(r.code, 2, args.join(' '))
+      assert.match(r.stderr, text)
+    }
+  })
+})

@@ -171,8 +171,11 @@ export async function lintAction(input: InputOf<typeof Lint>): Promise<number> {
   return input.flags['exit-zero'] === true && code === EXIT.findings ? EXIT.ok : code
 }
 
-async function lintRun({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
+async function lintRun({ argv: given, flags }: InputOf<typeof Lint>): Promise<number> {
   const format = formatOf(flags)
+  if (flags['stdin-filename'] !== undefined && flags.stdin !== true)
+    throw new UserError('--stdin-filename names the text on stdin: give --stdin with it')
+  const argv = flags.stdin === true ? await stdinText(given, flags) : given
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
   if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
   const { RULES, RULES_BY_ID, ruleMeta } = await import('../../core/lint/registry.js')
@@ -280,6 +283,38 @@ async function lintRun({ argv, flags }: InputOf<typeof Lint>): Promise<number> {
       : `validate after the fixes: ${errors.length} error${errors.length === 1 ? '' : 's'} (run validate to see them)\n`,
   )
   return errors.length > 0 ? EXIT.findings : code
+}
+
+/**
+ * --stdin: the text on stdin is read (bounded) and judged as the file --stdin-filename names
+ * (default: skill.json in the working dir), which need not exist; the PATHs to check: that file.
+ */
+async function stdinText(argv: string[], flags: InputOf<typeof Lint>['flags']): Promise<string[]> {
+  if (argv.length > 0)
+    throw new UserError(`--stdin lints the text on stdin: give no PATH (--stdin-filename says where it is)`)
+  for (const f of ['fix', 'fix-dry-run', 'update-baseline', 'prune-baseline', 'print-config'] as const) {
+    if (flags[f] !== undefined && flags[f] !== false)
+      throw new UserError(`--stdin: not with --${f} (the text on stdin is no file to write or record)`)
+  }
+  const name = flags['stdin-filename'] ?? 'skill.json'
+  const [{ readFileBounded, TooLargeError }, { setOverlay }, { abs }, { MAX_MANIFEST_BYTES }] =
+    await Promise.all([
+      import('../../core/read-bounded.js'),
+      import('../../core/overlay.js'),
+      import('../../core/go/path/filepath/path.js'),
+      import('../../core/loader/manifest-read.js'),
+    ])
+  let text: Buffer
+  try {
+    text = readFileBounded(0, MAX_MANIFEST_BYTES)
+  } catch (e) {
+    if (e instanceof TooLargeError) throw new UserError(`--stdin: ${e.message}`)
+    throw new UserError(`--stdin: cannot read stdin: ${(e as Error).message}`)
+  }
+  const path = argBytes(name)
+  const a = abs(path)
+  setOverlay(a.ok ? a.value : path, text)
+  return [name]
 }
 
 /** --fix, --fix-dry-run and --fix-type: with each other and the other flags. */
