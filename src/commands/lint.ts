@@ -129,6 +129,10 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     'fix-dry-run': Flags.boolean({
       description: 'print the certain fixes as a unified diff (git apply takes it); write nothing',
     }),
+    'fix-suggestions': Flags.boolean({
+      description:
+        'with --fix or --fix-dry-run: also apply each finding’s first suggestion (these change what the manager does; each is listed on stderr before it is written)',
+    }),
     'fix-type': Flags.string({
       description:
         'fix only rules of these categories: manager, best-practice, tests (repeatable, or comma-separated)',

@@ -3,7 +3,7 @@
  * rules:), --exit-zero, --statistics, --print-config.
  */
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { runCliSync } from '../helpers/cli.js'
@@ -211,5 +211,49 @@ describe('lint --stdin', () => {
       assert.equal(r.code, 2, args.join(' '))
       assert.match(r.stderr, text)
     }
+  })
+})
+
+describe('lint --fix-suggestions', () => {
+  const pack = () => {
+    const dir = join(T.root, `sug-${Math.random().toString(36).slice(2)}`)
+    makeTree(dir, {
+      'p/skill.json':
+        '{"name":"p","description":"A skill that says hello to everyone.","entry":"run.sh","class":"safe","timeout":5}\n',
+      'p/run.sh': { exec: '#!/bin/sh\necho {}\n' },
+    })
+    return dir
+  }
+
+  test('plain --fix never applies a suggestion', () => {
+    const dir = pack()
+    runCliSync(['lint', 'p', '--fix'], { cwd: dir })
+    assert.match(readFileSync(join(dir, 'p/skill.json'), 'utf8'), /"timeout":5/)
+  })
+
+  test('with --fix: each suggestion listed on stderr, then written', () => {
+    const dir = pack()
+    const r = runCliSync(['lint', 'p', '--fix', '--fix-suggestions'], { cwd: dir })
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(readFileSync(join(dir, 'p/skill.json'), 'utf8'), /"timeout_seconds":5\}/)
+    assert.match(
+      r.stderr,
+      /^p\/skill\.json: applying suggestion \(practice\/near-miss-key\): rename "timeout" to "timeout_seconds".*\nfixed 1 problem in 1 file\n/m,
+    )
+  })
+
+  test('with --fix-dry-run: listed and in the diff, nothing written', () => {
+    const dir = pack()
+    const r = runCliSync(['lint', 'p', '--fix-dry-run', '--fix-suggestions'], { cwd: dir })
+    assert.equal(r.code, 1)
+    assert.match(r.stdout, /^\+.*"timeout_seconds":5\}$/m)
+    assert.match(r.stderr, /would apply suggestion \(practice\/near-miss-key\)/)
+    assert.match(readFileSync(join(dir, 'p/skill.json'), 'utf8'), /"timeout":5/)
+  })
+
+  test('without --fix: one line, exit 2', () => {
+    const r = runCliSync(['lint', 'p', '--fix-suggestions'], { cwd: pack() })
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /--fix-suggestions: give --fix or --fix-dry-run with it/)
   })
 })

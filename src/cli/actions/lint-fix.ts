@@ -53,7 +53,7 @@ export interface FixRun {
 export async function runFixes(
   first: CheckResult,
   recheck: () => Promise<CheckResult>,
-  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number },
+  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number; suggestions?: boolean },
 ): Promise<FixRun> {
   const guard = new ChangeGuard(opts.startedMs)
   const cwd = process.cwd()
@@ -67,10 +67,29 @@ export async function runFixes(
   const leftAlone = new Set<string>()
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const category = new Map(result.rules.map((r) => [r.id, r.category]))
-    const findings = result.files.filter((f) => !f.ignored).flatMap((f) => f.findings)
+    const found = result.files.filter((f) => !f.ignored).flatMap((f) => f.findings)
+    // --fix-suggestions: a finding with no certain fix takes its first suggestion's.
+    const suggested = new Map<Finding, string>()
+    const findings = opts.suggestions
+      ? found.map((x) => {
+          const s = x.fix === undefined ? x.suggestions?.[0] : undefined
+          if (s === undefined) return x
+          const y = { ...x, fix: s.fix }
+          suggested.set(y, s.message)
+          return y
+        })
+      : found
     const plans = planFixes(findings, (x) => opts.types.has(category.get(x.ruleId) as Category))
     for (const f of leftAlone) plans.delete(f)
     if (plans.size === 0) break
+    // Each suggestion is said before anything is written: it changes what the manager does.
+    for (const p of plans.values()) {
+      for (const x of p.findings) {
+        const message = suggested.get(x)
+        if (message !== undefined)
+          say(x.file, `${opts.dryRun ? 'would apply' : 'applying'} suggestion (${x.ruleId}): ${message}`)
+      }
+    }
     // A stop signal while the files are written is held until the pass is done (each file renamed
     // or its temp file removed): none is left in the pack, and the run then ends 128 + n.
     const held = opts.dryRun ? undefined : onStopSignals(() => {})

@@ -214,7 +214,8 @@ async function lintRun({ argv: given, flags }: InputOf<typeof Lint>): Promise<nu
       `--${update ? 'update' : 'prune'}-baseline: not with --show-tool (it reports no findings)`,
     )
   const fixing = flags.fix === true || flags['fix-dry-run'] === true
-  if (fixing || flags['fix-type'] !== undefined) checkFixFlags(flags, format)
+  if (fixing || flags['fix-type'] !== undefined || flags['fix-suggestions'] === true)
+    checkFixFlags(flags, format)
   if (fixing && (update || prune))
     throw new UserError(
       `--${update ? 'update' : 'prune'}-baseline: not with --${flags.fix === true ? 'fix' : 'fix-dry-run'}`,
@@ -248,7 +249,12 @@ async function lintRun({ argv: given, flags }: InputOf<typeof Lint>): Promise<nu
   }
   const { parseFixTypes, runFixes } = await import('./lint-fix.js')
   const dryRun = flags['fix-dry-run'] === true
-  const fixed = await runFixes(result, run, { types: parseFixTypes(flags['fix-type']), dryRun, startedMs })
+  const fixed = await runFixes(result, run, {
+    types: parseFixTypes(flags['fix-type']),
+    dryRun,
+    startedMs,
+    suggestions: flags['fix-suggestions'] === true,
+  })
   // What is left after the fixes is judged against the baseline, as a run without --fix would be.
   const baseline = lintBaseline({ baseline: flags.baseline, update: false, prune: false }, argv, fixed.result)
   if (dryRun) {
@@ -326,7 +332,9 @@ function checkFixFlags(flags: InputOf<typeof Lint>['flags'], format: Format): vo
       '--fix-dry-run shows what --fix would write',
     )
   if (flags.fix !== true && flags['fix-dry-run'] !== true)
-    throw new UserError('--fix-type: give --fix or --fix-dry-run with it')
+    throw new UserError(
+      `--${flags['fix-type'] !== undefined ? 'fix-type' : 'fix-suggestions'}: give --fix or --fix-dry-run with it`,
+    )
   if (flags['show-tool'] === true)
     throw new UserError('--show-tool shows tools: it fixes nothing (drop --fix)')
   if (flags['fix-dry-run'] === true && format !== 'stylish')
