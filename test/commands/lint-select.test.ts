@@ -257,3 +257,24 @@ describe('lint --fix-suggestions', () => {
     assert.match(r.stderr, /--fix-suggestions: give --fix or --fix-dry-run with it/)
   })
 })
+
+describe('lint: "class": "Safe"', () => {
+  test('a hint and a suggestion of "safe" (the manager compares exactly), which plain --fix leaves', () => {
+    const dir = join(T.root, 'class-case')
+    makeTree(dir, {
+      'p/skill.json':
+        '{"name":"p","description":"A skill that says hello to everyone.","entry":"run.sh","class":"Safe","timeout_seconds":5}\n',
+      'p/run.sh': { exec: '#!/bin/sh\necho {}\n' },
+    })
+    const doc = JSON.parse(runCliSync(['lint', 'p', '--json'], { cwd: dir }).stdout)
+    const f = doc.files[0].findings.find((x: { rule_id: string }) => x.rule_id === 'manager/build')
+    assert.equal(f.message, 'class "Safe" invalid')
+    assert.equal(f.hint, 'the manager\'s classes are lower case: "safe".')
+    assert.equal(f.suggestions[0].fix.edits[0].text, '"safe"')
+    runCliSync(['lint', 'p', '--fix'], { cwd: dir })
+    assert.match(readFileSync(join(dir, 'p/skill.json'), 'utf8'), /"class":"Safe"/)
+    const r = runCliSync(['lint', 'p', '--fix', '--fix-suggestions'], { cwd: dir })
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(readFileSync(join(dir, 'p/skill.json'), 'utf8'), /"class":"safe"/)
+  })
+})
