@@ -10,5 +10,6 @@ export function ruleMeta(r: RuleMeta): RuleMeta {
     docs: r.docs,
     ...(r.fixable ? { fixable: r.fixable } : {}),
     ...(r.hasSuggestions ? { hasSuggestions: true } : {}),
+    ...(r.notRefused ? { notRefused: true } : {}),
   }
 }

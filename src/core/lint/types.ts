@@ -152,6 +152,8 @@ export interface Rule<C> {
   fixable?: Fixable
   /** Set when the rule's findings may carry suggestions (ESLint's `meta.hasSuggestions`). */
   hasSuggestions?: boolean
+  /** A manager-category rule whose findings the manager does not refuse (RuleMeta.notRefused). */
+  notRefused?: boolean
   /**
    * Work the check needs that is async or costly (a schema compiled), done before the checks of
    * a file run, and only when the rule is on. Idempotent: several rules may share one.
@@ -173,6 +175,11 @@ export interface RuleMeta {
   examples?: RuleExamples
   fixable?: Fixable
   hasSuggestions?: boolean
+  /**
+   * A rule of the manager category (validate runs it) whose findings the manager does not refuse
+   * (it checks what the manager leaves unchecked, as schemas): they can be baselined.
+   */
+  notRefused?: boolean
 }
 
 /** The allow-list root as given to the checks, and the manifest or SKILL.md path (byte strings). */
