@@ -211,3 +211,43 @@ describe('schemas/ongrid-skill.schema.json', () => {
     }
   })
 })
+
+describe('schemas/template.schema.json', () => {
+  const valid = validator('template.schema.json')
+
+  test('accepts every built-in template.json', () => {
+    for (const t of readdirSync(join(REPO, 'templates'))) {
+      const doc = load(join('..', 'templates', t, 'template.json'))
+      assert.ok(valid(doc), `${t}: ${JSON.stringify(valid.errors)}`)
+    }
+  })
+
+  test('rejects what init rejects, and init’s error points at it', () => {
+    const good = load(join('..', 'templates', 'bash', 'template.json'))
+    for (const [i, bad] of [
+      { ...good, schema: 'object' },
+      { ...good, entry: '../run.sh' },
+      { ...good, entry: '/run.sh' },
+      { ...good, example_args: [] },
+      { ...good, env_allow: 'PATH' },
+      { ...good, build: { requires: [] } },
+      (({ description, ...rest }) => rest)(good),
+    ].entries()) {
+      assert.equal(valid(bad), false, JSON.stringify(bad))
+      const dir = join(T.root, `bad-template-${i}`)
+      makeTree(dir, { 'template.json': JSON.stringify(bad), 'files/run.sh': ECHO })
+      const r = cli([
+        'init',
+        `bad_${i}`,
+        '-y',
+        '-d',
+        'A skill made from a bad template, for tests.',
+        '--template',
+        dir,
+      ])
+      assert.equal(r.code, 2, `${JSON.stringify(bad)}: ${r.stderr}`)
+      assert.match(r.stderr, /template\.json/, JSON.stringify(bad))
+      assert.match(r.stderr, /^hint: template\.json is described by schemas\/template\.schema\.json$/m)
+    }
+  })
+})
