@@ -1,6 +1,7 @@
 // What the action's steps share: the CLI's argv for the chosen command, and writing step outputs.
 // Plain Node (22.13+), no dependencies: the action runs these from its own checkout.
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 
 export const COMMANDS = ['validate', 'lint', 'test', 'marketplace-check']
 const SEVERITIES = ['error', 'warn', 'info']
@@ -10,7 +11,11 @@ export function inputs(env = process.env) {
   return {
     cli: env.ONGRID_ACTION_CLI ?? '',
     command: (env.ONGRID_ACTION_COMMAND ?? 'lint').trim(),
-    paths: (env.ONGRID_ACTION_PATHS ?? '.').split(/\s+/).filter((p) => p !== ''),
+    paths: list(env.ONGRID_ACTION_PATHS ?? '.'),
+    args: list(env.ONGRID_ACTION_ARGS ?? ''),
+    config: (env.ONGRID_ACTION_CONFIG ?? '').trim(),
+    workdir: (env.ONGRID_ACTION_WORKDIR ?? '').trim(),
+    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
     format: (env.ONGRID_ACTION_FORMAT ?? 'github').trim(),
     failSeverity: (env.ONGRID_ACTION_FAIL_SEVERITY ?? '').trim(),
     baseline: (env.ONGRID_ACTION_BASELINE ?? '').trim(),
@@ -18,6 +23,26 @@ export function inputs(env = process.env) {
     trace: (env.ONGRID_ACTION_TRACE ?? 'false').trim() === 'true',
     temp: env.ONGRID_ACTION_TEMP ?? env.RUNNER_TEMP ?? '/tmp',
   }
+}
+
+/**
+ * A list input: one item a line when it holds a line break (so an item may hold spaces), else
+ * separated by spaces.
+ */
+export function list(text) {
+  const items = /[\r\n]/.test(text) ? text.split(/\r?\n|\r/).map((l) => l.trim()) : text.split(/\s+/)
+  return items.filter((x) => x !== '')
+}
+
+/** The dir the command runs in: working-directory, relative to the workspace; refused when not a dir. */
+export function workingDir(i) {
+  const dir = resolve(i.workspace, i.workdir)
+  let ok = false
+  try {
+    ok = statSync(dir).isDirectory()
+  } catch {}
+  if (!ok) fail(`working-directory ${i.workdir} is not a directory in the workspace`)
+  return dir
 }
 
 /** Stops the step with one annotation, exit 2. */
@@ -37,7 +62,8 @@ export function cliArgs(i, format) {
   }
   if (i.command === 'marketplace-check') {
     if (i.paths.length !== 1) fail('marketplace-check takes one path: a pack dir or archive')
-    return ['marketplace', 'check', i.paths[0], '--format', format]
+    if (i.config !== '') fail('config is for the validate and lint commands')
+    return ['marketplace', 'check', i.paths[0], '--format', format, ...i.args]
   }
   const args = [i.command, ...i.paths, '--format', format]
   // validate fails on errors only (the manager's own refusals); lint takes a threshold.
@@ -50,7 +76,11 @@ export function cliArgs(i, format) {
     if (i.command !== 'test') fail('trace is for the test command')
     args.push('--trace')
   }
-  return args
+  if (i.config !== '') {
+    if (i.command !== 'lint' && i.command !== 'validate') fail('config is for the validate and lint commands')
+    args.push('--config', i.config)
+  }
+  return [...args, ...i.args]
 }
 
 /** Sets step outputs (GITHUB_OUTPUT; one line each, so no value may hold a newline). */

@@ -153,6 +153,52 @@ const FIGURES = [
     ],
   },
   {
+    name: 'pre-commit-install',
+    title:
+      'pre-commit install-hooks of the three hooks from a release tag (scripts/release.mjs --ref, in a git repository of its own), PRE_COMMIT_HOME empty: what a user waits for on the first commit',
+    runs: 1,
+    prepare: () => {
+      if (spawnSync('pre-commit', ['--version']).status !== 0) throw new Error('pre-commit is not installed')
+      const dir = join(BENCH_DIR, 'pre-commit')
+      resetDir(dir)
+      const ref = join(dir, 'ref')
+      const made = spawnSync(process.execPath, [join(REPO, 'scripts', 'release.mjs'), '--ref', ref], {
+        encoding: 'utf8',
+      })
+      if (made.status !== 0) throw new Error(`release --ref: ${made.stderr.trim().split('\n').pop()}`)
+      const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com' }
+      gitEnv.GIT_COMMITTER_NAME = 'b'
+      gitEnv.GIT_COMMITTER_EMAIL = 'b@example.com'
+      for (const args of [
+        ['init', '-q'],
+        ['add', '-A', '-f', '.'],
+        ['commit', '-q', '-m', 'r'],
+        ['tag', 'v0'],
+      ]) {
+        const g = spawnSync('git', args, { cwd: ref, env: gitEnv, encoding: 'utf8' })
+        if (g.status !== 0) throw new Error(`git ${args[0]}: ${g.stderr.trim()}`)
+      }
+      const ws = join(dir, 'ws')
+      mkdirSync(ws)
+      spawnSync('git', ['init', '-q'], { cwd: ws })
+      const ids = ['ongrid-skill-validate', 'ongrid-skill-lint', 'ongrid-skill-test']
+      writeFileSync(
+        join(ws, '.pre-commit-config.yaml'),
+        `repos:\n  - repo: ${ref}\n    rev: v0\n    hooks:\n${ids.map((id) => `      - id: ${id}\n`).join('')}`,
+      )
+      const home = join(dir, 'pre-commit-home')
+      const sh = (s) => `'${s.replaceAll("'", "'\\''")}'`
+      return {
+        argv: [
+          'sh',
+          '-c',
+          `rm -rf ${sh(home)} && cd ${sh(ws)} && PRE_COMMIT_HOME=${sh(home)} pre-commit install-hooks`,
+        ],
+      }
+    },
+    budgets: [{ metric: 'wall', max: 15 }],
+  },
+  {
     name: 'sea-version',
     title:
       'ongrid-skill-linux-x64 --version (npm run build:sea; cold start, against `version`); size: the file',

@@ -20,14 +20,16 @@ const read = (url) => {
 }
 
 /**
- * The config schema with `rules`' property names set to the registry's ids, sorted, and the
- * patterns of the ids rules give their findings (`entry/SC2086`).
+ * The config schema with `rules`' property names: the registry's ids, sorted; the patterns of the
+ * ids rules give their findings (`entry/SC2086`); and the prefixes and globs that select rules
+ * (kept from the file as it is).
  */
 function configSchema(current) {
   const schema = JSON.parse(current)
   const ids = { enum: RULES.map((r) => r.id).sort() }
-  const patterns = RULES.flatMap((r) => (r.subIds ? [{ pattern: r.subIds.schemaPattern }] : []))
-  schema.properties.rules.propertyNames = patterns.length === 0 ? ids : { anyOf: [ids, ...patterns] }
+  const subs = RULES.flatMap((r) => (r.subIds ? [{ pattern: r.subIds.schemaPattern }] : []))
+  const selectors = schema.properties.rules.propertyNames.anyOf.filter((s) => s.description !== undefined)
+  schema.properties.rules.propertyNames = { anyOf: [ids, ...subs, ...selectors] }
   return `${JSON.stringify(schema, null, 2)}\n`
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // npm's `prepare` (npm install in a checkout, npm pack, a git dependency): `npm run build`, unless
-// the last build made here had the same inputs. pre-commit installs a hook repository with
-// `npm install` and then `npm pack`, and npm runs `prepare` for each: the second build, a minute
-// on a loaded machine, would remake the same dist/.
+// the last build made here had the same inputs: `npm install` then `npm pack` in a checkout run
+// `prepare` twice, and the second build, a minute on a loaded machine, would remake the same dist/.
+// The published package.json has no scripts (scripts/release.mjs).
 //
 // The inputs: every file under src/, the build's scripts and configs, package.json and the lock
 // (the versions bundled into dist/vendor/), and this Node's version (the code caches are its V8's).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { after, describe, test } from 'node:test'
 import { parse } from 'yaml'
@@ -162,8 +162,10 @@ describe('action.yml, run as a runner runs it', () => {
   test('is a composite action with the inputs and outputs README documents', () => {
     assert.equal(ACTION.runs.using, 'composite')
     assert.deepEqual(Object.keys(ACTION.inputs).sort(), [
+      'args',
       'baseline',
       'command',
+      'config',
       'fail-severity',
       'format',
       'node-version',
@@ -171,8 +173,9 @@ describe('action.yml, run as a runner runs it', () => {
       'sarif',
       'trace',
       'version',
+      'working-directory',
     ])
-    assert.deepEqual(Object.keys(ACTION.outputs).sort(), ['errors', 'sarif-file', 'warnings'])
+    assert.deepEqual(Object.keys(ACTION.outputs).sort(), ['baselined', 'errors', 'sarif-file', 'warnings'])
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
     for (const k of [...Object.keys(ACTION.inputs), ...Object.keys(ACTION.outputs)]) {
       assert.ok(readme.includes(`\`${k}\``), `README does not name ${k}`)
@@ -255,6 +258,68 @@ describe('action.yml, run as a runner runs it', () => {
     assert.match(o.summary, /^\| good \| says ok \| exec \| cat \| execve \|$/m)
   })
 
+  test('lint with a baseline: the outputs are the CLI’s counts, baselined findings apart and not listed', () => {
+    const ws = workspace()
+    makeTree(ws, {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      ...packWith('skills/meh', { name: 'meh', description: 'short' }),
+    })
+    const cli = (...args: string[]) => spawnSync(BIN, args, { cwd: ws, encoding: 'utf8' })
+    // The baseline takes today's findings; then a new pack brings new ones.
+    cli('lint', 'skills', '--update-baseline')
+    assert.ok(existsSync(join(ws, '.ongrid-skill-baseline.json')))
+    makeTree(ws, packWith('skills/worse', { name: 'Worse', description: 'short' }))
+    const direct = JSON.parse(cli('lint', 'skills', '--json').stdout)
+    assert.ok(direct.summary.baselined > 0)
+    const o = runAction(ws, { command: 'lint', path: 'skills' }, CLI)
+    assert.equal(o.ok, false)
+    assert.deepEqual(
+      [o.outputs.errors, o.outputs.warnings, o.outputs.baselined],
+      [String(direct.summary.errors), String(direct.summary.warnings), String(direct.summary.baselined)],
+    )
+    const infos = direct.summary.infos ? `, ${direct.summary.infos} info` : ''
+    assert.match(
+      o.summary,
+      new RegExp(
+        `^### ongrid-skill lint: ${direct.summary.errors} errors?, ${direct.summary.warnings} warnings?${infos}, ${direct.summary.baselined} baselined in 4 files$`,
+        'm',
+      ),
+    )
+    // The rows are the findings the baseline does not accept: none of meh's, all of worse's.
+    const rows = o.summary.split('\n').filter((l) => /^\| (error|warn|info) \|/.test(l))
+    const reported = direct.files.flatMap((f: { path: string; findings: { baselined?: boolean }[] }) =>
+      f.findings.filter((x) => x.baselined !== true).map(() => f.path),
+    )
+    assert.deepEqual(rows.map((l) => /^\| \w+ \| ([^:]+):/.exec(l)?.[1]).sort(), reported.sort())
+    assert.ok(!rows.some((l) => l.includes('skills/meh/')), rows.join('\n'))
+    assert.ok(
+      rows.some((l) => l.includes('skills/worse/')),
+      rows.join('\n'),
+    )
+  })
+
+  test('test: each case runs once; the log in the chosen format, the step’s exit code the run’s', () => {
+    const ws = workspace()
+    const counter = join(ws, 'runs.txt')
+    makeTree(ws, {
+      'skills/good/run.sh': {
+        exec: `#!/bin/sh\ncat >/dev/null\necho run >> '${counter}'\necho '{"ok":true}'\n`,
+      },
+      'skills/good/tests/cases.json': JSON.stringify([
+        { name: 'says ok', args: {}, expect: { result: { ok: true } } },
+        { name: 'says no', args: {}, expect: { result: { ok: false } } },
+      ]),
+    })
+    const o = runAction(ws, { command: 'test', path: 'skills/good', format: 'tap' }, CLI)
+    assert.equal(readFileSync(counter, 'utf8'), 'run\nrun\n')
+    assert.match(stepOut(o, 'report')!.stdout, /^TAP version 13$/m)
+    assert.equal(stepOut(o, 'report')!.code, 0)
+    assert.equal(stepOut(o, 'check')!.code, 1)
+    assert.equal(stepOut(o, 'check')!.stdout, '')
+    assert.equal(o.outputs.errors, '1')
+    assert.match(o.summary, /^### ongrid-skill test: 1 passed, 1 failed$/m)
+  })
+
   test('marketplace-check on a pack dir', () => {
     const ws = join(T.root, `ws-${++n}`)
     cpSync(join(REPO, 'examples/marketplace/hello-pack'), join(ws, 'hello-pack'), { recursive: true })
@@ -282,6 +347,67 @@ describe('action.yml, run as a runner runs it', () => {
       'lint skills/good skills/bad --format json --fail-severity warn --baseline .ongrid-baseline.json',
       'lint skills/good skills/bad --format github --fail-severity warn --baseline .ongrid-baseline.json',
     ])
+  })
+
+  test('args, config and working-directory; path and args one a line keep their spaces', () => {
+    const ws = workspace()
+    mkdirSync(join(ws, 'sub', 'my packs'), { recursive: true })
+    const argv = join(T.root, 'argv-lines')
+    const fake = join(T.root, 'fake-cli-lines')
+    // Each argument on a line of its own, and the dir it ran in.
+    writeFileSync(
+      fake,
+      `#!/bin/sh\npwd >>${argv}\nfor a in "$@"; do printf '[%s]' "$a" >>${argv}; done\necho >>${argv}\necho '{"files":[]}'\n`,
+      { mode: 0o755 },
+    )
+    const o = runAction(
+      ws,
+      {
+        command: 'validate',
+        path: 'my packs\nskills/good\n',
+        'working-directory': 'sub',
+        config: 'ci.ongrid-skill.yaml',
+        args: '--root=.\n--no-default-ignore',
+      },
+      { ONGRID_SKILL_CLI: fake },
+    )
+    assert.equal(o.ok, true, o.ran.map((r) => r.stdout + r.stderr).join('\n'))
+    const dir = join(ws, 'sub')
+    const line =
+      '[validate][my packs][skills/good][--format][FORMAT][--config][ci.ongrid-skill.yaml][--root=.][--no-default-ignore]'
+    assert.deepEqual(readFileSync(argv, 'utf8').trim().split('\n'), [
+      dir,
+      line.replace('FORMAT', 'json'),
+      dir,
+      line.replace('FORMAT', 'github'),
+    ])
+  })
+
+  test('config is refused for test; a working-directory that is not a dir, in one line', () => {
+    let o = runAction(workspace(), { command: 'test', config: 'x.yaml' }, CLI)
+    assert.equal(stepOut(o, 'report')!.code, 2)
+    assert.equal(
+      stepOut(o, 'report')!.stdout,
+      '::error title=ongrid-skill::config is for the validate and lint commands\n',
+    )
+    o = runAction(workspace(), { command: 'lint', 'working-directory': 'nope' }, CLI)
+    assert.equal(stepOut(o, 'report')!.code, 2)
+    assert.equal(
+      stepOut(o, 'report')!.stdout,
+      '::error title=ongrid-skill::working-directory nope is not a directory in the workspace\n',
+    )
+  })
+
+  test('a built tree (a release tag’s) is run as it is: nothing is installed', () => {
+    const o = runAction(
+      workspace(),
+      { command: 'validate', path: 'skills/good' },
+      { npm_config_registry: 'http://127.0.0.1:9/' },
+    )
+    assert.equal(o.ok, true, o.ran.map((r) => r.stdout + r.stderr).join('\n'))
+    const install = stepOut(o, 'install')!
+    assert.equal(install.stdout + install.stderr, '')
+    assert.match(o.summary, /^### ongrid-skill validate: 0 errors, 0 warnings in 1 file$/m)
   })
 
   test('an unknown command: one annotation, the step fails with 2', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { delimiter, dirname, join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { parse } from 'yaml'
 import { REPO } from './helpers/cli.js'
@@ -9,8 +9,8 @@ import { goodPack, makeTree, packWith, tempRoot } from './helpers/tree.js'
 
 /**
  * .pre-commit-hooks.yaml through pre-commit itself (Debian's package): `pre-commit try-repo`
- * installs this repository's hooks as a user's config would (language: node, npm) and runs
- * them on what a temp repository has staged. `.ci/run` installs pre-commit and sets
+ * takes a release's hooks as a user's config would and runs them on what a temp repository has
+ * staged. `.ci/run` installs pre-commit and sets
  * ONGRID_REQUIRE_PRECOMMIT=1, so CI cannot skip this.
  */
 const HAVE = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' }).status === 0
@@ -28,36 +28,64 @@ const HOOKS = parse(readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) 
 const T = tempRoot('ongrid-pre-commit-')
 after(T.cleanup)
 const WORK = join(T.root, 'work')
-// pre-commit uses the node on PATH only outside the home dir (else nodeenv downloads one), and
-// nodeenv's shim runs `nodejs` before `node`: both name this test's Node from a dir in /tmp.
-const NODE_BIN = join(T.root, 'node-bin')
-mkdirSync(NODE_BIN)
-for (const name of ['node', 'nodejs']) symlinkSync(process.execPath, join(NODE_BIN, name))
+// The user's Node lives under their home, as nvm puts it (pre-commit's own `language: node` would
+// pass over it and have nodeenv download another); the system's older node comes later in PATH.
+const HOME = join(T.root, 'home')
+const NVM_NODE = join(HOME, '.nvm', 'versions', 'node', `v${process.versions.node}`)
+mkdirSync(dirname(NVM_NODE), { recursive: true })
+symlinkSync(dirname(dirname(process.execPath)), NVM_NODE)
+// Another node and nodejs later in PATH, as a distribution's package puts them, stop the hooks if
+// they run.
+const SYSTEM_BIN = join(T.root, 'system-bin')
+mkdirSync(SYSTEM_BIN)
+for (const name of ['node', 'nodejs']) {
+  writeFileSync(join(SYSTEM_BIN, name), '#!/bin/sh\necho "the system node ran" >&2\nexit 99\n', {
+    mode: 0o755,
+  })
+}
+const PRE_COMMIT_HOME = join(T.root, 'cache')
 const env: NodeJS.ProcessEnv = {
   ...process.env,
-  PATH: `${NODE_BIN}${delimiter}${process.env.PATH}`,
-  PRE_COMMIT_HOME: join(T.root, 'cache'),
-  npm_config_prefer_offline: 'true',
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
+  HOME,
+  PATH: [join(NVM_NODE, 'bin'), SYSTEM_BIN, '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter),
+  PRE_COMMIT_HOME,
   GIT_AUTHOR_NAME: 't',
   GIT_AUTHOR_EMAIL: 't@example.com',
   GIT_COMMITTER_NAME: 't',
   GIT_COMMITTER_EMAIL: 't@example.com',
 }
 delete env.CI
-const git = (...args: string[]) => {
-  const r = spawnSync('git', args, { cwd: WORK, env, encoding: 'utf8' })
+delete env.NODE_OPTIONS
+const git = (cwd: string, ...args: string[]) => {
+  const r = spawnSync('git', args, { cwd, env, encoding: 'utf8' })
   assert.equal(r.status, 0, r.stderr)
   return r.stdout
 }
-/** All the hooks, their output shown whether they pass or fail (--verbose). */
-const tryRepo = () =>
-  spawnSync('pre-commit', ['try-repo', REPO, '--verbose'], {
+
+/**
+ * The hooks as a release's tag holds them: `scripts/release.mjs --ref` (the package as npm
+ * installs it, with the hooks' files) committed and tagged in a repository of its own.
+ */
+const REF = join(T.root, 'ref')
+function releaseRef(): void {
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'release.mjs'), '--ref', REF], {
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
+  })
+  assert.equal(r.status, 0, r.stderr)
+  git(REF, 'init', '-q')
+  git(REF, 'add', '-A', '-f', '.')
+  git(REF, 'commit', '-q', '-m', 'release')
+  git(REF, 'tag', 'v0.0.0-test')
+}
+
+/** All the hooks of `repo`, their output shown whether they pass or fail (--verbose). */
+const tryRepo = (repo: string, ...hook: string[]) =>
+  spawnSync('pre-commit', ['try-repo', repo, ...hook, '--verbose'], {
     cwd: WORK,
     env,
     encoding: 'utf8',
-    timeout: 20 * 60_000,
+    timeout: 10 * 60_000,
   })
 
 describe('.pre-commit-hooks.yaml', () => {
@@ -80,9 +108,9 @@ describe('.pre-commit-hooks.yaml', () => {
 })
 
 /**
- * One `pre-commit try-repo` (it installs the hooks anew on each call: npm install, the build,
- * npm pack, minutes on CI) runs all three hooks on what is staged: a new pack the manager
- * refuses, and a case added to a good pack. An old bad pack, committed before, is not touched.
+ * One `pre-commit try-repo` of a release's tree runs all three hooks on what is staged: a new
+ * pack the manager refuses, and a case added to a good pack. An old bad pack, committed before,
+ * is not touched. Nothing is installed: no npm, no compiler, no Node of pre-commit's own.
  */
 describe('pre-commit try-repo: a bad pack staged is refused with the manager’s text', { skip }, () => {
   let r: { status: number | null; stdout: string; stderr: string }
@@ -95,9 +123,9 @@ describe('pre-commit try-repo: a bad pack staged is refused with the manager’s
       ...packWith('skills/old_bad', { name: 'Old-Bad', description: 'Committed before the hooks.' }),
       'README.md': 'packs\n',
     })
-    git('init', '-q')
-    git('add', '.')
-    git('commit', '-q', '-m', 'before the hooks')
+    git(WORK, 'init', '-q')
+    git(WORK, 'add', '.')
+    git(WORK, 'commit', '-q', '-m', 'before the hooks')
     makeTree(WORK, {
       ...packWith('skills/bad', { name: 'Bad-Name', description: 'A name the manager refuses.' }),
       'skills/good/tests/cases.json': JSON.stringify([
@@ -105,8 +133,9 @@ describe('pre-commit try-repo: a bad pack staged is refused with the manager’s
         { name: 'says ok again', args: { x: 1 }, expect: { result: { ok: true } } },
       ]),
     })
-    git('add', '.')
-    r = tryRepo()
+    git(WORK, 'add', '.')
+    releaseRef()
+    r = tryRepo(REF)
   })
 
   test('the commit is refused: validate fails with the manager’s text, for the pack touched only', () => {
@@ -121,8 +150,28 @@ describe('pre-commit try-repo: a bad pack staged is refused with the manager’s
     assert.match(r.stdout, /ongrid-skill lint\.+Failed/)
   })
 
+  test('nothing was installed for them: no Node environment, no npm', () => {
+    const made = readdirSync(PRE_COMMIT_HOME, { recursive: true }) as string[]
+    assert.deepEqual(
+      made.filter((f) => /(^|\/)node_env-[^/]*$/.test(f)),
+      [],
+    )
+  })
+
   test('test runs the cases of the pack whose case file changed (the dir above tests/), and passes', () => {
     assert.match(r.stdout, /ongrid-skill test\.+Passed/)
     assert.match(r.stdout, /says ok again/)
+  })
+})
+
+describe('pre-commit try-repo of a revision that is not a release', { skip }, () => {
+  test('one line says to pin a release tag; no traceback, no install', () => {
+    const r = tryRepo(REPO, 'ongrid-skill-validate')
+    assert.equal(r.status, 1, `${r.stdout}\n${r.stderr}`)
+    assert.match(
+      r.stdout,
+      /^ongrid-skill: this revision holds no built package: set the hook's rev to a release tag \(vX\.Y\.Z\)$/m,
+    )
+    assert.doesNotMatch(r.stdout + r.stderr, /Traceback|nodeenv|npm (ERR|error)/)
   })
 })

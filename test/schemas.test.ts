@@ -178,10 +178,12 @@ describe('schemas/ongrid-skill.schema.json', () => {
 
   test('names every rule id the CLI has, and only those', () => {
     const schema = load('ongrid-skill.schema.json')
-    const [ids, ...patterns] = schema.properties.rules.propertyNames.anyOf
+    const [ids, ...rest] = schema.properties.rules.propertyNames.anyOf
     assert.deepEqual(ids.enum, RULES.map((r) => r.id).sort())
     assert.deepEqual(
-      patterns.map((p: { pattern: string }) => p.pattern),
+      rest
+        .filter((p: { description?: string }) => p.description === undefined)
+        .map((p: { pattern: string }) => p.pattern),
       RULES.flatMap((r) => (r.subIds ? [r.subIds.schemaPattern] : [])),
     )
   })
@@ -189,7 +191,13 @@ describe('schemas/ongrid-skill.schema.json', () => {
   test('accepts what lint accepts, rejects what lint rejects', () => {
     const good = {
       $schema: './node_modules/ongrid-skill/schemas/ongrid-skill.schema.json',
-      rules: { 'practice/class-unset': 'off', 'schema/missing': 'warning', 'entry/SC2086': 'error' },
+      rules: {
+        'practice/*': 'warn',
+        schema: 'info',
+        'practice/class-unset': 'off',
+        'schema/missing': 'warning',
+        'entry/SC2086': 'error',
+      },
       ignore: ['vendor/**'],
     }
     assert.ok(valid(good), JSON.stringify(valid.errors))
@@ -209,6 +217,46 @@ describe('schemas/ongrid-skill.schema.json', () => {
       assert.equal(valid(bad), false, JSON.stringify(bad))
       writeFileSync(cfg, JSON.stringify(bad))
       assert.equal(cli(['lint', join(T.root, 'cfg', 'p'), '--config', cfg]).code, 2, JSON.stringify(bad))
+    }
+  })
+})
+
+describe('schemas/template.schema.json', () => {
+  const valid = validator('template.schema.json')
+
+  test('accepts every built-in template.json', () => {
+    for (const t of readdirSync(join(REPO, 'templates'))) {
+      const doc = load(join('..', 'templates', t, 'template.json'))
+      assert.ok(valid(doc), `${t}: ${JSON.stringify(valid.errors)}`)
+    }
+  })
+
+  test('rejects what init rejects, and init’s error points at it', () => {
+    const good = load(join('..', 'templates', 'bash', 'template.json'))
+    for (const [i, bad] of [
+      { ...good, schema: 'object' },
+      { ...good, entry: '../run.sh' },
+      { ...good, entry: '/run.sh' },
+      { ...good, example_args: [] },
+      { ...good, env_allow: 'PATH' },
+      { ...good, build: { requires: [] } },
+      (({ description, ...rest }) => rest)(good),
+    ].entries()) {
+      assert.equal(valid(bad), false, JSON.stringify(bad))
+      const dir = join(T.root, `bad-template-${i}`)
+      makeTree(dir, { 'template.json': JSON.stringify(bad), 'files/run.sh': ECHO })
+      const r = cli([
+        'init',
+        `bad_${i}`,
+        '-y',
+        '-d',
+        'A skill made from a bad template, for tests.',
+        '--template',
+        dir,
+      ])
+      assert.equal(r.code, 2, `${JSON.stringify(bad)}: ${r.stderr}`)
+      assert.match(r.stderr, /template\.json/, JSON.stringify(bad))
+      assert.match(r.stderr, /^hint: template\.json is described by schemas\/template\.schema\.json$/m)
     }
   })
 })

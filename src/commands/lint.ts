@@ -54,6 +54,19 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     ],
     ['Every rule with its id and default severity', '<%= config.bin %> <%= command.id %> --list-rules'],
     [
+      'Turn a whole category of rules off',
+      "<%= config.bin %> <%= command.id %> skills --rule 'practice/*=off'",
+    ],
+    ['How many findings each rule has', '<%= config.bin %> <%= command.id %> skills --statistics'],
+    [
+      'An editor’s unsaved text, judged where it will be saved',
+      '<%= config.bin %> <%= command.id %> --stdin --stdin-filename skills/disk_usage/skill.json < buffer.json',
+    ],
+    [
+      'The settings for one file, and where each came from',
+      '<%= config.bin %> <%= command.id %> --print-config skills/disk_usage/skill.json',
+    ],
+    [
       'What the LLM receives for a pack',
       '<%= config.bin %> <%= command.id %> examples/skills/disk_usage --show-tool',
     ],
@@ -76,7 +89,8 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     'max-warnings': Flags.string({ description: 'also exit 1 when there are more than N warnings' }),
     quiet: quietFlag('report only findings at or above the fail severity'),
     rule: Flags.string({
-      description: 'set a rule’s severity for this run: ID=off|info|warn|error (repeatable)',
+      description:
+        'set rules’ severity for this run: ID=off|info|warn|error, ID a rule id, a prefix (practice) or a glob (practice/*); repeatable, a later one wins',
       multiple: true,
       multipleNonGreedy: true,
     }),
@@ -93,12 +107,33 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
       description: 'drop the baseline entries no finding matches any more',
     }),
     'list-rules': Flags.boolean({ description: 'list every rule (id, default severity, category) and exit' }),
+    'print-config': Flags.string({
+      description:
+        'print the settings that apply to this file (each rule’s severity and where it came from: default, config, --rule) and exit',
+    }),
+    stdin: Flags.boolean({
+      description: 'lint the text on stdin, as the file --stdin-filename names (default: skill.json here)',
+    }),
+    'stdin-filename': Flags.string({
+      description: 'with --stdin: the path the text is judged at (its kind, its config, its pack)',
+    }),
+    'exit-zero': Flags.boolean({
+      description: 'exit 0 even when findings fail the run (a usage or tool error is still 2)',
+    }),
+    statistics: Flags.boolean({
+      description:
+        'count the findings per rule (stylish: instead of each finding; json: a statistics list beside them)',
+    }),
     'show-tool': Flags.boolean({
       description: 'print the function definition the LLM would receive, instead of findings',
     }),
     fix: Flags.boolean({ description: 'apply the certain fixes to the files, then report what is left' }),
     'fix-dry-run': Flags.boolean({
       description: 'print the certain fixes as a unified diff (git apply takes it); write nothing',
+    }),
+    'fix-suggestions': Flags.boolean({
+      description:
+        'with --fix or --fix-dry-run: also apply each finding’s first suggestion (these change what the manager does; each is listed on stderr before it is written)',
     }),
     'fix-type': Flags.string({
       description:

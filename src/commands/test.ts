@@ -41,6 +41,10 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
       'Each case under strace: what it did to the host, held to its class',
       '<%= config.bin %> <%= command.id %> skills --trace --format junit > junit.xml',
     ],
+    [
+      'The spec report on the terminal and the json document in a file, the cases run once',
+      '<%= config.bin %> <%= command.id %> skills --json-file results.json',
+    ],
   )
 
   static override strict = false
@@ -71,6 +75,11 @@ Exit codes: 0 all passed, 1 a case failed (a timeout that was not expected fails
       description: 'write the actual result into snapshot cases ("snapshot": true)',
     }),
     'pass-with-no-tests': Flags.boolean({ description: 'exit 0 when no cases are found' }),
+    'json-file': Flags.string({
+      description:
+        'also write the json document (as --format json prints it) to this file, from the same run',
+      exclusive: ['watch'],
+    }),
     'no-default-ignore': noDefaultIgnoreFlag,
     quiet: quietFlag('spec format: show only the failing cases and the counts (no live view on a terminal)'),
     audit: Flags.boolean({ description: 'append each case run to the local audit store (off by default)' }),

@@ -492,3 +492,27 @@ describe('init on a terminal: the wizard', () => {
     assert.equal(manifest.description, DESCRIPTION)
   })
 })
+
+describe('init --force over a pack of another template', () => {
+  const { root: W, cleanup } = tempRoot('ongrid-init-force-template-')
+  after(cleanup)
+
+  test('without --template the pack keeps its own; another --template is refused, nothing written', async () => {
+    const made = await cli(['init', 'ping', '-y', '-q', '-d', DESCRIPTION, '-t', 'node'], { cwd: W })
+    assert.equal(made.code, 0, made.stderr)
+    const before = readdirSync(join(W, 'ping')).sort()
+    const again = await cli(['init', 'ping', '-y', '-q', '-d', DESCRIPTION, '--force'], { cwd: W })
+    assert.equal(again.code, 0, again.stderr)
+    assert.deepEqual(readdirSync(join(W, 'ping')).sort(), before)
+    assert.ok(!existsSync(join(W, 'ping', 'run.py')))
+    const mixed = await cli(['init', 'ping', '-y', '-q', '-d', DESCRIPTION, '--force', '-t', 'python'], {
+      cwd: W,
+    })
+    assert.equal(mixed.code, 2)
+    assert.equal(
+      mixed.stderr,
+      `ongrid-skill: --force: ${join(W, 'ping')} holds a node pack (entry run.mjs): --template python would put its files beside them\nhint: keep its template (--template node, or none), or init into another --dir\n`,
+    )
+    assert.deepEqual(readdirSync(join(W, 'ping')).sort(), before)
+  })
+})

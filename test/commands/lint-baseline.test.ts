@@ -409,3 +409,32 @@ describe('every format', () => {
     assert.equal(sarif.runs[0].results[0].baselineState, undefined)
   })
 })
+
+describe('lint --baseline: what the manager does not refuse, and what was not checked', () => {
+  test('schema/invalid (the manager does not check schemas) is baselined', () => {
+    makeTree(R, {
+      'skills/s/skill.json':
+        '{"name":"s","description":"A skill whose schema is not valid JSON Schema.","entry":"run.sh","class":"safe","timeout_seconds":5,"schema":{"type":"object","properties":{"x":{"type":"strnig"}}}}\n',
+      'skills/s/run.sh': ECHO,
+    })
+    const before = json(['skills/s'])
+    assert.ok(before.files[0].findings.some((x: { rule_id: string }) => x.rule_id === 'schema/invalid'))
+    assert.equal(lint(['skills/s']).code, 1)
+    lint(['skills/s', '--update-baseline'])
+    assert.match(baselineOf(), /schema\/invalid/)
+    const r = lint(['skills/s'])
+    assert.equal(r.code, 0, r.stdout)
+  })
+
+  test('a pack a config ignores keeps its entries: not "no longer found", not pruned', () => {
+    lint(['skills', '--update-baseline'])
+    const recorded = baselineOf()
+    assert.match(recorded, /skills\/a\/skill\.json/)
+    writeFileSync(join(R, '.ongrid-skill.yaml'), 'ignore:\n  - skills/a\n')
+    const doc = json(['skills'])
+    assert.equal(doc.summary.fixed, 0, JSON.stringify(doc.baseline))
+    assert.deepEqual(doc.baseline.fixed, [])
+    lint(['skills', '--prune-baseline'])
+    assert.equal(baselineOf(), recorded)
+  })
+})

@@ -563,3 +563,45 @@ describe('test: case files out of the pack', () => {
     assert.equal(readFileSync(outside, 'utf8'), '{"name":"c","snapshot":true}')
   })
 })
+
+describe('test --json-file', () => {
+  test('the chosen format on stdout and the json document in the file, from one run of each case', async () => {
+    const counter = join(R, 'json-file-runs.txt')
+    const entry = `#!/bin/sh\necho run >> '${counter}'\n${ENTRY.replace('#!/bin/sh\n', '')}`
+    const cases = [
+      { name: 'reports usage', expect: { result: { used: 10 } } },
+      { name: 'reports the path', expect: { result: { path: '/tmp' } } },
+    ]
+    makeTree(R, { ...pack('counted', cases), 'counted/run.sh': { exec: entry } })
+    const file = join(R, 'results.json')
+    const r = await cli(['counted', '--format', 'tap', '--json-file', file])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /^TAP version 13$/m)
+    assert.equal(readFileSync(counter, 'utf8'), 'run\nrun\n')
+    const doc = JSON.parse(readFileSync(file, 'utf8'))
+    assert.deepEqual(
+      [doc.ok, doc.exit_code, doc.command, doc.summary.passed, doc.summary.failed],
+      [true, 0, 'test', 2, 0],
+    )
+    const json = await cli(['counted', '--json'])
+    const again = JSON.parse(json.stdout)
+    const strip = (d: {
+      summary: { duration_ms: number }
+      packs: { cases: { duration_ms: number }[] }[]
+    }) => {
+      d.summary.duration_ms = 0
+      for (const p of d.packs) for (const c of p.cases) c.duration_ms = 0
+      return d
+    }
+    assert.deepEqual(strip(doc), strip(again))
+  })
+
+  test('a file it cannot write: one line, exit 2', async () => {
+    const r = await cli(['good', '--json-file', join(R, 'no-such-dir', 'x.json')])
+    assert.equal(r.code, 2)
+    assert.match(
+      r.stderr,
+      /^ongrid-skill: cannot write .*no-such-dir\/x\.json: no such file or directory\n$/m,
+    )
+  })
+})

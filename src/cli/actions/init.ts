@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { reasonText } from '../../core/go/os/errors.js'
 import { type InitResult, initPack, nextCommands } from '../../core/init/init.js'
 import {
@@ -15,9 +15,10 @@ import {
   parseTimeout,
 } from '../../core/init/options.js'
 import { parseParams } from '../../core/init/params.js'
-import { listTemplates, loadTemplate, type Template } from '../../core/init/templates.js'
+import { isTemplatePath, listTemplates, loadTemplate, type Template } from '../../core/init/templates.js'
 import { targetProblem } from '../../core/init/write.js'
 import type { SkillClass } from '../../core/loader/build.js'
+import { readFileBounded } from '../../core/read-bounded.js'
 import { envelope } from '../../ui/envelope.js'
 import { initJson, initSummary, templateList, templateListJson } from '../../ui/init/summary.js'
 import { terminalLineText, terminalText } from '../../ui/terminal.js'
@@ -89,7 +90,12 @@ export async function initAction({ args, flags: f }: ActionInput): Promise<numbe
     }
     ;({ answers, template } = asked)
   } else {
-    template = loadTemplate(given.template ?? DEFAULT_TEMPLATE)
+    // --force over a pack: its own template, never another's files beside its own.
+    const kept =
+      flags.force === true && given.name !== undefined
+        ? packTemplate(resolve(flags.dir ?? defaultDir(given.name)), given.name, given.template)
+        : undefined
+    template = loadTemplate(given.template ?? kept ?? DEFAULT_TEMPLATE)
     answers = complete(given, template)
   }
 
@@ -233,4 +239,34 @@ async function ask(
     dirFor,
   })
   return answers === null ? null : { answers, template: templates.get(answers.template)! }
+}
+
+/**
+ * The built-in template a pack in `dir` was made with, by its skill.json's entry (`run.py`:
+ * python), for `--force` over it; undefined when the dir holds no skill.json. A pack whose entry
+ * is no template's, or another template than `--template` names, is refused: its files and the
+ * template's would sit side by side.
+ */
+function packTemplate(dir: string, name: string, given: string | undefined): string | undefined {
+  let entry: unknown
+  try {
+    const raw = readFileBounded(join(dir, 'skill.json'), 1024 * 1024, { regularOnly: true })
+    entry = (JSON.parse(raw.toString('utf8')) as { entry?: unknown }).entry
+  } catch {
+    return undefined
+  }
+  if (typeof entry !== 'string' || entry === '') return undefined
+  const match = listTemplates().find((t) => t.entry.replaceAll('{{name}}', name) === entry)?.name
+  if (given !== undefined && (isTemplatePath(given) || given === match)) return match
+  if (match === undefined)
+    throw new UserError(
+      `--force: ${dir} holds a pack whose entry ${JSON.stringify(entry)} is no built-in template's: give --template, or another --dir`,
+    )
+  if (given !== undefined)
+    throw new UserError(
+      `--force: ${dir} holds a ${match} pack (entry ${entry}): --template ${given} would put its files beside them`,
+      undefined,
+      `keep its template (--template ${match}, or none), or init into another --dir`,
+    )
+  return match
 }

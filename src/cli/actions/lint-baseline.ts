@@ -78,7 +78,10 @@ export function lintBaseline(
     }
     base = readBaseline(path, shown)
   }
-  const never = new Set(result.rules.filter((r) => r.category === 'manager').map((r) => r.id))
+  // The manager's verdict is never baselined; what it does not refuse (schemas) can be.
+  const never = new Set(
+    result.rules.filter((r) => r.category === 'manager' && !r.notRefused).map((r) => r.id),
+  )
   const run = {
     reports: result.files,
     scope: (paths.length > 0 ? paths : ['.']).map((p) => resolve(cwd, p)),

@@ -82,7 +82,13 @@ const turn = () => new Promise<void>((r) => setImmediate(r))
 export async function runFixes(
   first: CheckResult,
   recheck: () => Promise<CheckResult>,
-  opts: { types: ReadonlySet<Category>; dryRun: boolean; startedMs: number; progress?: FixProgress },
+  opts: {
+    types: ReadonlySet<Category>
+    dryRun: boolean
+    startedMs: number
+    progress?: FixProgress
+    suggestions?: boolean
+  },
 ): Promise<FixRun> {
   const guard = new ChangeGuard(opts.startedMs)
   const cwd = process.cwd()
@@ -104,10 +110,29 @@ export async function runFixes(
     say(x.file, `${opts.dryRun ? 'would not fix' : 'not fixed'} ${x.ruleId}: ${x.unfixable}`)
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const category = new Map(result.rules.map((r) => [r.id, r.category]))
-    const findings = result.files.filter((f) => !f.ignored).flatMap((f) => f.findings)
+    const found = result.files.filter((f) => !f.ignored).flatMap((f) => f.findings)
+    // --fix-suggestions: a finding with no certain fix takes its first suggestion's.
+    const suggested = new Map<Finding, string>()
+    const findings = opts.suggestions
+      ? found.map((x) => {
+          const s = x.fix === undefined ? x.suggestions?.[0] : undefined
+          if (s === undefined) return x
+          const y = { ...x, fix: s.fix }
+          suggested.set(y, s.message)
+          return y
+        })
+      : found
     const plans = planFixes(findings, (x) => opts.types.has(category.get(x.ruleId) as Category))
     for (const f of leftAlone) plans.delete(f)
     if (plans.size === 0) break
+    // Each suggestion is said before anything is written: it changes what the manager does.
+    for (const p of plans.values()) {
+      for (const x of p.findings) {
+        const message = suggested.get(x)
+        if (message !== undefined)
+          say(x.file, `${opts.dryRun ? 'would apply' : 'applying'} suggestion (${x.ruleId}): ${message}`)
+      }
+    }
     let changed = 0
     for (const plan of plans.values()) {
       // A stop signal is handled here, between two files (stopFixesOnSignal).

@@ -9,6 +9,7 @@ import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
 import { LIST_RULES_HINT } from '../../core/lint/errors.js'
+import { selectRules } from '../../core/lint/rule-select.js'
 import {
   type KnownIds,
   knownIds,
@@ -49,15 +50,19 @@ async function report(
     failSeverity: Severity
     maxWarnings: number | null
     baseline?: BaselineUsed | null
+    /** --exit-zero: findings do not fail the run. */
+    exitZero?: boolean
+    /** --statistics: the findings per rule. */
+    statistics?: boolean
   },
 ): Promise<number> {
   const shown = result.files.filter((f) => !f.ignored)
   const accepted = opts.baseline?.outcome.baselined
   // Findings the baseline accepts neither fail the run nor count as warnings.
   const all = shown.flatMap((f) => f.findings).filter((x) => accepted?.has(x) !== true)
-  const failed = all.some((x) => fails(x, opts.failSeverity))
+  const failed = opts.exitZero !== true && all.some((x) => fails(x, opts.failSeverity))
   const warnings = all.filter((x) => x.severity === 'warn').length
-  const tooManyWarnings = opts.maxWarnings !== null && warnings > opts.maxWarnings
+  const tooManyWarnings = opts.exitZero !== true && opts.maxWarnings !== null && warnings > opts.maxWarnings
   const failing = all.filter((x) => fails(x, opts.failSeverity)).length
   const output: LintOutput = {
     command,
@@ -82,6 +87,7 @@ async function report(
           },
         }
       : {}),
+    ...(opts.statistics === true ? { statistics: true } : {}),
     exitCode: failed || tooManyWarnings ? EXIT.findings : EXIT.ok,
     failure: failed
       ? `${failing} finding${failing === 1 ? '' : 's'} at severity ${opts.failSeverity} or above`
@@ -129,13 +135,22 @@ export async function validateAction({ argv, flags }: InputOf<typeof Validate>):
   })
 }
 
-function parseRuleFlags(values: readonly string[], known: KnownIds): Map<string, Setting> {
+/**
+ * --rule SELECTOR=SETTING, in order (a selector is an id, a prefix or a glob: rule-select.ts);
+ * `sources` gets the selector each rule's setting came from.
+ */
+export function parseRuleFlags(
+  values: readonly string[],
+  known: KnownIds,
+  sources?: Map<string, string>,
+): Map<string, Setting> {
   const out = new Map<string, Setting>()
   for (const v of values) {
     const eq = v.lastIndexOf('=')
     const id = eq < 0 ? v : v.slice(0, eq)
     const setting = eq < 0 ? '' : v.slice(eq + 1)
-    if (!known.has(id))
+    const selected = known.has(id) ? [id] : selectRules(id, known)
+    if (selected.length === 0)
       throw new UserError(
         `--rule ${v}: unknown rule ${JSON.stringify(id)}`,
         undefined,
@@ -149,7 +164,10 @@ function parseRuleFlags(values: readonly string[], known: KnownIds): Map<string,
         meanHint(didYouMean(setting, SETTINGS)),
       )
     }
-    out.set(id, s)
+    for (const r of selected) {
+      out.set(r, s)
+      sources?.set(r, v)
+    }
   }
   return out
 }
@@ -161,21 +179,33 @@ function parseMaxWarnings(v: string | undefined): number | null {
 
 /** `lint [PATH...]`: every rule, with config files and --rule; or --list-rules / --show-tool. */
 export async function lintAction(input: InputOf<typeof Lint>): Promise<number> {
-  if (input.flags.fix !== true) return lint(input)
-  // --fix: a stop signal ends the run at once, from its first check on, never while a file is written.
+  const code = await lintFixing(input)
+  // --exit-zero: findings never fail the run (report() already said 0 in its document).
+  return input.flags['exit-zero'] === true && code === EXIT.findings ? EXIT.ok : code
+}
+
+/** --fix: a stop signal ends the run at once, from its first check on, never while a file is written. */
+async function lintFixing(input: InputOf<typeof Lint>): Promise<number> {
+  if (input.flags.fix !== true) return lintRun(input)
   const { stopFixesOnSignal } = await import('./lint-fix.js')
   const progress: FixProgress = { problems: 0, files: new Set() }
   const off = stopFixesOnSignal(progress)
   try {
-    return await lint(input, progress)
+    return await lintRun(input, progress)
   } finally {
     off()
   }
 }
 
-async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgress): Promise<number> {
+async function lintRun(
+  { argv: given, flags }: InputOf<typeof Lint>,
+  progress?: FixProgress,
+): Promise<number> {
   const { release } = await managerReleaseOf(flags)
   const format = formatOf(flags)
+  if (flags['stdin-filename'] !== undefined && flags.stdin !== true)
+    throw new UserError('--stdin-filename names the text on stdin: give --stdin with it')
+  const argv = flags.stdin === true ? await stdinText(given, flags) : given
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
   if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
   const { RULES, ruleMeta } = await import('../../core/lint/registry.js')
@@ -187,7 +217,24 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
   }
   const failSeverity: Severity = flags['fail-severity']
   const maxWarnings = parseMaxWarnings(flags['max-warnings'])
-  const overrides = parseRuleFlags(flags.rule ?? [], knownIds(RULES))
+  const flagSources = new Map<string, string>()
+  const overrides = parseRuleFlags(flags.rule ?? [], knownIds(RULES), flagSources)
+  if (flags['print-config'] !== undefined) {
+    if (argv.length > 0)
+      throw new UserError('--print-config takes the one file it names: give no other PATH', undefined)
+    const { printConfig } = await import('./lint-print-config.js')
+    return printConfig(flags['print-config'], {
+      rules: RULES,
+      overrides,
+      flagSources,
+      useConfig: flags['no-config'] !== true,
+      configPath: flags.config,
+      json: format === 'json',
+    })
+  }
+  if (flags.statistics === true && format !== 'stylish' && format !== 'json')
+    throw new UserError(`--statistics counts findings in the stylish or json format, not --format ${format}`)
+  const extra = { exitZero: flags['exit-zero'] === true, statistics: flags.statistics === true }
   const update = flags['update-baseline'] === true
   const prune = flags['prune-baseline'] === true
   if (update && prune)
@@ -197,7 +244,8 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
       `--${update ? 'update' : 'prune'}-baseline: not with --show-tool (it reports no findings)`,
     )
   const fixing = flags.fix === true || flags['fix-dry-run'] === true
-  if (fixing || flags['fix-type'] !== undefined) checkFixFlags(flags, format)
+  if (fixing || flags['fix-type'] !== undefined || flags['fix-suggestions'] === true)
+    checkFixFlags(flags, format)
   if (fixing && (update || prune))
     throw new UserError(
       `--${update ? 'update' : 'prune'}-baseline: not with --${flags.fix === true ? 'fix' : 'fix-dry-run'}`,
@@ -227,6 +275,7 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
       failSeverity,
       maxWarnings,
       baseline,
+      ...extra,
     })
   }
   const { parseFixTypes, runFixes } = await import('./lint-fix.js')
@@ -236,6 +285,7 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
     dryRun,
     startedMs,
     progress,
+    suggestions: flags['fix-suggestions'] === true,
   })
   // What is left after the fixes is judged against the baseline, as a run without --fix would be.
   const baseline = lintBaseline({ baseline: flags.baseline, update: false, prune: false }, argv, fixed.result)
@@ -258,6 +308,7 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
     failSeverity,
     maxWarnings,
     baseline,
+    ...extra,
   })
   if (fixed.filesFixed === 0) return code
   // The manager's verdict on what was written: validate's rules, whatever lint's settings.
@@ -273,6 +324,38 @@ async function lint({ argv, flags }: InputOf<typeof Lint>, progress?: FixProgres
   return errors.length > 0 ? EXIT.findings : code
 }
 
+/**
+ * --stdin: the text on stdin is read (bounded) and judged as the file --stdin-filename names
+ * (default: skill.json in the working dir), which need not exist; the PATHs to check: that file.
+ */
+async function stdinText(argv: string[], flags: InputOf<typeof Lint>['flags']): Promise<string[]> {
+  if (argv.length > 0)
+    throw new UserError(`--stdin lints the text on stdin: give no PATH (--stdin-filename says where it is)`)
+  for (const f of ['fix', 'fix-dry-run', 'update-baseline', 'prune-baseline', 'print-config'] as const) {
+    if (flags[f] !== undefined && flags[f] !== false)
+      throw new UserError(`--stdin: not with --${f} (the text on stdin is no file to write or record)`)
+  }
+  const name = flags['stdin-filename'] ?? 'skill.json'
+  const [{ readFileBounded, TooLargeError }, { setOverlay }, { abs }, { MAX_MANIFEST_BYTES }] =
+    await Promise.all([
+      import('../../core/read-bounded.js'),
+      import('../../core/overlay.js'),
+      import('../../core/go/path/filepath/path.js'),
+      import('../../core/loader/manifest-read.js'),
+    ])
+  let text: Buffer
+  try {
+    text = readFileBounded(0, MAX_MANIFEST_BYTES)
+  } catch (e) {
+    if (e instanceof TooLargeError) throw new UserError(`--stdin: ${e.message}`)
+    throw new UserError(`--stdin: cannot read stdin: ${(e as Error).message}`)
+  }
+  const path = argBytes(name)
+  const a = abs(path)
+  setOverlay(a.ok ? a.value : path, text)
+  return [name]
+}
+
 /** --fix, --fix-dry-run and --fix-type: with each other and the other flags. */
 function checkFixFlags(flags: InputOf<typeof Lint>['flags'], format: Format): void {
   if (flags.fix === true && flags['fix-dry-run'] === true)
@@ -282,7 +365,9 @@ function checkFixFlags(flags: InputOf<typeof Lint>['flags'], format: Format): vo
       '--fix-dry-run shows what --fix would write',
     )
   if (flags.fix !== true && flags['fix-dry-run'] !== true)
-    throw new UserError('--fix-type: give --fix or --fix-dry-run with it')
+    throw new UserError(
+      `--${flags['fix-type'] !== undefined ? 'fix-type' : 'fix-suggestions'}: give --fix or --fix-dry-run with it`,
+    )
   if (flags['show-tool'] === true)
     throw new UserError('--show-tool shows tools: it fixes nothing (drop --fix)')
   if (flags['fix-dry-run'] === true && format !== 'stylish')

@@ -55,6 +55,8 @@ export interface TestOptions {
   defaultIgnore: boolean
   /** --trace, --sandbox, --allow-net (cli/trace.ts). */
   trace: { trace: boolean; sandbox: boolean; allowNet: boolean }
+  /** --json-file: the json document of the same run also goes to this file. */
+  jsonFile?: string
 }
 
 /** `-j` when not given: as many cases at once as this process may use CPUs (within MAX_JOBS). */
@@ -98,6 +100,7 @@ export function testOptions({ argv, flags }: InputOf<typeof Test>): TestOptions 
       sandbox: flags.sandbox === true,
       allowNet: flags['allow-net'] === true,
     },
+    jsonFile: textPath('--json-file', flags['json-file']),
   }
 }
 
@@ -165,15 +168,18 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   const write = (s: string) => {
     process.stdout.write(s)
   }
+  const withFile = async (r: Reporter): Promise<Reporter> => (o.jsonFile ? jsonFileTee(r, o.jsonFile) : r)
   if (items.length === 0) {
     const where = o.paths.length > 0 ? o.paths.map(toText).join(', ') : '.'
     const empty = { ...emptySummary(), leftOut, roots }
     if (o.passWithNoTests) {
-      if (o.format !== 'spec') (await makeReporter(o.format, write)).end(empty)
-      else
+      if (o.format !== 'spec') (await withFile(await makeReporter(o.format, write))).end(empty)
+      else {
+        if (o.jsonFile) (await withFile({ result() {}, end() {} })).end(empty)
         process.stderr.write(
           `no test cases found under ${terminalLineText(where, process.stderr.isTTY === true)}${leftOutNote(leftOut)}\n`,
         )
+      }
       return { code: EXIT.ok, summary: empty }
     }
     throw new UserError(
@@ -197,6 +203,7 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
     view = await createLiveView(items.length, process.stdout)
     reporter = view
   } else reporter = await makeReporter(o.format, write, o.quiet)
+  reporter = await withFile(reporter)
   // spec and tap on a terminal: what packs, cases and entries wrote is shown, not obeyed.
   const { shownOnTerminal } = await import('../../ui/test/report.js')
   const escaped = (o.format === 'spec' || o.format === 'tap') && process.stdout.isTTY === true
@@ -227,6 +234,29 @@ export async function runOnce(o: TestOptions, signal?: AbortSignal): Promise<Onc
   if (signal?.aborted) return { code: TEST_EXIT.interrupted, summary }
   const failed = summary.failed > 0 || summary.snapshotErrors.length > 0
   return { code: failed ? TEST_EXIT.failed : TEST_EXIT.ok, summary }
+}
+
+/**
+ * `reporter`, and the json document of the same results written to `file` when the run ends
+ * (through a temp file and a rename; a failure to write is one line, exit 2).
+ */
+async function jsonFileTee(reporter: Reporter, file: string): Promise<Reporter> {
+  let doc = ''
+  const json = await makeReporter('json', (s) => {
+    doc += s
+  })
+  const { writeFileAtomic } = await import('../../core/atomic-write.js')
+  return {
+    result(r, i) {
+      reporter.result(r, i)
+      json.result(r, i)
+    },
+    end(s) {
+      reporter.end(s)
+      json.end(s)
+      writeFileAtomic(file, doc)
+    },
+  }
 }
 
 /** ` outside node_modules (1 dir)`: where no case was looked for, when anything was left out. */

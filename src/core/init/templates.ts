@@ -98,7 +98,14 @@ export function loadTemplate(spec: string, cwd = process.cwd(), dir = builtinTem
 
 function readTemplate(dir: string, name: string, builtin: boolean): Template {
   const where = builtin ? `template ${name}` : `template ${dir}`
-  const bad = (what: string) => new TemplateError(`${where}: ${what}`)
+  // template.json's format is documented by a JSON Schema the package ships.
+  const bad = (what: string) =>
+    new TemplateError(
+      `${where}: ${what}`,
+      what.startsWith('template.json')
+        ? 'template.json is described by schemas/template.schema.json'
+        : undefined,
+    )
   let raw: string
   try {
     raw = readFileBounded(join(dir, 'template.json'), 1024 * 1024, { regularOnly: true }).toString('utf8')

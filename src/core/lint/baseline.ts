@@ -267,6 +267,8 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
   // Files the manager refuses: the rules that would say more may not have run (a file that
   // does not parse), so their entries are neither fixed nor pruned.
   const refused = new Set<string>()
+  // Files a config ignores were not checked: their entries are neither fixed nor pruned.
+  for (const report of run.reports) if (report.ignored) refused.add(baselineKey(base.path, report.file))
   for (const report of run.reports) {
     if (report.ignored || report.findings.length === 0) continue
     const file = baselineKey(base.path, report.file)

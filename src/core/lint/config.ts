@@ -3,6 +3,7 @@
  * merging), or the one file --config names, for every checked file:
  *
  *   rules:
+ *     practice/*: warn               # an id, a prefix or a glob (rule-select.ts); in order
  *     practice/class-unset: off      # off | info | warn | error
  *   ignore:
  *     - vendor/**                    # globs relative to this file's dir
@@ -21,6 +22,7 @@ import { overlayOf } from '../overlay.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError, LIST_RULES_HINT } from './errors.js'
+import { selectRules } from './rule-select.js'
 import { type Listing, notListed } from './targets.js'
 import { type KnownIds, SETTINGS, type Setting, settingOf } from './types.js'
 
@@ -33,6 +35,8 @@ export interface LintConfig {
   path: GoString
   dir: GoString
   rules: Map<string, Setting>
+  /** The `rules:` key each setting of `rules` came from (an id, a prefix or a glob: rule-select.ts). */
+  ruleSources: Map<string, string>
   ignore: RegExp[]
   /** The globs as written, for messages. */
   ignoreText: string[]
@@ -177,7 +181,14 @@ export async function loadConfig(path: GoString, ruleIds: KnownIds | null): Prom
       )
     throw new ConfigError(`${at}: not valid YAML: ${message}`)
   }
-  const config: LintConfig = { path, dir: dir(path), rules: new Map(), ignore: [], ignoreText: [] }
+  const config: LintConfig = {
+    path,
+    dir: dir(path),
+    rules: new Map(),
+    ruleSources: new Map(),
+    ignore: [],
+    ignoreText: [],
+  }
   if (doc === null || doc === undefined) return config
   if (typeof doc !== 'object' || Array.isArray(doc))
     throw new ConfigError(`${where}: expected a mapping with rules: and ignore:`)
@@ -187,10 +198,11 @@ export async function loadConfig(path: GoString, ruleIds: KnownIds | null): Prom
       if (typeof v !== 'object' || Array.isArray(v))
         throw new ConfigError(`${where}: rules: expected a mapping of rule id to off|info|warn|error`)
       for (const [id, setting] of Object.entries(v as Record<string, unknown>)) {
-        if (ruleIds !== null && !ruleIds.has(id))
+        const selected = ruleIds === null || ruleIds.has(id) ? [id] : selectRules(id, ruleIds)
+        if (selected.length === 0)
           throw new ConfigError(
             `${where}: rules: unknown rule ${JSON.stringify(id)}`,
-            meanHint(didYouMean(id, ruleIds)) ?? LIST_RULES_HINT,
+            meanHint(didYouMean(id, ruleIds ?? [])) ?? LIST_RULES_HINT,
           )
         const s = typeof setting === 'string' ? settingOf(setting) : undefined
         if (s === undefined) {
@@ -199,7 +211,10 @@ export async function loadConfig(path: GoString, ruleIds: KnownIds | null): Prom
             typeof setting === 'string' ? meanHint(didYouMean(setting, SETTINGS)) : undefined,
           )
         }
-        config.rules.set(id, s)
+        for (const r of selected) {
+          config.rules.set(r, s)
+          config.ruleSources.set(r, id)
+        }
       }
     } else if (k === 'ignore') {
       if (v === null || v === undefined) continue

@@ -11,5 +11,6 @@ export function ruleMeta(r: RuleMeta): RuleMeta {
     ...(r.fixable ? { fixable: r.fixable } : {}),
     ...(r.hasSuggestions ? { hasSuggestions: true } : {}),
     ...(r.helpUri ? { helpUri: r.helpUri } : {}),
+    ...(r.notRefused ? { notRefused: true } : {}),
   }
 }

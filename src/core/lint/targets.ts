@@ -4,6 +4,7 @@ import { isNotExist } from '../go/os/errors.js'
 import { type FileInfo, lstat, readDirNames, stat } from '../go/os/file.js'
 import { abs, base, dir, join } from '../go/path/filepath/path.js'
 import { SKIP_ALL, SKIP_DIR, walk } from '../go/path/filepath/walk.js'
+import { overlayOf } from '../overlay.js'
 import { PathError } from './errors.js'
 import type { FileTarget } from './types.js'
 
@@ -161,11 +162,13 @@ export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: 
     const p = toText(given)
     const path = absolute(given)
     const info = stat(path)
-    if (!info.ok) {
+    // A file given as text (lint --stdin) need not exist on the disk.
+    const givenAsText = overlayOf(path) !== undefined
+    if (!info.ok && !givenAsText) {
       if (isNotExist(info.err)) throw new PathError(`PATH does not exist: ${p}`)
       throw new PathError(`cannot read PATH ${p}: ${toText(info.err.error())}`)
     }
-    if (!info.value.isDir()) {
+    if (givenAsText || (info.ok && !info.value.isDir())) {
       // As for a pack dir: the dir holding the file is the root when it also holds nested packs.
       const fileRoot = rootGiven ?? (holdsNestedPacks(dir(path), defaultIgnore) ? dir(path) : dir(dir(path)))
       noteRoot(fileRoot)

@@ -162,6 +162,8 @@ export interface Rule<C> {
   fixable?: Fixable
   /** Set when the rule's findings may carry suggestions (ESLint's `meta.hasSuggestions`). */
   hasSuggestions?: boolean
+  /** A manager-category rule whose findings the manager does not refuse (RuleMeta.notRefused). */
+  notRefused?: boolean
   /**
    * Set when the rule's findings carry ids of their own (ShellCheck's codes: `entry/SC2086`), each
    * of which config files and `--rule` may set like a rule's id; the rule's own id sets them all.
@@ -214,6 +216,11 @@ export interface RuleMeta {
   hasSuggestions?: boolean
   /** Where it is documented, when not in docs/rules.md (a sub id's: ShellCheck's wiki). */
   helpUri?: string
+  /**
+   * A rule of the manager category (validate runs it) whose findings the manager does not refuse
+   * (it checks what the manager leaves unchecked, as schemas): they can be baselined.
+   */
+  notRefused?: boolean
 }
 
 /** The allow-list root as given to the checks, and the manifest or SKILL.md path (byte strings). */

@@ -13,6 +13,7 @@ export type LintFormat = (typeof LINT_FORMATS)[number]
 export async function renderLint(format: LintFormat, output: LintOutput): Promise<string> {
   switch (format) {
     case 'stylish': {
+      if (output.statistics === true) return (await import('./statistics.js')).statisticsText(output)
       const { chalkPaint, NO_PAINT, stylish } = await import('./stylish.js')
       return stylish(
         output,

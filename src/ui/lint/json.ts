@@ -2,6 +2,7 @@ import { toText } from '../../core/go/gostring.js'
 import type { Finding, Fix, RuleMeta } from '../../core/lint/types.js'
 import { envelope } from '../envelope.js'
 import { counts, displayPath, isBaselined, type LintOutput, rootsShown } from './model.js'
+import { ruleCounts } from './statistics.js'
 
 /**
  * A fix as JSON: `edits` of the file's bytes (`range`: byte offsets [start, end) of the file as
@@ -76,6 +77,7 @@ export function jsonDocument(o: LintOutput) {
             },
           }
         : {}),
+      ...(o.statistics === true ? { statistics: ruleCounts(o) } : {}),
     },
     o.failure ?? null,
   )

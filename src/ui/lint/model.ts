@@ -36,6 +36,8 @@ export interface LintOutput {
   failure?: string
   /** lint with a baseline (core/lint/baseline.ts). */
   baseline?: BaselineShown
+  /** lint --statistics: the findings per rule (statistics.ts) instead of each (stylish) or beside them (json). */
+  statistics?: boolean
 }
 
 /** What the formats say of the baseline: which findings it accepts, which of its entries are gone. */

@@ -130,14 +130,15 @@ error at the byte where Go's decoder stopped.
 
 \`lint\` reads the nearest \`.ongrid-skill.yaml\` (or \`.ongrid-skill.yml\`; not both in one dir)
 at or above each checked file (no merging between files), or the one file \`--config PATH\` names;
-\`--no-config\` reads none; \`validate\` never reads them. Editors complete and check the file
+\`--no-config\` reads none; \`validate\` reads only their \`ignore\`. Editors complete and check the file
 with the JSON Schema the package ships, \`schemas/ongrid-skill.schema.json\` (a \`$schema\` key
 may point at it; \`schemas/skill.schema.json\` does the same for skill.json):
 
 \`\`\`yaml
 # yaml-language-server: $schema=./node_modules/ongrid-skill/schemas/ongrid-skill.schema.json
 rules:
-  practice/class-unset: off     # off | info | warn (or warning) | error
+  practice/*: warn              # a glob (* within a segment) or a prefix (practice) selects rules
+  practice/class-unset: off     # off | info | warn (or warning) | error; a later key wins
   schema/additional-properties: error
 ignore:                         # globs relative to this file's dir
   - vendor/**                   # * and ? within a segment, ** across segments
@@ -146,7 +147,9 @@ ignore:                         # globs relative to this file's dir
 
 ShellCheck's findings have ids of their own, \`entry/SC<code>\` (\`entry/SC2086: off\`); each may be
 set like a rule's id, and \`entry/shellcheck\` sets them all (a code's own setting wins).
-\`--rule ID=SEVERITY\` (repeatable) wins over the file. An unknown rule id, an unknown key or
+\`--rule ID=SEVERITY\` (repeatable; ID a rule id, a prefix or a glob, a later one winning) wins
+over the file; \`lint --print-config FILE\` prints each rule's severity for a file and where it
+came from. A selector that selects no rule, an unknown key or
 a bad severity is a tool error (exit 2), with the nearest valid name as a hint; a YAML error
 gives the file's line and column. Ignored files are not reported, but their names
 still count for \`manager/duplicate-name\`, as the manager still loads them.

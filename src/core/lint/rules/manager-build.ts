@@ -1,6 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { ENOENT } from '../../go/os/errors.js'
 import { rel } from '../../go/path/filepath/path.js'
+import { jsonString } from '../fix.js'
 import { pack } from './examples.js'
 import { normalizeName } from './names.js'
 import type { ManifestRule } from './util.js'
@@ -14,6 +15,8 @@ function fieldOf(msg: string): string | null {
   return null
 }
 
+const CLASSES = ['safe', 'mutating', 'dangerous']
+
 const rule: ManifestRule = {
   id: 'manager/build',
   severity: 'error',
@@ -21,6 +24,7 @@ const rule: ManifestRule = {
   kind: 'manifest',
   docs: 'The loader refuses the manifest: name, description, entry, allow-list escape or class (its own text).',
   examples: { bad: [{ files: pack({ name: 'Disk-Free' }) }], good: [{ files: pack() }] },
+  hasSuggestions: true,
   check(ctx, report) {
     const b = ctx.build
     if (!b || b.ok) return
@@ -43,6 +47,31 @@ const rule: ManifestRule = {
             ? `the entry is inside the root, at ${toText(r.value)}, but the manager treats any relative path starting with ".." as an escape, so "${toText(first)}" counts as outside: rename that directory.`
             : 'the entry (after resolving symlinks) must be inside the allow-list root; use --root if the manager’s root is another dir.'
       }
+    }
+    // A class in another case ("Safe"): the manager compares exactly, so the lower case is a
+    // suggestion (it changes what the manager does: refused today, loaded after).
+    const classKey = field === 'class' ? ctx.lastKey('class') : undefined
+    const cls = ctx.parsed?.manifest.class
+    const lower = cls === undefined ? '' : toText(cls).toLowerCase()
+    if (classKey && CLASSES.includes(lower) && lower !== toText(cls ?? '')) {
+      hint = `the manager's classes are lower case: "${lower}".`
+      const fix = {
+        edits: [
+          { range: [classKey.valueOffset, classKey.valueEnd] as [number, number], text: jsonString(lower) },
+        ],
+      }
+      report({
+        at: classKey.offset,
+        message: toText(msg),
+        hint,
+        suggestions: [
+          {
+            message: `set "class" to "${lower}" (not applied by --fix: the manager loads the pack then)`,
+            fix,
+          },
+        ],
+      })
+      return
     }
     report({ at: field ? ctx.keyAt(field) : null, message: toText(msg), hint })
   },

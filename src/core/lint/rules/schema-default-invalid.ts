@@ -6,6 +6,7 @@ const rule: ManifestRule = {
   id: 'schema/default-invalid',
   severity: 'error',
   category: 'manager',
+  notRefused: true,
   kind: 'manifest',
   docs: 'A `default` or `examples` value does not match the subschema it sits in.',
   examples: {

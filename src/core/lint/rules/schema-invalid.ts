@@ -47,6 +47,7 @@ const rule: ManifestRule = {
   id: 'schema/invalid',
   severity: 'error',
   category: 'manager',
+  notRefused: true,
   kind: 'manifest',
   docs: 'The schema is not a valid JSON Schema for its draft (2020-12 unless `$schema` says draft-07), checked by ajv in strict mode. The manager does not check schemas: each finding says what it makes of this one (a safe skill is offered with the schema as written, `--show-tool`).',
   examples: {

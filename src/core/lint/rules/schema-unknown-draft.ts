@@ -6,6 +6,7 @@ const rule: ManifestRule = {
   id: 'schema/unknown-draft',
   severity: 'warn',
   category: 'manager',
+  notRefused: true,
   kind: 'manifest',
   docs: '`$schema` names a draft other than draft-07 or 2020-12: the schema is not checked (and an LLM provider may not support it).',
   examples: {
