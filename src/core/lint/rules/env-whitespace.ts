@@ -21,6 +21,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'An env_allow name has leading or trailing white space (the manager trims it; other tools may not).',
+  fixSafety: {
+    safe: true,
+    because: 'the manager trims the name before use; the fix writes the trimmed name.',
+  },
   examples: {
     bad: [{ files: pack({ env_allow: [' PATH'] }) }],
     good: [{ files: pack({ env_allow: ['PATH'] }) }],

@@ -31,6 +31,11 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'The loader cannot read or decode skill.json (`read: …` / `decode: …`, Go’s own error text).',
+  fixSafety: {
+    safe: true,
+    because:
+      'the manager refuses the file as it is; the fix writes a string of digits where Go wants a number as that number, so the pack loads with the value its author wrote.',
+  },
   examples: {
     bad: [{ files: packText('{\n  "name": "disk_free",\n}\n') }, { files: pack({ timeout_seconds: '30' }) }],
     good: [{ files: pack() }],

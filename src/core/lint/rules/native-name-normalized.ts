@@ -75,6 +75,11 @@ export default nativeWarningRule({
   id: 'native/name-normalized',
   severity: 'warn',
   docs: 'The name is not snake_case: the manager loads the skill under a normalised name, with a warning.',
+  fixSafety: {
+    safe: true,
+    because:
+      'the manager already registers the skill under the normalised name; the fix writes that name, so the warning at each load goes away and nothing else changes.',
+  },
   examples: {
     bad: [{ files: skillMd('---\nname: Disk-Free\ndescription: Reports free space.\n---\n') }],
     good: [{ files: SKILL_MD }],

@@ -16,6 +16,11 @@ const rule: AnyRule = {
   category: 'best-practice',
   kind: 'any',
   docs: 'The file starts with a UTF-8 byte order mark: Go’s JSON decoder rejects skill.json, and a SKILL.md then has no frontmatter.',
+  fixSafety: {
+    safe: true,
+    because:
+      'it removes only the three bytes of the mark, which the manager either rejects (skill.json) or reads as text before the frontmatter (SKILL.md).',
+  },
   examples: {
     bad: [
       {

@@ -39,6 +39,12 @@ export default entryProblemRule({
   id: 'run/interpreter-missing',
   severity: 'warn',
   docs: 'The `#!` interpreter is missing (or not executable) on this machine: every run here would fail to start; the manager’s host may differ.',
+  why: 'A script saved with CRLF line ends fails on every host, not only here: its `#!` line names `sh\\r`.',
+  fixSafety: {
+    safe: true,
+    because:
+      'a `#!` line ending in CR names an interpreter that exists nowhere (`/bin/sh\\r`); the fix removes only that CR.',
+  },
   examples: {
     bad: [
       { files: pack({}, { 'run.sh': { exec: '#!/opt/no/such/python3\nprint("{}")\n' } }) },

@@ -31,6 +31,11 @@ export default entryProblemRule({
   id: 'run/not-executable',
   severity: 'error',
   docs: 'The entry has no execute bit: every run fails (`subprocess skill: entry … not executable`).',
+  fixSafety: {
+    safe: true,
+    because:
+      'the manager cannot start the entry without an execute bit; the fix adds execute bits beside the read bits the file already has and changes nothing else.',
+  },
   examples: {
     bad: [{ files: pack({}, { 'run.sh': "#!/bin/sh\necho '{}'\n" }) }],
     good: [{ files: pack() }],

@@ -45,6 +45,12 @@ export default caseProblemRule({
   id: 'tests/unknown-key',
   severity: 'error',
   docs: 'A key a case (or its `expect`) does not know: a typo that would silently assert nothing.',
+  why: 'An unknown key is ignored by `test`: a misspelt `expect` field asserts nothing, and the case passes whatever the skill does.',
+  fixSafety: {
+    safe: false,
+    because:
+      'the key is renamed to the one known key near it, which then starts asserting: a case that passed may fail, and the near key may not be the one meant.',
+  },
   examples: {
     bad: [
       {
