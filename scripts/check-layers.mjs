@@ -59,13 +59,23 @@ const BELOW = [
   // The loader (what the manager does at boot) knows nothing of running an entry or of lint.
   ['src/core/loader/', 'src/core/executor/'],
   ['src/core/loader/', 'src/core/lint/'],
+  // What rules share knows no rule.
+  ['src/core/lint/rule-kit/', 'src/core/lint/rules/'],
 ]
 
 /**
  * Inside a layer: folders only their parent may import. A lint rule is a leaf of the registry:
- * what it shares with others (limits, texts) lives in a module of its own.
+ * what it shares with others (limits, texts, factories) lives in rule-kit/, lint's too.
  */
-const PRIVATE = [['src/core/lint/rules/', 'src/core/lint/']]
+const PRIVATE = [
+  ['src/core/lint/rules/', 'src/core/lint/'],
+  ['src/core/lint/rule-kit/', 'src/core/lint/'],
+]
+
+/** Folders of leaves: a module there imports no other module of the same folder. */
+const LEAVES = [
+  ['src/core/lint/rules/', 'a rule imports another rule: what they share goes to src/core/lint/rule-kit/'],
+]
 
 function layerOf(file) {
   for (const [name, prefix] of LAYERS) if (file.startsWith(prefix)) return name
@@ -124,6 +134,8 @@ export function crossings(files, read) {
       for (const [below, above, except = []] of BELOW)
         if (file.startsWith(below) && to.startsWith(above) && !except.includes(to))
           problems.push(`${where}: ${below} imports ${to}`)
+      for (const [dir, why] of LEAVES)
+        if (file.startsWith(dir) && to.startsWith(dir)) problems.push(`${where}: ${why} (${to})`)
       for (const [inner, parent] of PRIVATE)
         if (to.startsWith(inner) && !file.startsWith(parent))
           problems.push(`${where}: ${to} is imported from outside ${parent}`)

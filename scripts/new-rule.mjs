@@ -55,8 +55,8 @@ export function parseArgs(argv) {
 }
 
 function ruleModule(id, severity, category) {
-  return `import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+  return `import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 // Written by \`npm run new-rule\`: replace the check, docs, why, examples and message with the rule's own.
 const rule: ManifestRule = {

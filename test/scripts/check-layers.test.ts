@@ -128,15 +128,36 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
   test('a lint rule module is imported only from inside core/lint', async () => {
     assert.deepEqual(
       await check({
-        'src/core/lint/registry.ts': "import a from './rules/keys.js'\n",
-        'src/core/lint/rules/keys.ts':
-          "import { b } from './util.js'\nimport { c } from '../../practice.js'\n",
+        'src/core/lint/registry.ts': "import a from './rules/practice-bom.js'\n",
+        'src/core/lint/rules/practice-bom.ts':
+          "import { b } from '../rule-kit/util.js'\nimport { c } from '../../practice.js'\n",
         'src/core/init/options.ts': "import { MAX } from '../lint/rules/practice-timeout-too-long.js'\n",
         'src/ui/lint/x.ts': "import type { R } from '../../core/lint/rules/util.js'\n",
       }),
       [
         'src/core/init/options.ts:1: src/core/lint/rules/practice-timeout-too-long.ts is imported from outside src/core/lint/',
         'src/ui/lint/x.ts:1: src/core/lint/rules/util.ts is imported from outside src/core/lint/',
+      ],
+    )
+  })
+
+  test('a rule imports no other rule; rule-kit/ is lint’s alone and imports no rule', async () => {
+    assert.deepEqual(
+      await check({
+        'src/core/lint/rules/env-empty.ts':
+          "import { envElements } from '../rule-kit/env.js'\nimport { x } from './env-invalid-name.js'\n",
+        'src/core/lint/rules/schema-default-invalid.ts': "import type { R } from './schema-invalid.js'\n",
+        'src/core/lint/rule-kit/env.ts':
+          "import { a } from './util.js'\nimport b from '../rules/practice-bom.js'\n",
+        'src/core/lint/context.ts': "import { casesOf } from './rule-kit/tests-util.js'\n",
+        'src/core/marketplace/rules.ts': "import { pack } from '../lint/rule-kit/examples.js'\n",
+      }),
+      [
+        'src/core/lint/rules/env-empty.ts:2: a rule imports another rule: what they share goes to src/core/lint/rule-kit/ (src/core/lint/rules/env-invalid-name.ts)',
+        'src/core/lint/rules/schema-default-invalid.ts:1: a rule imports another rule: what they share goes to src/core/lint/rule-kit/ (src/core/lint/rules/schema-invalid.ts)',
+        'src/core/lint/rule-kit/env.ts:2: src/core/lint/rule-kit/ imports src/core/lint/rules/practice-bom.ts',
+        'src/core/marketplace/rules.ts:1: src/core/marketplace/ imports src/core/lint/rule-kit/examples.ts',
+        'src/core/marketplace/rules.ts:1: src/core/lint/rule-kit/examples.ts is imported from outside src/core/lint/',
       ],
     )
   })

@@ -3,9 +3,9 @@ import { SyntaxError as JsonSyntaxError, UNEXPECTED_END } from '../../go/encodin
 import { WrapError } from '../../go/errors.js'
 import type { GoString } from '../../go/gostring.js'
 import { toText } from '../../go/gostring.js'
+import { pack, packText } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { pack, packText } from './examples.js'
-import type { ManifestRule } from './util.js'
 
 /** Where Go stopped: the byte at SyntaxError.Offset-1 (the end, for unexpected end of input). */
 export function syntaxOffset(e: JsonSyntaxError): number {

@@ -1,8 +1,8 @@
 import type { GoString } from '../../go/gostring.js'
 import { normalizeSnakeName } from '../../native/snake-name.js'
+import { SKILL_MD, skillMd } from '../rule-kit/examples.js'
+import { nativeWarningRule } from '../rule-kit/families.js'
 import type { TextEdit } from '../types.js'
-import { SKILL_MD, skillMd } from './examples.js'
-import { nativeWarningRule } from './families.js'
 
 /** Byte offset of a 1-based line:column (columns count code points), or -1 past the line. */
 function offsetOf(raw: GoString, line: number, column: number): number {

@@ -1,7 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { GRAPH_TOOL_NAMES, LEGACY_TOOL_NAMES } from '../agent-tools.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const LEGACY = new Set(LEGACY_TOOL_NAMES)
 const GRAPH = new Set(GRAPH_TOOL_NAMES)

@@ -1,7 +1,7 @@
 import type { GoString } from '../../go/gostring.js'
+import { pack, packText, SKILL_MD, SKILL_MD_TEXT, skillJson, skillMd } from '../rule-kit/examples.js'
+import type { AnyRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { pack, packText, SKILL_MD, SKILL_MD_TEXT, skillJson, skillMd } from './examples.js'
-import type { AnyRule } from './util.js'
 
 const BOM = '\xef\xbb\xbf'
 

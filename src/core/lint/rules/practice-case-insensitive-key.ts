@@ -1,7 +1,7 @@
 import { renameKey } from '../fix.js'
-import { pack } from './examples.js'
-import { keyText } from './keys.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { keyText } from '../rule-kit/keys.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/case-insensitive-key',

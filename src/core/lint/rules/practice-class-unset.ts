@@ -1,9 +1,9 @@
 import type { KeyEvent } from '../../go/encoding/json/decode.js'
 import type { GoString } from '../../go/gostring.js'
 import { jsonString, stringLiteralEnd } from '../fix.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
 
 const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r'
 

@@ -1,7 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { MAX_DESCRIPTION, MIN_DESCRIPTION } from '../../practice.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/description-length',

@@ -1,6 +1,6 @@
-import { pack } from './examples.js'
-import { keyText, nearMiss, SCHEMA_KEY } from './keys.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { keyText, nearMiss, SCHEMA_KEY } from '../rule-kit/keys.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/unknown-key',

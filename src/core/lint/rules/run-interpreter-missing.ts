@@ -1,8 +1,8 @@
 import { closeSync, lstatSync, openSync, readSync } from 'node:fs'
 import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../go/gostring.js'
+import { pack } from '../rule-kit/examples.js'
+import { entryProblemRule } from '../rule-kit/families.js'
 import type { Fix, TextEdit } from '../types.js'
-import { pack } from './examples.js'
-import { entryProblemRule } from './families.js'
 
 /**
  * Pure fixer: the edit that removes the CR ending a file's `#!` line (a script saved with CRLF:

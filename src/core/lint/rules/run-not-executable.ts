@@ -1,8 +1,8 @@
 import { lstatSync } from 'node:fs'
 import { fromText, type GoString, toBuffer, toText } from '../../go/gostring.js'
+import { pack } from '../rule-kit/examples.js'
+import { entryProblemRule } from '../rule-kit/families.js'
 import type { Fix } from '../types.js'
-import { pack } from './examples.js'
-import { entryProblemRule } from './families.js'
 
 /**
  * Pure fixer: the permission bits `chmod +x` gives a file of these bits (an execute bit for each
