@@ -162,3 +162,71 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
     )
   })
 })
+
+type Circles = (files?: string[], read?: (file: string) => string, allowed?: string[][]) => string[]
+
+/** The circles found in a tree given as file → text, with an allow-list (none by default). */
+async function circlesIn(tree: Record<string, string>, allowed: string[][] = []): Promise<string[]> {
+  const mod = await import(pathToFileURL(join(REPO, 'scripts/check-layers.mjs')).href)
+  return (mod as { circles: Circles }).circles(Object.keys(tree), (f) => tree[f]!, allowed)
+}
+
+describe('import circles across folders (scripts/check-layers.mjs)', () => {
+  test('the source tree has none but those allowed', async () => {
+    const mod = await import(pathToFileURL(join(REPO, 'scripts/check-layers.mjs')).href)
+    assert.deepEqual((mod as { circles: Circles }).circles(), [])
+  })
+
+  test('a circle between two folders fails with its files named, type-only imports included', async () => {
+    assert.deepEqual(
+      await circlesIn({
+        'src/core/go/gostring.ts': "import { decodeRune } from './unicode/utf8.js'\n",
+        'src/core/go/unicode/utf8.ts': "import type { GoString } from '../gostring.js'\n",
+      }),
+      [
+        'import circle across folders: src/core/go/gostring.ts, src/core/go/unicode/utf8.ts (src/core/go/gostring.ts → src/core/go/unicode/utf8.ts → src/core/go/gostring.ts)',
+      ],
+    )
+  })
+
+  test('a longer circle is named with one way round it; a circle inside one folder is not one', async () => {
+    assert.deepEqual(
+      await circlesIn({
+        'src/cli/a.ts': "import { b } from './actions/b.js'\n",
+        'src/cli/actions/b.ts': "export { c } from '../../ui/c.js'\n",
+        'src/ui/c.ts': "const a = await import('../cli/a.js')\n",
+        'src/ui/run.ts': "import { View } from './run-view.js'\n",
+        'src/ui/run-view.tsx': "import type { Props } from './run.js'\n",
+      }),
+      [
+        'import circle across folders: src/cli/a.ts, src/cli/actions/b.ts, src/ui/c.ts (src/cli/a.ts → src/cli/actions/b.ts → src/ui/c.ts → src/cli/a.ts)',
+      ],
+    )
+  })
+
+  test('an allowed circle passes; one that grew, or one gone from the tree, fails', async () => {
+    const pair = {
+      'src/cli/actions/run.ts': "import type RunCommand from '../../commands/run.js'\n",
+      'src/commands/run.ts': "import { runAction } from '../cli/actions/run.js'\n",
+    }
+    const allowed = [['src/commands/run.ts', 'src/cli/actions/run.ts']]
+    assert.deepEqual(await circlesIn(pair, allowed), [])
+    const grown = await circlesIn(
+      {
+        ...pair,
+        'src/commands/run.ts': `${pair['src/commands/run.ts']}import { x } from '../cli/x.js'\n`,
+        'src/cli/x.ts': "import type R from '../commands/run.js'\n",
+      },
+      allowed,
+    )
+    assert.equal(grown.length, 2)
+    assert.match(
+      grown[0],
+      /^import circle across folders: src\/cli\/actions\/run\.ts, src\/cli\/x\.ts, src\/commands\/run\.ts /,
+    )
+    assert.match(
+      grown[1],
+      /^the allowed import circle src\/cli\/actions\/run\.ts, src\/commands\/run\.ts is gone/,
+    )
+  })
+})
