@@ -59,13 +59,23 @@ const BELOW = [
   // The loader (what the manager does at boot) knows nothing of running an entry or of lint.
   ['src/core/loader/', 'src/core/executor/'],
   ['src/core/loader/', 'src/core/lint/'],
+  // What rules share knows no rule.
+  ['src/core/lint/rule-kit/', 'src/core/lint/rules/'],
 ]
 
 /**
  * Inside a layer: folders only their parent may import. A lint rule is a leaf of the registry:
- * what it shares with others (limits, texts) lives in a module of its own.
+ * what it shares with others (limits, texts, factories) lives in rule-kit/, lint's too.
  */
-const PRIVATE = [['src/core/lint/rules/', 'src/core/lint/']]
+const PRIVATE = [
+  ['src/core/lint/rules/', 'src/core/lint/'],
+  ['src/core/lint/rule-kit/', 'src/core/lint/'],
+]
+
+/** Folders of leaves: a module there imports no other module of the same folder. */
+const LEAVES = [
+  ['src/core/lint/rules/', 'a rule imports another rule: what they share goes to src/core/lint/rule-kit/'],
+]
 
 function layerOf(file) {
   for (const [name, prefix] of LAYERS) if (file.startsWith(prefix)) return name
@@ -124,6 +134,8 @@ export function crossings(files, read) {
       for (const [below, above, except = []] of BELOW)
         if (file.startsWith(below) && to.startsWith(above) && !except.includes(to))
           problems.push(`${where}: ${below} imports ${to}`)
+      for (const [dir, why] of LEAVES)
+        if (file.startsWith(dir) && to.startsWith(dir)) problems.push(`${where}: ${why} (${to})`)
       for (const [inner, parent] of PRIVATE)
         if (to.startsWith(inner) && !file.startsWith(parent))
           problems.push(`${where}: ${to} is imported from outside ${parent}`)
@@ -132,11 +144,142 @@ export function crossings(files, read) {
   return problems
 }
 
+/**
+ * Import circles whose files are in more than one folder, type-only imports included (a circle
+ * the compiler sees is one a reader must follow). Each is a strongly connected component of the
+ * import graph; those left are listed here, each by its files, so that no other appears and none
+ * grows. An action types its input by its command's flags (MAY_IMPORT_TYPES) while the command
+ * calls the action: these go once a command's flags are described outside its oclif class.
+ */
+const ALLOWED_CIRCLES = [
+  ['src/cli/actions/audit-tail.ts', 'src/commands/audit/tail.ts'],
+  ['src/cli/actions/eval.ts', 'src/commands/eval.ts'],
+  ['src/cli/actions/lint.ts', 'src/cli/check-flags.ts', 'src/commands/lint.ts', 'src/commands/validate.ts'],
+  ['src/cli/actions/load-dirs.ts', 'src/commands/load-dirs.ts'],
+  ['src/cli/actions/lsp.ts', 'src/commands/lsp.ts'],
+  [
+    'src/cli/actions/marketplace.ts',
+    ...['check', 'keygen', 'pack', 'sign', 'verify'].map((c) => `src/commands/marketplace/${c}.ts`),
+  ],
+  ['src/cli/actions/mcp.ts', 'src/commands/mcp.ts'],
+  [
+    'src/cli/actions/remote-push.ts',
+    'src/cli/actions/remote.ts',
+    ...['bind', 'diff', 'exec', 'get', 'installed', 'login', 'logout', 'ls', 'push', 'registries']
+      .concat(['uninstall', 'whoami'])
+      .map((c) => `src/commands/remote/${c}.ts`),
+  ],
+  ['src/cli/actions/run.ts', 'src/commands/run.ts'],
+  ['src/cli/actions/test-watch.ts', 'src/cli/actions/test.ts', 'src/commands/test.ts'],
+  ['src/cli/actions/version.ts', 'src/commands/version.ts'],
+]
+
+/** The import circles across folders not in `allowed`, each with its files and one way round it; and allowed ones gone. */
+export function circles(files, read, allowed = ALLOWED_CIRCLES) {
+  files ??= sources('src')
+  read ??= (f) => readFileSync(join(root, f), 'utf8')
+  const known = new Set(files)
+  const graph = new Map(files.map((f) => [f, []]))
+  for (const file of files)
+    for (const [spec] of importsOf(read(file))) {
+      if (!spec.startsWith('.')) continue
+      let to = target(file, spec)
+      if (!known.has(to) && known.has(`${to}x`)) to = `${to}x`
+      if (known.has(to) && !graph.get(file).includes(to)) graph.get(file).push(to)
+    }
+  // Tarjan's strongly connected components, iterative (no recursion limit on a long chain).
+  const index = new Map()
+  const low = new Map()
+  const stack = []
+  const onStack = new Set()
+  const components = []
+  let next = 0
+  for (const start of files) {
+    if (index.has(start)) continue
+    const work = [[start, 0]]
+    index.set(start, next)
+    low.set(start, next++)
+    stack.push(start)
+    onStack.add(start)
+    while (work.length > 0) {
+      const top = work[work.length - 1]
+      const [v, i] = top
+      const edges = graph.get(v)
+      if (i < edges.length) {
+        top[1]++
+        const w = edges[i]
+        if (!index.has(w)) {
+          index.set(w, next)
+          low.set(w, next++)
+          stack.push(w)
+          onStack.add(w)
+          work.push([w, 0])
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)))
+        continue
+      }
+      work.pop()
+      if (work.length > 0) {
+        const parent = work[work.length - 1][0]
+        low.set(parent, Math.min(low.get(parent), low.get(v)))
+      }
+      if (low.get(v) === index.get(v)) {
+        const c = []
+        let w
+        do {
+          w = stack.pop()
+          onStack.delete(w)
+          c.push(w)
+        } while (w !== v)
+        if (c.length > 1) components.push(c.sort())
+      }
+    }
+  }
+  const key = (c) => [...c].sort().join(' ')
+  const allowedKeys = new Set(allowed.map(key))
+  const problems = []
+  const found = new Set()
+  for (const c of components) {
+    if (new Set(c.map((f) => dirname(f))).size < 2) continue
+    found.add(key(c))
+    if (allowedKeys.has(key(c))) continue
+    // One way round: from the first file, the shortest path back to it inside the component.
+    const inside = new Set(c)
+    const from = new Map([[c[0], null]])
+    const queue = [c[0]]
+    let back = null
+    while (queue.length > 0 && back === null) {
+      const v = queue.shift()
+      for (const w of graph.get(v)) {
+        if (w === c[0]) {
+          back = v
+          break
+        }
+        if (inside.has(w) && !from.has(w)) {
+          from.set(w, v)
+          queue.push(w)
+        }
+      }
+    }
+    const path = [c[0]]
+    for (let v = back; v !== null && v !== c[0]; v = from.get(v)) path.splice(1, 0, v)
+    path.push(c[0])
+    problems.push(`import circle across folders: ${c.join(', ')} (${path.join(' → ')})`)
+  }
+  for (const c of allowed)
+    if (!found.has(key(c)))
+      problems.push(
+        `the allowed import circle ${key(c).replaceAll(' ', ', ')} is gone: remove it from ALLOWED_CIRCLES`,
+      )
+  return problems
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const problems = crossings()
+  const problems = [...crossings(), ...circles()]
   for (const p of problems) console.error(`layers: ${p}`)
   if (problems.length > 0) {
-    console.error(`layers: ${problems.length} import(s) cross the layer table of ARCHITECTURE.md`)
+    console.error(
+      `layers: ${problems.length} import(s) cross the layer table of ARCHITECTURE.md or close a circle across folders`,
+    )
     process.exit(1)
   }
 }

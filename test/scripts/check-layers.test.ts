@@ -128,9 +128,9 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
   test('a lint rule module is imported only from inside core/lint', async () => {
     assert.deepEqual(
       await check({
-        'src/core/lint/registry.ts': "import a from './rules/keys.js'\n",
-        'src/core/lint/rules/keys.ts':
-          "import { b } from './util.js'\nimport { c } from '../../practice.js'\n",
+        'src/core/lint/registry.ts': "import a from './rules/practice-bom.js'\n",
+        'src/core/lint/rules/practice-bom.ts':
+          "import { b } from '../rule-kit/util.js'\nimport { c } from '../../practice.js'\n",
         'src/core/init/options.ts': "import { MAX } from '../lint/rules/practice-timeout-too-long.js'\n",
         'src/ui/lint/x.ts': "import type { R } from '../../core/lint/rules/util.js'\n",
       }),
@@ -138,6 +138,95 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
         'src/core/init/options.ts:1: src/core/lint/rules/practice-timeout-too-long.ts is imported from outside src/core/lint/',
         'src/ui/lint/x.ts:1: src/core/lint/rules/util.ts is imported from outside src/core/lint/',
       ],
+    )
+  })
+
+  test('a rule imports no other rule; rule-kit/ is lint’s alone and imports no rule', async () => {
+    assert.deepEqual(
+      await check({
+        'src/core/lint/rules/env-empty.ts':
+          "import { envElements } from '../rule-kit/env.js'\nimport { x } from './env-invalid-name.js'\n",
+        'src/core/lint/rules/schema-default-invalid.ts': "import type { R } from './schema-invalid.js'\n",
+        'src/core/lint/rule-kit/env.ts':
+          "import { a } from './util.js'\nimport b from '../rules/practice-bom.js'\n",
+        'src/core/lint/context.ts': "import { casesOf } from './rule-kit/tests-util.js'\n",
+        'src/core/marketplace/rules.ts': "import { pack } from '../lint/rule-kit/examples.js'\n",
+      }),
+      [
+        'src/core/lint/rules/env-empty.ts:2: a rule imports another rule: what they share goes to src/core/lint/rule-kit/ (src/core/lint/rules/env-invalid-name.ts)',
+        'src/core/lint/rules/schema-default-invalid.ts:1: a rule imports another rule: what they share goes to src/core/lint/rule-kit/ (src/core/lint/rules/schema-invalid.ts)',
+        'src/core/lint/rule-kit/env.ts:2: src/core/lint/rule-kit/ imports src/core/lint/rules/practice-bom.ts',
+        'src/core/marketplace/rules.ts:1: src/core/marketplace/ imports src/core/lint/rule-kit/examples.ts',
+        'src/core/marketplace/rules.ts:1: src/core/lint/rule-kit/examples.ts is imported from outside src/core/lint/',
+      ],
+    )
+  })
+})
+
+type Circles = (files?: string[], read?: (file: string) => string, allowed?: string[][]) => string[]
+
+/** The circles found in a tree given as file → text, with an allow-list (none by default). */
+async function circlesIn(tree: Record<string, string>, allowed: string[][] = []): Promise<string[]> {
+  const mod = await import(pathToFileURL(join(REPO, 'scripts/check-layers.mjs')).href)
+  return (mod as { circles: Circles }).circles(Object.keys(tree), (f) => tree[f]!, allowed)
+}
+
+describe('import circles across folders (scripts/check-layers.mjs)', () => {
+  test('the source tree has none but those allowed', async () => {
+    const mod = await import(pathToFileURL(join(REPO, 'scripts/check-layers.mjs')).href)
+    assert.deepEqual((mod as { circles: Circles }).circles(), [])
+  })
+
+  test('a circle between two folders fails with its files named, type-only imports included', async () => {
+    assert.deepEqual(
+      await circlesIn({
+        'src/core/go/gostring.ts': "import { decodeRune } from './unicode/utf8.js'\n",
+        'src/core/go/unicode/utf8.ts': "import type { GoString } from '../gostring.js'\n",
+      }),
+      [
+        'import circle across folders: src/core/go/gostring.ts, src/core/go/unicode/utf8.ts (src/core/go/gostring.ts → src/core/go/unicode/utf8.ts → src/core/go/gostring.ts)',
+      ],
+    )
+  })
+
+  test('a longer circle is named with one way round it; a circle inside one folder is not one', async () => {
+    assert.deepEqual(
+      await circlesIn({
+        'src/cli/a.ts': "import { b } from './actions/b.js'\n",
+        'src/cli/actions/b.ts': "export { c } from '../../ui/c.js'\n",
+        'src/ui/c.ts': "const a = await import('../cli/a.js')\n",
+        'src/ui/run.ts': "import { View } from './run-view.js'\n",
+        'src/ui/run-view.tsx': "import type { Props } from './run.js'\n",
+      }),
+      [
+        'import circle across folders: src/cli/a.ts, src/cli/actions/b.ts, src/ui/c.ts (src/cli/a.ts → src/cli/actions/b.ts → src/ui/c.ts → src/cli/a.ts)',
+      ],
+    )
+  })
+
+  test('an allowed circle passes; one that grew, or one gone from the tree, fails', async () => {
+    const pair = {
+      'src/cli/actions/run.ts': "import type RunCommand from '../../commands/run.js'\n",
+      'src/commands/run.ts': "import { runAction } from '../cli/actions/run.js'\n",
+    }
+    const allowed = [['src/commands/run.ts', 'src/cli/actions/run.ts']]
+    assert.deepEqual(await circlesIn(pair, allowed), [])
+    const grown = await circlesIn(
+      {
+        ...pair,
+        'src/commands/run.ts': `${pair['src/commands/run.ts']}import { x } from '../cli/x.js'\n`,
+        'src/cli/x.ts': "import type R from '../commands/run.js'\n",
+      },
+      allowed,
+    )
+    assert.equal(grown.length, 2)
+    assert.match(
+      grown[0],
+      /^import circle across folders: src\/cli\/actions\/run\.ts, src\/cli\/x\.ts, src\/commands\/run\.ts /,
+    )
+    assert.match(
+      grown[1],
+      /^the allowed import circle src\/cli\/actions\/run\.ts, src\/commands\/run\.ts is gone/,
     )
   })
 })

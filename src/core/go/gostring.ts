@@ -5,20 +5,10 @@
  * sorting, byte offsets, byte cuts and invalid UTF-8 exactly as Go sees them.
  */
 import { isUtf8 } from 'node:buffer'
+import type { GoBytes, GoString } from './byte-string.js'
 import { decodeRune, RUNE_ERROR } from './unicode/utf8.js'
 
-export type GoString = string
-
-declare const goBytes: unique symbol
-
-/**
- * A byte string the compiler tells from text: a plain string is not one, so text handed where
- * bytes are expected without fromText is a compile error. Made by fromText, fromBuffer and the
- * core/go functions that return one; bytesOf for a string whose chars are bytes already.
- * GoString is the unchecked name it replaces, signature by signature, from core/go's out
- * (docs/decisions.md lists those that take it).
- */
-export type GoBytes = string & { readonly [goBytes]: true }
+export type { GoBytes, GoString } from './byte-string.js'
 
 /**
  * A string whose chars are bytes already (latin1-decoded data, byte literals) as GoBytes; not

@@ -16,7 +16,7 @@ import { expectsSuccess } from '../testcases/cases.js'
 import { type ToolDefinition, toolDefinition } from '../tool-def.js'
 import { type EntryCache, type EntryProblem, entryProblem, envLookupProblem, newEntryCache } from './entry.js'
 import { LineIndex } from './position.js'
-import { casesOf } from './rules/tests-util.js'
+import { casesOf } from './rule-kit/tests-util.js'
 import type { Listing } from './targets.js'
 
 /** SKILL.md files larger than this are not read (one is a few KiB). */

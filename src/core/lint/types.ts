@@ -86,6 +86,12 @@ export interface Suggestion {
 /** What a rule's fixes change: `text` edits of a file's bytes, or a file's `mode`. */
 export type Fixable = 'text' | 'mode'
 
+/** Whether a fix is always safe (ruff's applicability): `safe` false when it may change more than the finding names. */
+export interface FixSafety {
+  safe: boolean
+  because: string
+}
+
 /** What a rule reports: where (a byte offset, or null for the whole file) and what. */
 export interface Report {
   /** Byte offset in the file, or null (1:1). */
@@ -154,12 +160,16 @@ export interface Rule<C> {
   kind: TargetKind | 'any'
   /** One line for --list-rules and docs/rules.md. */
   docs: string
+  /** Why it matters, when `docs` does not say it: what goes wrong in the manager, for the LLM or the author (docs/rules.md). */
+  why?: string
   examples: RuleExamples
   /**
    * Set when the rule's findings carry a certain fix (ESLint's `meta.fixable`): `check` computes it
    * with a pure fixer exported beside it (the file's bytes in, `TextEdit`s out) and reports it.
    */
   fixable?: Fixable
+  /** For a fixable rule: whether its fix is always safe (changes nothing but what the finding names), and why. */
+  fixSafety?: FixSafety
   /** Set when the rule's findings may carry suggestions (ESLint's `meta.hasSuggestions`). */
   hasSuggestions?: boolean
   /** A manager-category rule whose findings the manager does not refuse (RuleMeta.notRefused). */
@@ -211,8 +221,12 @@ export interface RuleMeta {
   kind: TargetKind | 'any'
   docs: string
   /** Shown by docs/rules.md, when given. */
+  why?: string
+  /** Shown by docs/rules.md, when given. */
   examples?: RuleExamples
   fixable?: Fixable
+  /** Shown by docs/rules.md, when given. */
+  fixSafety?: FixSafety
   hasSuggestions?: boolean
   /** Where it is documented, when not in docs/rules.md (a sub id's: ShellCheck's wiki). */
   helpUri?: string

@@ -178,7 +178,7 @@ describe('lookups answered by the listings', () => {
       assert.deepEqual((await listed.find(at))?.ignoreText, ['**/ignored/**'])
       assert.deepEqual((await unlisted.find(at))?.ignoreText, ['*'])
       const { ManifestContext } = await import('../../../src/core/lint/context.js')
-      const { casesOf } = await import('../../../src/core/lint/rules/tests-util.js')
+      const { casesOf } = await import('../../../src/core/lint/rule-kit/tests-util.js')
       const path = fromText(`${p1}/skill.json`)
       const root = fromText(`${R}/skills`)
       assert.equal(

@@ -51,6 +51,15 @@ describe('the registry', () => {
     }
   })
 
+  test('each fixable rule says whether its fix is always safe, and why', () => {
+    const without = RULES.filter((r) => r.fixable && !r.fixSafety?.because).map((r) => r.id)
+    assert.deepEqual(without, [])
+    assert.deepEqual(
+      RULES.filter((r) => r.fixSafety && !r.fixable).map((r) => r.id),
+      [],
+    )
+  })
+
   test('the engine and the contexts name no rule id: they read the rules’ metadata', () => {
     const dir = new URL('../../../../src/core/lint/', import.meta.url)
     const engineFiles = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.startsWith('registry'))

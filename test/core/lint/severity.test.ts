@@ -6,13 +6,14 @@ import type { Severity } from '../../../src/core/lint/types.js'
 // A rule's default severity decides exit codes in users' CI (errors fail `validate` and `lint`,
 // warnings only with --fail-severity warn or --max-warnings): changing one is a decision, made
 // here on purpose, not a snapshot (docs/rules.md, SARIF) accepted in passing. A new rule gets
-// its line here.
+// its line here (`npm run new-rule` writes it).
 const DEFAULT_SEVERITY: [string, Severity][] = [
   ['manager/parse', 'error'],
   ['manager/build', 'error'],
   ['manager/builtin-name', 'error'],
   ['manager/duplicate-name', 'error'],
   ['manager/walk', 'error'],
+  ['manager/symlink-not-walked', 'warn'],
   ['manager/file-name', 'warn'],
   ['input/skipped', 'error'],
   ['run/entry-stat', 'error'],
@@ -36,6 +37,10 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['native/missing-description', 'error'],
   ['native/name-normalized', 'warn'],
   ['native/activation-conflict', 'warn'],
+  ['native/not-loaded', 'error'],
+  ['tests/shape', 'error'],
+  ['tests/unknown-key', 'error'],
+  ['tests/args-schema', 'warn'],
   ['practice/bom', 'error'],
   ['practice/class-unset', 'warn'],
   ['practice/not-offered-to-llm', 'info'],
@@ -51,12 +56,14 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['practice/duplicate-key', 'warn'],
   ['practice/agent-tool-name', 'warn'],
   ['practice/absolute-entry', 'info'],
+  ['practice/tool-size', 'warn'],
   ['schema/missing', 'info'],
   ['schema/top-type', 'error'],
   ['schema/property-description', 'warn'],
   ['schema/required-unknown', 'warn'],
   ['schema/additional-properties', 'warn'],
   ['schema/duplicate-key', 'warn'],
+  ['schema/redos-pattern', 'warn'],
   ['env/whitespace', 'warn'],
   ['env/empty', 'info'],
   ['env/duplicate', 'info'],
@@ -82,5 +89,13 @@ describe('default severities', () => {
   test('each rule has the default severity decided for it', () => {
     const have = new Map(RULES.map((r) => [r.id, r.severity]))
     for (const [id, severity] of DEFAULT_SEVERITY) assert.equal(have.get(id), severity, id)
+  })
+
+  test('each rule has its line here', () => {
+    const listed = new Set(DEFAULT_SEVERITY.map(([id]) => id))
+    assert.deepEqual(
+      RULES.map((r) => r.id).filter((id) => !listed.has(id)),
+      [],
+    )
   })
 })

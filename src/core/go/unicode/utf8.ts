@@ -2,7 +2,7 @@
  * Go's unicode/utf8 over byte strings (see ../gostring.ts): offsets and sizes
  * are byte counts, runes are code point numbers.
  */
-import type { GoBytes, GoString } from '../gostring.js'
+import type { GoBytes, GoString } from '../byte-string.js'
 
 /** utf8.RuneError: U+FFFD, returned for invalid input. */
 export const RUNE_ERROR = 0xfffd

@@ -1,5 +1,5 @@
-import { callArgs, entryRule, inShellQuotes, matchesOf, quoteCode } from './entry-code.js'
-import { pack } from './examples.js'
+import { callArgs, entryRule, inShellQuotes, matchesOf, quoteCode } from '../rule-kit/entry-code.js'
+import { pack } from '../rule-kit/examples.js'
 
 /** Shell: `eval` with a parameter expansion among its words (`eval "$1"`, `eval $cmd`). */
 const SHELL_EVAL = /(?:^|[\s;&|(`])(eval)[ \t]+([^;&|\n]*\$(?:[A-Za-z_0-9@*]|\{)[^;&|\n]*)/gm

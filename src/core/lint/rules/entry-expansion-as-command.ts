@@ -1,5 +1,5 @@
-import { entryRule, inShellQuotes, matchesOf } from './entry-code.js'
-import { pack } from './examples.js'
+import { entryRule, inShellQuotes, matchesOf } from '../rule-kit/entry-code.js'
+import { pack } from '../rule-kit/examples.js'
 
 /**
  * An unquoted expansion where a command name goes: at the start of a command (a line, after ; & |

@@ -1,5 +1,5 @@
-import { entryRule, inShellQuotes, matchesOf, quoteCode } from './entry-code.js'
-import { pack } from './examples.js'
+import { entryRule, inShellQuotes, matchesOf, quoteCode } from '../rule-kit/entry-code.js'
+import { pack } from '../rule-kit/examples.js'
 
 const RUNNER = String.raw`(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:(?:/\S*/)?env[ \t]+)?(?:/\S*/)?(?:sh|bash|dash|ksh|zsh|ash|python[0-9.]*|perl|ruby|node)\b`
 /** A download piped into an interpreter, fed to one by process substitution, or run from `$(...)`. */

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell and JavaScript source as data, not templates
-import { callArgs, entryRule, inShellQuotes, matchesOf, quoteCode } from './entry-code.js'
-import { pack } from './examples.js'
+import { callArgs, entryRule, inShellQuotes, matchesOf, quoteCode } from '../rule-kit/entry-code.js'
+import { pack } from '../rule-kit/examples.js'
 
 /** `sh -c` (any shell, any flags with c) whose command is double-quoted with an expansion in it, or unquoted. */
 const SHELL_C =

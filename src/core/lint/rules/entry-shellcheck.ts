@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
 import { firstLine } from '../../errors.js'
 import type { ManifestContext } from '../context.js'
+import { entryCode } from '../rule-kit/entry-code.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 import type { Severity } from '../types.js'
-import { entryCode } from './entry-code.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
 
 /** The shells ShellCheck reads (its `--shell`); a zsh entry is not given to it. */
 const SHELLCHECK_SHELLS = new Set(['sh', 'bash', 'dash', 'ksh', 'busybox'])

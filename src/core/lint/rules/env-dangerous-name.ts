@@ -1,7 +1,7 @@
 import { toText, trimSpace } from '../../go/gostring.js'
-import { envElements } from './env-invalid-name.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { envElements } from '../rule-kit/env.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 /**
  * Variables that change what code a program runs, whatever the program: passed through

@@ -1,9 +1,9 @@
 import { fromText, type GoString, toText, trimSpace } from '../../go/gostring.js'
 import { jsonString } from '../fix.js'
+import { envElements } from '../rule-kit/env.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { envElements } from './env-invalid-name.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
 
 /**
  * Pure fixer: the edit that writes the string literal at `[start, end)` of the file (whose value is
@@ -21,6 +21,10 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'An env_allow name has leading or trailing white space (the manager trims it; other tools may not).',
+  fixSafety: {
+    safe: true,
+    because: 'the manager trims the name before use; the fix writes the trimmed name.',
+  },
   examples: {
     bad: [{ files: pack({ env_allow: [' PATH'] }) }],
     good: [{ files: pack({ env_allow: ['PATH'] }) }],

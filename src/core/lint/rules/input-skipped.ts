@@ -1,5 +1,5 @@
-import { pack, SKILL_MD } from './examples.js'
-import type { AnyRule } from './util.js'
+import { pack, SKILL_MD } from '../rule-kit/examples.js'
+import type { AnyRule } from '../rule-kit/util.js'
 
 const rule: AnyRule = {
   id: 'input/skipped',

@@ -2,9 +2,9 @@ import { toText } from '../../go/gostring.js'
 import { ENOENT } from '../../go/os/errors.js'
 import { rel } from '../../go/path/filepath/path.js'
 import { jsonString } from '../fix.js'
-import { pack } from './examples.js'
-import { normalizeName } from './names.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { normalizeName } from '../rule-kit/names.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 function fieldOf(msg: string): string | null {
   if (msg === 'name required' || msg.startsWith('name ')) return 'name'

@@ -1,7 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { alreadyRegisteredText } from '../../loader/registry.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'manager/duplicate-name',

@@ -1,5 +1,5 @@
-import { pack, RUN_SH, skillJson } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack, RUN_SH, skillJson } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'manager/file-name',

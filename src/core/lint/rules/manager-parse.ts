@@ -3,9 +3,9 @@ import { SyntaxError as JsonSyntaxError, UNEXPECTED_END } from '../../go/encodin
 import { WrapError } from '../../go/errors.js'
 import type { GoString } from '../../go/gostring.js'
 import { toText } from '../../go/gostring.js'
+import { pack, packText } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { pack, packText } from './examples.js'
-import type { ManifestRule } from './util.js'
 
 /** Where Go stopped: the byte at SyntaxError.Offset-1 (the end, for unexpected end of input). */
 export function syntaxOffset(e: JsonSyntaxError): number {
@@ -31,6 +31,11 @@ const rule: ManifestRule = {
   category: 'manager',
   kind: 'manifest',
   docs: 'The loader cannot read or decode skill.json (`read: …` / `decode: …`, Go’s own error text).',
+  fixSafety: {
+    safe: true,
+    because:
+      'the manager refuses the file as it is; the fix writes a string of digits where Go wants a number as that number, so the pack loads with the value its author wrote.',
+  },
   examples: {
     bad: [{ files: packText('{\n  "name": "disk_free",\n}\n') }, { files: pack({ timeout_seconds: '30' }) }],
     good: [{ files: pack() }],

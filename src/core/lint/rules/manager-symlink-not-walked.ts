@@ -1,5 +1,5 @@
-import { pack, RUN_SH, skillJson } from './examples.js'
-import type { AnyRule } from './util.js'
+import { pack, RUN_SH, skillJson } from '../rule-kit/examples.js'
+import type { AnyRule } from '../rule-kit/util.js'
 
 /** A symlink to a dir of packs inside a walked dir: the manager's walk does not follow it. */
 const rule: AnyRule = {

@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
-import { pack } from './examples.js'
-import type { AnyRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { AnyRule } from '../rule-kit/util.js'
 
 /** About the walk itself: a part of a dir it could not read (there is no file to check). */
 const rule: AnyRule = {

@@ -1,5 +1,5 @@
-import { skillMdWith } from './examples.js'
-import { nativeWarningRule } from './families.js'
+import { skillMdWith } from '../rule-kit/examples.js'
+import { nativeWarningRule } from '../rule-kit/families.js'
 export default nativeWarningRule({
   id: 'native/activation-conflict',
   severity: 'warn',

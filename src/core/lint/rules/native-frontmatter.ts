@@ -1,5 +1,5 @@
-import { SKILL_MD, skillMd } from './examples.js'
-import { nativeErrorRule } from './families.js'
+import { SKILL_MD, skillMd } from '../rule-kit/examples.js'
+import { nativeErrorRule } from '../rule-kit/families.js'
 export default nativeErrorRule({
   id: 'native/frontmatter',
   severity: 'error',

@@ -1,7 +1,7 @@
 import { trimSpace } from '../../go/gostring.js'
-import { skillMdWith } from './examples.js'
-import { effectiveActivation, managerMode } from './native-activation.js'
-import type { NativeRule } from './util.js'
+import { skillMdWith } from '../rule-kit/examples.js'
+import { effectiveActivation, managerMode } from '../rule-kit/native-activation.js'
+import type { NativeRule } from '../rule-kit/util.js'
 
 const rule: NativeRule = {
   id: 'native/keywords-missing',

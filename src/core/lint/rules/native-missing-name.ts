@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
-import { SKILL_MD, skillMd } from './examples.js'
-import { nativeErrorRule } from './families.js'
+import { SKILL_MD, skillMd } from '../rule-kit/examples.js'
+import { nativeErrorRule } from '../rule-kit/families.js'
 
 const clip = (s: string) => ([...s].length > 40 ? `${[...s].slice(0, 40).join('')}…` : s)
 

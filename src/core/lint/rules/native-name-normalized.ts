@@ -3,9 +3,9 @@ import { FoldedStyle, Kind, LiteralStyle, type Node, TaggedStyle } from '../../g
 import type { NativeParse } from '../../native/skill-md.js'
 import { normalizeSnakeName } from '../../native/snake-name.js'
 import { parseFrontmatterYaml } from '../../native/yaml-decode.js'
+import { SKILL_MD, skillMd } from '../rule-kit/examples.js'
+import { nativeWarningRule } from '../rule-kit/families.js'
 import type { TextEdit } from '../types.js'
-import { SKILL_MD, skillMd } from './examples.js'
-import { nativeWarningRule } from './families.js'
 
 /** Byte offset of a 1-based line:column (columns count code points), or -1 past the line. */
 function offsetOf(raw: GoString, line: number, column: number): number {
@@ -92,6 +92,11 @@ export default nativeWarningRule({
   id: 'native/name-normalized',
   severity: 'warn',
   docs: 'The name is not snake_case: the manager loads the skill under a normalised name, with a warning.',
+  fixSafety: {
+    safe: true,
+    because:
+      'the manager already registers the skill under the normalised name; the fix writes that name, so the warning at each load goes away and nothing else changes.',
+  },
   examples: {
     bad: [
       { files: skillMd('---\nname: Disk-Free\ndescription: Reports free space.\n---\n') },

@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
-import { SKILL_MD, skillMd } from './examples.js'
-import type { NativeRule } from './util.js'
+import { SKILL_MD, skillMd } from '../rule-kit/examples.js'
+import type { NativeRule } from '../rule-kit/util.js'
 
 const rule: NativeRule = {
   id: 'native/no-frontmatter',

@@ -1,7 +1,7 @@
 import { type GoString, toText } from '../../go/gostring.js'
 import type { NotLoaded } from '../../marketplace/load-all.js'
-import { SKILL_MD, SKILL_MD_TEXT } from './examples.js'
-import type { NativeRule } from './util.js'
+import { SKILL_MD, SKILL_MD_TEXT } from '../rule-kit/examples.js'
+import type { NativeRule } from '../rule-kit/util.js'
 
 const KIND: Record<string, string> = {
   bare_skills: 'a bare skills pack (no manifest)',

@@ -1,7 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { decodedField, stringField } from '../../native/fields.js'
-import { skillMdWith } from './examples.js'
-import type { NativeRule } from './util.js'
+import { skillMdWith } from '../rule-kit/examples.js'
+import type { NativeRule } from '../rule-kit/util.js'
 
 const CLASSES = new Set(['read', 'write', 'destructive'])
 

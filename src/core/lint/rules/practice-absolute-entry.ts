@@ -1,6 +1,6 @@
 import { isAbs } from '../../go/path/filepath/path.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/absolute-entry',

@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 /**
  * The legacy agent's closure tools (tools/registry.go): a subprocess skill with one of these names

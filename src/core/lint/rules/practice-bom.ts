@@ -1,7 +1,7 @@
 import type { GoString } from '../../go/gostring.js'
+import { pack, packText, SKILL_MD, SKILL_MD_TEXT, skillJson, skillMd } from '../rule-kit/examples.js'
+import type { AnyRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { pack, packText, SKILL_MD, SKILL_MD_TEXT, skillJson, skillMd } from './examples.js'
-import type { AnyRule } from './util.js'
 
 const BOM = '\xef\xbb\xbf'
 
@@ -16,6 +16,11 @@ const rule: AnyRule = {
   category: 'best-practice',
   kind: 'any',
   docs: 'The file starts with a UTF-8 byte order mark: Go’s JSON decoder rejects skill.json, and a SKILL.md then has no frontmatter.',
+  fixSafety: {
+    safe: true,
+    because:
+      'it removes only the three bytes of the mark, which the manager either rejects (skill.json) or reads as text before the frontmatter (SKILL.md).',
+  },
   examples: {
     bad: [
       {

@@ -1,7 +1,7 @@
 import { renameKey } from '../fix.js'
-import { pack } from './examples.js'
-import { keyText } from './keys.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { keyText } from '../rule-kit/keys.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/case-insensitive-key',
@@ -9,6 +9,11 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A key matched a field only case-insensitively (`Entry`, `NAME`, `claſs`): Go accepts it, other tools will not.',
+  why: 'Other readers of skill.json (the marketplace, editors, schema checks, people) match keys exactly and see no such field.',
+  fixSafety: {
+    safe: true,
+    because: 'Go already reads the key as the field; spelling it so changes nothing the manager does.',
+  },
   examples: { bad: [{ files: pack({ entry: undefined, Entry: 'run.sh' }) }], good: [{ files: pack() }] },
   fixable: 'text',
   check(ctx, report) {

@@ -1,9 +1,9 @@
 import type { KeyEvent } from '../../go/encoding/json/decode.js'
 import type { GoString } from '../../go/gostring.js'
 import { jsonString, stringLiteralEnd } from '../fix.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
 
 const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r'
 
@@ -43,6 +43,11 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: '`class` is unset: the manager silently makes the skill `safe` (offered to the LLM, runnable by every role).',
+  why: 'The class decides who may run a skill and whether the LLM is offered it; left unset, a skill that deletes or restarts things is runnable by every role and offered to the LLM.',
+  fixSafety: {
+    safe: true,
+    because: 'it writes `"class": "safe"`, which is what the manager assumes when the key is unset.',
+  },
   examples: { bad: [{ files: pack() }], good: [{ files: pack({ class: 'safe' }) }] },
   fixable: 'text',
   check(ctx, report) {

@@ -1,7 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { MAX_DESCRIPTION, MIN_DESCRIPTION } from '../../practice.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/description-length',
@@ -9,6 +9,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: `The description (what the LLM reads to pick the tool) is under ${MIN_DESCRIPTION} or over ${MAX_DESCRIPTION} characters.`,
+  why: 'The LLM picks a tool by its name and description alone: a short one gives it nothing to choose by, and a long one is sent with every turn.',
   examples: { bad: [{ files: pack({ description: 'Disk.' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     const d = ctx.parsed?.manifest.description ?? ''

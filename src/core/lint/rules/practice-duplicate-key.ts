@@ -1,6 +1,6 @@
-import { pack, packText } from './examples.js'
-import { keyText } from './keys.js'
-import type { ManifestRule } from './util.js'
+import { pack, packText } from '../rule-kit/examples.js'
+import { keyText } from '../rule-kit/keys.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/duplicate-key',

@@ -1,10 +1,10 @@
 import type { KeyEvent } from '../../go/encoding/json/decode.js'
 import type { GoString } from '../../go/gostring.js'
 import { renameKey } from '../fix.js'
+import { pack } from '../rule-kit/examples.js'
+import { keyText, nearMiss } from '../rule-kit/keys.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { pack } from './examples.js'
-import { keyText, nearMiss } from './keys.js'
-import type { ManifestRule } from './util.js'
 
 /** The first byte a value the field decodes has (a number, an array, an object, a string). */
 const VALUE_START: Record<string, RegExp> = {

@@ -1,6 +1,6 @@
-import { pack } from './examples.js'
-import { effectiveTimeout } from './timeouts.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { effectiveTimeout } from '../rule-kit/timeouts.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/timeout-ignored',

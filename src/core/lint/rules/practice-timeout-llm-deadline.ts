@@ -1,8 +1,8 @@
 import { durationString } from '../../go/time/duration.js'
 import { LLM_CALL_DEADLINE_NS } from '../../practice.js'
-import { pack } from './examples.js'
-import { effectiveTimeout } from './timeouts.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { effectiveTimeout } from '../rule-kit/timeouts.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/timeout-llm-deadline',

@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 /**
  * The largest tool definition among the builtin tools the manager offers by default (v0.13.4,

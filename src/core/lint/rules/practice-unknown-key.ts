@@ -1,6 +1,6 @@
-import { pack } from './examples.js'
-import { keyText, nearMiss, SCHEMA_KEY } from './keys.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { keyText, nearMiss, SCHEMA_KEY } from '../rule-kit/keys.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'practice/unknown-key',
@@ -8,6 +8,7 @@ const rule: ManifestRule = {
   category: 'best-practice',
   kind: 'manifest',
   docs: 'A key that is no manifest field (and no near miss of one, nor `$schema`): the manager ignores it.',
+  why: 'The manager reads only the fields it knows: a key it ignores looks like configuration to the reader of skill.json and does nothing.',
   examples: { bad: [{ files: pack({ author: 'me' }) }], good: [{ files: pack() }] },
   check(ctx, report) {
     if (!ctx.ok) return

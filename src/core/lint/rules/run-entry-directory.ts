@@ -1,5 +1,5 @@
-import { pack } from './examples.js'
-import { entryProblemRule } from './families.js'
+import { pack } from '../rule-kit/examples.js'
+import { entryProblemRule } from '../rule-kit/families.js'
 export default entryProblemRule({
   id: 'run/entry-directory',
   severity: 'error',

@@ -1,8 +1,8 @@
 import { closeSync, lstatSync, openSync, readSync } from 'node:fs'
 import { fromBuffer, fromText, type GoString, toBuffer, toText } from '../../go/gostring.js'
+import { pack } from '../rule-kit/examples.js'
+import { entryProblemRule } from '../rule-kit/families.js'
 import type { Fix, TextEdit } from '../types.js'
-import { pack } from './examples.js'
-import { entryProblemRule } from './families.js'
 
 /**
  * Pure fixer: the edit that removes the CR ending a file's `#!` line (a script saved with CRLF:
@@ -39,6 +39,12 @@ export default entryProblemRule({
   id: 'run/interpreter-missing',
   severity: 'warn',
   docs: 'The `#!` interpreter is missing (or not executable) on this machine: every run here would fail to start; the manager’s host may differ.',
+  why: 'A script saved with CRLF line ends fails on every host, not only here: its `#!` line names `sh\\r`.',
+  fixSafety: {
+    safe: true,
+    because:
+      'a `#!` line ending in CR names an interpreter that exists nowhere (`/bin/sh\\r`); the fix removes only that CR.',
+  },
   examples: {
     bad: [
       { files: pack({}, { 'run.sh': { exec: '#!/opt/no/such/python3\nprint("{}")\n' } }) },

@@ -1,8 +1,8 @@
 import { lstatSync } from 'node:fs'
 import { fromText, type GoString, toBuffer, toText } from '../../go/gostring.js'
+import { pack } from '../rule-kit/examples.js'
+import { entryProblemRule } from '../rule-kit/families.js'
 import type { Fix } from '../types.js'
-import { pack } from './examples.js'
-import { entryProblemRule } from './families.js'
 
 /**
  * Pure fixer: the permission bits `chmod +x` gives a file of these bits (an execute bit for each
@@ -31,6 +31,11 @@ export default entryProblemRule({
   id: 'run/not-executable',
   severity: 'error',
   docs: 'The entry has no execute bit: every run fails (`subprocess skill: entry … not executable`).',
+  fixSafety: {
+    safe: true,
+    because:
+      'the manager cannot start the entry without an execute bit; the fix adds execute bits beside the read bits the file already has and changes nothing else.',
+  },
   examples: {
     bad: [{ files: pack({}, { 'run.sh': "#!/bin/sh\necho '{}'\n" }) }],
     good: [{ files: pack() }],

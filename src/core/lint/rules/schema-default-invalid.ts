@@ -1,6 +1,5 @@
-import { pack } from './examples.js'
-import { schemaOffset } from './schema-invalid.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { type ManifestRule, schemaOffset } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'schema/default-invalid',

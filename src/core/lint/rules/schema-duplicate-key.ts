@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
-import { pack, packText } from './examples.js'
-import { eachObject, type ManifestRule } from './util.js'
+import { pack, packText } from '../rule-kit/examples.js'
+import { eachObject, type ManifestRule } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'schema/duplicate-key',

@@ -1,18 +1,8 @@
 import { fromText } from '../../go/gostring.js'
 import { type JNode, nodeAt } from '../../json-tree.js'
 import type { ManifestContext } from '../context.js'
-import { pack } from './examples.js'
-import { eachSchemaObject, type ManifestRule, member } from './util.js'
-
-/** Offset of the node at a pointer into the schema (its key when it has one). */
-export function schemaOffset(ctx: ManifestContext, pointer: string, preferKey = true): number | null {
-  const s = ctx.schema()
-  if (!s?.tree) return ctx.keyAt('schema')
-  const hit = nodeAt(s.tree, pointer)
-  if (!hit) return s.key.offset
-  if (preferKey && hit.keyStart !== null) return hit.keyStart
-  return hit.node.start
-}
+import { pack } from '../rule-kit/examples.js'
+import { eachSchemaObject, type ManifestRule, member, schemaOffset } from '../rule-kit/util.js'
 
 /** The first subschema member named `key` (a keyword, not a property name), optionally under `pointer`. */
 function findKeyword(tree: JNode, key: string, pointer = ''): number | null {

@@ -1,5 +1,5 @@
-import { pack } from './examples.js'
-import { bridgeDecodeRule } from './families.js'
+import { pack } from '../rule-kit/examples.js'
+import { bridgeDecodeRule } from '../rule-kit/families.js'
 export default bridgeDecodeRule({
   id: 'schema/not-object',
   severity: 'error',

@@ -1,5 +1,5 @@
-import { pack, packText, skillJsonRaw } from './examples.js'
-import { bridgeDecodeRule } from './families.js'
+import { pack, packText, skillJsonRaw } from '../rule-kit/examples.js'
+import { bridgeDecodeRule } from '../rule-kit/families.js'
 export default bridgeDecodeRule({
   id: 'schema/number-range',
   severity: 'error',

@@ -1,7 +1,7 @@
 import { toText } from '../../go/gostring.js'
 import { redosVerdict } from '../../schema/redos.js'
-import { pack } from './examples.js'
-import { eachSchemaObject, effectiveMembers, type ManifestRule, member } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { eachSchemaObject, effectiveMembers, type ManifestRule, member } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'schema/redos-pattern',

@@ -1,6 +1,6 @@
 import { toText } from '../../go/gostring.js'
-import { pack } from './examples.js'
-import { eachSchemaObject, type ManifestRule, member } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { eachSchemaObject, type ManifestRule, member } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'schema/required-unknown',

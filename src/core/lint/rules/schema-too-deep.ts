@@ -1,6 +1,6 @@
 import { AJV_MAX_DEPTH } from '../../schema/compile.js'
-import { pack, packText, skillJsonRaw } from './examples.js'
-import type { ManifestRule } from './util.js'
+import { pack, packText, skillJsonRaw } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 /** skill.json whose schema's property `a` is `{"type":"array","items":…}` nested `n` levels, on one line. */
 function nestedItems(n: number): string {

@@ -1,6 +1,6 @@
-import { pack } from './examples.js'
-import type { ManifestRule } from './util.js'
-import { member } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import type { ManifestRule } from '../rule-kit/util.js'
+import { member } from '../rule-kit/util.js'
 
 const rule: ManifestRule = {
   id: 'schema/top-type',

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text as data, not templates
-import { pack } from './examples.js'
-import { secretRule } from './secrets-scan.js'
+import { pack } from '../rule-kit/examples.js'
+import { secretRule } from '../rule-kit/secrets-scan.js'
 
 export default secretRule('assigned', {
   id: 'secret/high-entropy',

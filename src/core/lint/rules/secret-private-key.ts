@@ -1,5 +1,5 @@
-import { pack } from './examples.js'
-import { secretRule } from './secrets-scan.js'
+import { pack } from '../rule-kit/examples.js'
+import { secretRule } from '../rule-kit/secrets-scan.js'
 
 export default secretRule('private-key', {
   id: 'secret/private-key',

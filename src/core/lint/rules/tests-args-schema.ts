@@ -1,7 +1,7 @@
 import { expectsSuccess } from '../../testcases/cases.js'
-import { pack } from './examples.js'
-import { casesOf } from './tests-util.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { casesOf } from '../rule-kit/tests-util.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 const SCHEMA = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }
 

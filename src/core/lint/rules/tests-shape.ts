@@ -1,5 +1,5 @@
-import { CASE_OK, pack } from './examples.js'
-import { caseProblemRule } from './families.js'
+import { CASE_OK, pack } from '../rule-kit/examples.js'
+import { caseProblemRule } from '../rule-kit/families.js'
 export default caseProblemRule({
   id: 'tests/shape',
   severity: 'error',

@@ -2,10 +2,10 @@ import { fromText, type GoString } from '../../go/gostring.js'
 import { type JNode, nodeAt } from '../../json-tree.js'
 import { CASE_KEYS, EXPECT_KEYS } from '../../testcases/cases.js'
 import { renameKey } from '../fix.js'
+import { CASE_OK, pack } from '../rule-kit/examples.js'
+import { caseProblemRule } from '../rule-kit/families.js'
+import { editDistance } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
-import { CASE_OK, pack } from './examples.js'
-import { caseProblemRule } from './families.js'
-import { editDistance } from './util.js'
 
 /** The one known key within a slip of `key` (1 edit up to 4 chars, else 2) that `taken` lacks, or null. */
 export function oneNearMatch(
@@ -45,6 +45,12 @@ export default caseProblemRule({
   id: 'tests/unknown-key',
   severity: 'error',
   docs: 'A key a case (or its `expect`) does not know: a typo that would silently assert nothing.',
+  why: 'An unknown key is ignored by `test`: a misspelt `expect` field asserts nothing, and the case passes whatever the skill does.',
+  fixSafety: {
+    safe: false,
+    because:
+      'the key is renamed to the one known key near it, which then starts asserting: a case that passed may fail, and the near key may not be the one meant.',
+  },
   examples: {
     bad: [
       {

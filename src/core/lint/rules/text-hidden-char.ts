@@ -1,6 +1,6 @@
-import { pack } from './examples.js'
-import { modelTexts, type StoredChar, storedChars } from './model-text.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { modelTexts, type StoredChar, storedChars } from '../rule-kit/model-text.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 /** The characters that change or hide what a human sees of a text, by kind, with their names. */
 const BIDI: Readonly<Record<number, string>> = {

@@ -1,7 +1,7 @@
 import { toText } from '../../go/gostring.js'
-import { pack } from './examples.js'
-import { modelTexts } from './model-text.js'
-import type { ManifestRule } from './util.js'
+import { pack } from '../rule-kit/examples.js'
+import { modelTexts } from '../rule-kit/model-text.js'
+import type { ManifestRule } from '../rule-kit/util.js'
 
 /**
  * Instructions aimed at the model rather than a description of the tool: a short list, each with

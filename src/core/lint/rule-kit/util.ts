@@ -1,4 +1,4 @@
-import { type JArray, type JMember, type JNode, type JObject, lastMember } from '../../json-tree.js'
+import { type JArray, type JMember, type JNode, type JObject, lastMember, nodeAt } from '../../json-tree.js'
 import { SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from '../../schema/keywords.js'
 import type { ManifestContext, NativeContext } from '../context.js'
 import type { Rule } from '../types.js'
@@ -73,4 +73,14 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return prev[b.length]
+}
+
+/** Offset of the node at a pointer into the schema (its key when it has one). */
+export function schemaOffset(ctx: ManifestContext, pointer: string, preferKey = true): number | null {
+  const s = ctx.schema()
+  if (!s?.tree) return ctx.keyAt('schema')
+  const hit = nodeAt(s.tree, pointer)
+  if (!hit) return s.key.offset
+  if (preferKey && hit.keyStart !== null) return hit.keyStart
+  return hit.node.start
 }

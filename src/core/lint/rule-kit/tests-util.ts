@@ -2,8 +2,8 @@ import { fromBuffer, type GoString, toText } from '../../go/gostring.js'
 import { dir } from '../../go/path/filepath/path.js'
 import { type JNode, nodeAt, parseTree } from '../../json-tree.js'
 import { type CaseFile, caseFiles, loadCaseFile, readCaseBytes, TESTS_DIR } from '../../testcases/cases.js'
-import type { ManifestContext } from '../context.js'
 import { LineIndex } from '../position.js'
+import type { Listing } from '../targets.js'
 
 export interface LoadedCases {
   file: CaseFile
@@ -15,10 +15,16 @@ export interface LoadedCases {
   tree(): JNode | null
 }
 
-const memo = new WeakMap<ManifestContext, LoadedCases[]>()
+/** What casesOf reads of a manifest's context (context.ts): its path and the walk's listing of its dir. */
+interface CasesSource {
+  readonly path: GoString
+  readonly listing?: Listing
+}
+
+const memo = new WeakMap<CasesSource, LoadedCases[]>()
 
 /** The pack's case files (tests/*.json beside skill.json), read once per context. */
-export function casesOf(ctx: ManifestContext): LoadedCases[] {
+export function casesOf(ctx: CasesSource): LoadedCases[] {
   let v = memo.get(ctx)
   if (v === undefined) {
     // No `tests` in the pack's dir when the walk listed it: nothing to look for on the disk.

@@ -9,7 +9,7 @@ import type { CaseProblem } from '../../testcases/cases.js'
 import { invalidSchemaMessage, SCHEMA_WARN_MSG } from '../../tool-def.js'
 import type { ManifestContext, NativeContext } from '../context.js'
 import type { EntryProblem } from '../entry.js'
-import type { Fix, Fixable, RuleExamples, Severity } from '../types.js'
+import type { Fix, Fixable, FixSafety, RuleExamples, Severity } from '../types.js'
 import { casesOf, type LoadedCases } from './tests-util.js'
 import type { ManifestRule, NativeRule } from './util.js'
 
@@ -17,12 +17,14 @@ interface Meta {
   id: string
   severity: Severity
   docs: string
+  why?: string
   examples: RuleExamples
+  fixSafety?: FixSafety
 }
 
 /** The rule's own fields of a factory's data (not the data it checks with). */
-function own({ id, severity, docs, examples }: Meta): Meta {
-  return { id, severity, docs, examples }
+function own({ id, severity, docs, why, examples, fixSafety }: Meta): Meta {
+  return { id, severity, docs, ...(why ? { why } : {}), examples, ...(fixSafety ? { fixSafety } : {}) }
 }
 
 /** A rule for one kind of the executor's first entry problem, at the `entry` key, in its words. */
