@@ -122,6 +122,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     config && configModule ? configModule.isIgnored(config, path) : false
   const builtins = new Set<GoString>(opts.builtins ?? BUILTIN_SKILL_KEYS)
   const firstPath = new Map<GoString, GoString>()
+  const registered: ManifestContext[] = []
   const order = new Map(RULES.map((r, i) => [r.id, i]))
   const caches = new Map<GoString, BuildCache>()
   const entryCache = newEntryCache()
@@ -174,7 +175,11 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         else {
           const first = firstPath.get(key)
           if (first !== undefined) m.taken = { by: 'pack', path: first }
-          else firstPath.set(key, t.path)
+          else {
+            firstPath.set(key, t.path)
+            m.earlier = registered.slice()
+            registered.push(m)
+          }
         }
       }
       ctx = m
