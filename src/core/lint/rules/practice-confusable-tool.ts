@@ -1,5 +1,6 @@
 import { builtinVectors, cosine, toolVector } from '../../agent/similarity.js'
 import { toText } from '../../go/gostring.js'
+import type { ManifestContext } from '../context.js'
 import { pack } from './examples.js'
 import type { ManifestRule } from './util.js'
 
@@ -9,6 +10,20 @@ import type { ManifestRule } from './util.js'
  * 33 confusable ones (docs/decisions.md; a test recomputes them).
  */
 export const CONFUSABLE_FROM = 0.4
+
+/** Each pack's vector, made once however many packs come after it. */
+const vectors = new WeakMap<ManifestContext, Map<string, number>>()
+
+function vectorOf(ctx: ManifestContext, name: string): Map<string, number> {
+  let v = vectors.get(ctx)
+  if (v === undefined) {
+    // The words the author wrote: the bridge's "Returns: {...} (subprocess skill output)", the
+    // same after every pack's description, tells no pack from another.
+    v = toolVector(name, toText(ctx.skill?.description ?? ''))
+    vectors.set(ctx, v)
+  }
+  return v
+}
 
 const rule: ManifestRule = {
   id: 'practice/confusable-tool',
@@ -61,21 +76,19 @@ const rule: ManifestRule = {
     if (ctx.taken !== null) return
     const def = ctx.tool()
     if (def === null || !def.offered) return
-    // The words the author wrote: the bridge's "Returns: {...} (subprocess skill output)", the
-    // same after every pack's description, tells no pack from another.
-    const me = { name: toText(def.name), description: toText(ctx.skill?.description ?? '') }
+    const me = toText(def.name)
     const close: { name: string; score: number; builtin: boolean }[] = []
-    const mine = toolVector(me.name, me.description)
+    const mine = vectorOf(ctx, me)
     for (const b of builtinVectors()) {
       // A pack of a builtin's name replaces it (the registry overwrites by name).
-      if (b.name === me.name) continue
+      if (b.name === me) continue
       const score = cosine(mine, b.vector)
       if (score >= CONFUSABLE_FROM) close.push({ name: b.name, score, builtin: true })
     }
     for (const other of ctx.earlier) {
       const o = other.tool()
       if (o === null || !o.offered) continue
-      const score = cosine(mine, toolVector(toText(o.name), toText(other.skill?.description ?? '')))
+      const score = cosine(mine, vectorOf(other, toText(o.name)))
       if (score >= CONFUSABLE_FROM) close.push({ name: toText(o.name), score, builtin: false })
     }
     if (close.length === 0) return
