@@ -30,7 +30,7 @@ const rule: ManifestRule = {
   severity: 'warn',
   category: 'best-practice',
   kind: 'manifest',
-  docs: `The tool's name and description read like another tool's in the same request: a builtin tool the manager offers (any of the 30 the compose install's registry holds) or a pack linted before it in the same run. The model picks a tool from these words alone, and may call one for the other. The score is the cosine of the two tools' TF-IDF vectors of name and description words (no model; reported from ${CONFUSABLE_FROM}); each pair of packs is reported once, at the later one.`,
+  docs: `The tool's name and description read like another tool's in the same request: a builtin tool the manager offers (any of the 30 the compose install's registry holds) or a pack linted before it in the same run. The model picks a tool from these words alone, and may call one for the other. The score is the cosine of the two tools' TF-IDF vectors of name and description words (no model; reported from ${CONFUSABLE_FROM}); each pair of packs is reported once, at the later one. Silence proves nothing: on its labelled sample it finds under half of the confusable pairs (those that say the same in other words, or another language, score low); \`eval\` measures the confusion with a model.`,
   examples: {
     bad: [
       {
