@@ -14,7 +14,7 @@ after(T.cleanup)
 // A pack with practice/ findings (class and timeout unset, a short description) and schema/missing.
 makeTree(T.root, {
   ...packWith('skills/a', { name: 'a', description: 'short' }),
-  ...packWith('skills/b', { name: 'b', description: 'short too' }),
+  ...packWith('skills/b', { name: 'b', description: 'tiny text' }),
 })
 const lint = (...args: string[]) => runCliSync(['lint', ...args], { cwd: T.root })
 const rulesOf = (stdout: string) => {

@@ -74,6 +74,11 @@ export class ManifestContext {
   taken: Taken | null = null
   /** Set by the engine: the manager release the check answers for (default: the newest). */
   release: Release = managerRelease()
+  /**
+   * Set by the engine: the packs of the same set registered before this one (their tools go into
+   * the same request), in walk order.
+   */
+  earlier: readonly ManifestContext[] = []
   /** The strict check of the schema, once `loadSchemaVerdict()` has run (null: no schema to check). */
   schemaVerdict: SchemaVerdict | null = null
   /** The params schema's check (problems, or [] when valid), once `loadArgsCheck()` has run. */

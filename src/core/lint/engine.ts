@@ -156,6 +156,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   const release = opts.release ?? managerRelease()
   const builtins = new Set<GoString>(opts.builtins ?? release.builtinSkillKeys)
   const firstPath = new Map<GoString, GoString>()
+  const registered: ManifestContext[] = []
   const order = new Map(RULES.map((r, i) => [r.id, i]))
   const caches = new Map<GoString, BuildCache>()
   const entryCache = newEntryCache()
@@ -251,7 +252,11 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         else {
           const first = firstPath.get(key)
           if (first !== undefined) m.taken = { by: 'pack', path: first }
-          else firstPath.set(key, t.path)
+          else {
+            firstPath.set(key, t.path)
+            m.earlier = registered.slice()
+            registered.push(m)
+          }
         }
       }
       ctx = m

@@ -23,6 +23,7 @@ import practiceAgentToolName from './rules/practice-agent-tool-name.js'
 import practiceBom from './rules/practice-bom.js'
 import practiceCaseInsensitiveKey from './rules/practice-case-insensitive-key.js'
 import practiceClassUnset from './rules/practice-class-unset.js'
+import practiceConfusableTool from './rules/practice-confusable-tool.js'
 import practiceDangerousClass from './rules/practice-dangerous-class.js'
 import practiceDescriptionLength from './rules/practice-description-length.js'
 import practiceDuplicateKey from './rules/practice-duplicate-key.js'
@@ -57,6 +58,7 @@ export const RULES: readonly Rule<Context>[] = [
   practiceDangerousClass,
   practiceDescriptionLength,
   practiceToolSize,
+  practiceConfusableTool,
   practiceTimeoutUnset,
   practiceTimeoutIgnored,
   practiceTimeoutTooLong,

@@ -124,7 +124,10 @@ describe('.ongrid-skill.yaml', () => {
       'repo/vendor/v/skill.json': GOOD('v', { name: 'Bad' }),
       'repo/vendor/v/run.sh': ECHO,
       'repo/sub/.ongrid-skill.yaml': '# nearest wins: no rules here\n',
-      'repo/sub/s/skill.json': GOOD('s', { class: undefined }),
+      'repo/sub/s/skill.json': GOOD('s', {
+        class: undefined,
+        description: 'Lists the users logged in to the host.',
+      }),
       'repo/sub/s/run.sh': ECHO,
       'bad1/.ongrid-skill.yaml': 'rules:\n  no/such-rule: warn\n',
       'bad1/p/skill.json': GOOD('p'),

@@ -19,10 +19,18 @@ const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs')
 let R = ''
 let cleanup = () => {}
 
+/** Descriptions apart (practice/confusable-tool compares the packs checked together). */
+const SAYS: Record<string, string> = {
+  p1: 'Reports the free space of a filesystem, in bytes.',
+  p2: 'Lists the users logged in to the host.',
+  p3: 'Returns the kernel version and OS release.',
+  ig: 'Counts the open TCP connections by state.',
+}
+
 const GOOD = (name: string, entry = 'run.sh') =>
   manifest({
     name,
-    description: 'Reports the free space of a filesystem, in bytes.',
+    description: SAYS[name] ?? 'Reports the free space of a filesystem, in bytes.',
     entry,
     class: 'safe',
     timeout_seconds: 10,

@@ -57,6 +57,7 @@ const DEFAULT_SEVERITY: [string, Severity][] = [
   ['practice/agent-tool-name', 'warn'],
   ['practice/absolute-entry', 'info'],
   ['practice/tool-size', 'warn'],
+  ['practice/confusable-tool', 'warn'],
   ['schema/missing', 'info'],
   ['schema/top-type', 'error'],
   ['schema/property-description', 'warn'],
