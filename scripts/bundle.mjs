@@ -23,9 +23,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
 import { Script } from 'node:vm'
 import { build, transform } from 'esbuild'
 import { packagesOf, writeLicenses } from './licenses.mjs'
+
+// The code caches made below are read by the node bin/run.js starts, with --max-semi-space-size=2,
+// and V8 (Node 22's) rejects a cache made under other flags: they are made under the same one.
+setFlagsFromString('--max-semi-space-size=2')
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = join(ROOT, 'dist', 'bundle')
