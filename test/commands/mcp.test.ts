@@ -1036,9 +1036,15 @@ describe('mcp: the SDK is loaded by mcp only', { timeout: 60_000 }, () => {
   )}`
 
   async function probe(args: string[], input = ''): Promise<string> {
+    // Started as a user starts it (its `#!` line: node with the launcher's flags, which V8 counts
+    // in a code cache's), the hook through NODE_OPTIONS.
     const r = await runCli(args, {
-      node: ['--import', HOOK],
-      env: { ONGRID_SKILL_DEBUG_LOAD: '1', XDG_STATE_HOME: join(R, 'probe-state') },
+      program: true,
+      env: {
+        ONGRID_SKILL_DEBUG_LOAD: '1',
+        XDG_STATE_HOME: join(R, 'probe-state'),
+        NODE_OPTIONS: `--import ${HOOK}`,
+      },
       input,
     })
     return r.stderr
