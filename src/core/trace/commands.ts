@@ -22,6 +22,22 @@ export interface StateCommand {
   seenAs?: EffectKind
 }
 
+/** What docker and podman are asked that changes containers or images. */
+const CONTAINER_VERBS = [
+  'rm',
+  'rmi',
+  'kill',
+  'stop',
+  'start',
+  'restart',
+  'run',
+  'exec',
+  'create',
+  'pull',
+  'prune',
+  'update',
+]
+
 export const STATE_COMMANDS: readonly StateCommand[] = [
   { program: 'rm', seenAs: 'delete', reason: 'deletes files' },
   { program: 'rmdir', seenAs: 'delete', reason: 'deletes directories' },
@@ -77,38 +93,12 @@ export const STATE_COMMANDS: readonly StateCommand[] = [
   },
   {
     program: 'docker',
-    verbs: [
-      'rm',
-      'rmi',
-      'kill',
-      'stop',
-      'start',
-      'restart',
-      'run',
-      'exec',
-      'create',
-      'pull',
-      'prune',
-      'update',
-    ],
+    verbs: CONTAINER_VERBS,
     reason: 'asks the Docker daemon to change containers or images (over its socket: unseen by the trace)',
   },
   {
     program: 'podman',
-    verbs: [
-      'rm',
-      'rmi',
-      'kill',
-      'stop',
-      'start',
-      'restart',
-      'run',
-      'exec',
-      'create',
-      'pull',
-      'prune',
-      'update',
-    ],
+    verbs: CONTAINER_VERBS,
     reason: 'changes containers or images',
   },
   {
