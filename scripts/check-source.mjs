@@ -8,7 +8,8 @@
 // - v8-flags: V8 flags are set at the CLI edge only, never in core;
 // - rule-modules: each lint rule lives in src/core/lint/rules/<id with - for />.ts, one id a file;
 // - rule-ids: the engine and the contexts (src/core/lint/*.ts but the registries) name no rule id:
-//   they read the rules' metadata.
+//   they read the rules' metadata;
+// - test-tree: the test tree follows the rule of docs/testing.md ("Where a test goes").
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -116,6 +117,109 @@ export function engineNamesRule(engineFiles, ids) {
   return problems
 }
 
+/**
+ * Tests that run the built CLI for a behaviour every command shares, each with what it covers
+ * (test/commands/ is otherwise one file, or a few, per command).
+ */
+const SHARED_BEHAVIOURS = new Map([
+  ['ajv-refusals', 'a schema ajv refuses, in each command that compiles schemas'],
+  ['deep-schema', "schemas nested up to Go's 10000 levels, in validate and lint"],
+  ['fifo-dirs', 'a FIFO where a dir or file is expected, in every command that reads one'],
+  ['fuzz-inputs', "the CLI's own input parsers, and the CLI on their inputs"],
+  ['hangs', 'inputs and servers that would make a command hang'],
+  ['hardening', 'planted files, links and modes, in every command'],
+  ['json-contract', 'the --json envelope of every command'],
+  ['json-failures', 'the --json documents of failures, in every command'],
+  ['manager-version', '--manager-version, in every command that takes it'],
+  ['non-utf8-paths', 'paths that are not UTF-8, in every command'],
+  ['quiet', '-q/--quiet, in every command that prints progress'],
+  ['sqlite-missing', 'a Node without node:sqlite, in the commands that use the audit store'],
+  ['terminal-output', 'text from files escaped on a terminal, in every command'],
+  ['walk', 'the default walk of the packs, in validate, lint and test'],
+])
+
+/** Test folders with a rule of their own (not named after a source file), and that rule. */
+const OWN_RULE = new Map([
+  ['differential', 'a Go behaviour each, checked against Go itself'],
+  ['golden', "the manager's texts, from its code as read"],
+  ['editors', 'an editor each, as a user sets it up'],
+  ['bin', 'the launcher (bin/)'],
+  ['helpers', 'the test helpers themselves'],
+  ['fixtures', 'no tests: the packs tests use'],
+])
+
+/** A dash-separated prefix of STEM for which HAS(prefix) holds. */
+function somePrefix(stem, has) {
+  const parts = stem.split('-')
+  for (let i = parts.length; i > 0; i--) if (has(parts.slice(0, i).join('-'))) return true
+  return false
+}
+
+/**
+ * Where each test goes (docs/testing.md): TESTS are paths relative to test/ of *.test.ts(x),
+ * EXISTS(path relative to the root) says whether a source path exists, LIST(path) names a dir's entries.
+ */
+export function testTreeProblems(tests, exists, list) {
+  const problems = []
+  // A command's id with '-' for ' ' (marketplace-pack), and each topic (marketplace).
+  const commands = new Set()
+  const walk = (sub, prefix) => {
+    for (const name of list(sub)) {
+      const id = `${prefix}${name.replace(/\.tsx?$/, '')}`
+      commands.add(id)
+      if (!/\.tsx?$/.test(name)) walk(`${sub}/${name}`, `${id}-`)
+    }
+  }
+  walk('src/commands', '')
+  for (const t of tests) {
+    const parts = t.split('/')
+    const stem = parts.at(-1).replace(/\.test\.tsx?$/, '')
+    const dir = parts.slice(0, -1)
+    const where = `test-tree: test/${t}`
+    if (dir.length === 0) continue // the package as a whole (tarball, single executable, schemas)
+    const area = dir[0]
+    if (OWN_RULE.has(area)) continue
+    if (area === 'commands') {
+      const isCommand = (p) => commands.has(p)
+      if (dir.length > 1) problems.push(`${where}: test/commands/ has no folders`)
+      else if (!somePrefix(stem, isCommand) && !SHARED_BEHAVIOURS.has(stem))
+        problems.push(
+          `${where}: name it <command>[-<aspect>] (src/commands/), or list it in SHARED_BEHAVIOURS`,
+        )
+      continue
+    }
+    if (area === 'scripts') {
+      if (!somePrefix(stem, (p) => exists(`scripts/${p}.mjs`)) && stem !== 'readme-apt')
+        problems.push(`${where}: name it after the script it tests (scripts/<name>.mjs)`)
+      continue
+    }
+    const src = `src/${dir.join('/')}`
+    if (!exists(src)) {
+      problems.push(`${where}: ${src}/ does not exist: test/ mirrors src/`)
+      continue
+    }
+    // A file or folder, or a family: two or more files named <p>-… (rules/secret-*.ts).
+    const named = (p) =>
+      exists(`${src}/${p}.ts`) ||
+      exists(`${src}/${p}.tsx`) ||
+      exists(`${src}/${p}`) ||
+      list(src).filter((n) => n.startsWith(`${p}-`)).length >= 2
+    if (!somePrefix(stem, named))
+      problems.push(`${where}: name it <module>[-<aspect>] after a file or folder of ${src}/`)
+  }
+  return problems
+}
+
+/** The *.test.ts(x) files under DIR, relative to it. */
+function testFiles(dir, sub = '', out = []) {
+  for (const e of readdirSync(join(dir, sub), { withFileTypes: true })) {
+    const p = sub === '' ? e.name : `${sub}/${e.name}`
+    if (e.isDirectory()) testFiles(dir, p, out)
+    else if (/\.test\.tsx?$/.test(e.name)) out.push(p)
+  }
+  return out.sort()
+}
+
 /** Every problem of the tree at ROOT. */
 export function sourceProblems(root) {
   const src = join(root, 'src')
@@ -139,11 +243,17 @@ export function sourceProblems(root) {
     ruleProblems.push('rule-ids: src/core/lint/engine.ts is gone: update this check')
   if (ids.length === 0)
     ruleProblems.push('rule-modules: no rule found in src/core/lint/rules: update this check')
+  const tree = testTreeProblems(
+    testFiles(join(root, 'test')),
+    (p) => existsSync(join(root, p)),
+    (p) => (existsSync(join(root, p)) ? readdirSync(join(root, p)) : []),
+  )
   return [
     ...duplicatedTexts(files),
     ...v8FlagSetters(files),
     ...ruleProblems,
     ...engineNamesRule(engineFiles, ids),
+    ...tree,
   ]
 }
 

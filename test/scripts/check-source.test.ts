@@ -13,6 +13,11 @@ interface CheckSource {
   v8FlagSetters: (files: Files) => string[]
   ruleModules: (files: Files) => { problems: string[]; ids: string[] }
   engineNamesRule: (files: Files, ids: string[]) => string[]
+  testTreeProblems: (
+    tests: string[],
+    exists: (p: string) => boolean,
+    list: (p: string) => string[],
+  ) => string[]
 }
 
 const load = async (): Promise<CheckSource> =>
@@ -82,5 +87,57 @@ describe('the source check (scripts/check-source.mjs)', () => {
     assert.deepEqual(engineNamesRule(files, ['practice/bom']), [
       "rule-ids: src/core/lint/context.ts names practice/bom: read the rule's metadata instead",
     ])
+  })
+
+  test('test-tree: a test is named after its module, command or script; test/ mirrors src/', async () => {
+    const { testTreeProblems } = await load()
+    const tree = new Map<string, string[]>([
+      ['src/core', ['glob.ts', 'lint']],
+      ['src/core/lint', ['engine.ts', 'rules']],
+      ['src/core/lint/rules', ['secret-token.ts', 'secret-private-key.ts', 'schema-top-type.ts']],
+      ['src/commands', ['lint.ts', 'load-dirs.ts', 'marketplace']],
+      ['src/commands/marketplace', ['pack.ts']],
+      ['scripts', ['check-paths.mjs']],
+    ])
+    const exists = (p: string) =>
+      tree.has(p) || [...tree].some(([d, names]) => names.some((n) => `${d}/${n}` === p))
+    const list = (p: string) => tree.get(p) ?? []
+    const good = [
+      'package.test.ts',
+      'core/glob.test.ts',
+      'core/lint/engine-basics.test.ts',
+      'core/lint/rules/secret-masked.test.ts',
+      'commands/lint.test.ts',
+      'commands/load-dirs-strict.test.ts',
+      'commands/marketplace-pack-leftovers.test.ts',
+      'commands/hardening.test.ts',
+      'scripts/check-paths.test.ts',
+      'differential/anything.test.ts',
+    ]
+    assert.deepEqual(testTreeProblems(good, exists, list), [])
+    assert.deepEqual(
+      testTreeProblems(
+        [
+          'core/basics.test.ts',
+          'core/lint/rules/schema-deep.test.ts',
+          'core/nothing/x.test.ts',
+          'commands/themes.test.ts',
+          'commands/sign.test.ts',
+          'commands/x/lint.test.ts',
+          'scripts/other.test.ts',
+        ],
+        exists,
+        list,
+      ),
+      [
+        'test-tree: test/core/basics.test.ts: name it <module>[-<aspect>] after a file or folder of src/core/',
+        'test-tree: test/core/lint/rules/schema-deep.test.ts: name it <module>[-<aspect>] after a file or folder of src/core/lint/rules/',
+        'test-tree: test/core/nothing/x.test.ts: src/core/nothing/ does not exist: test/ mirrors src/',
+        'test-tree: test/commands/themes.test.ts: name it <command>[-<aspect>] (src/commands/), or list it in SHARED_BEHAVIOURS',
+        'test-tree: test/commands/sign.test.ts: name it <command>[-<aspect>] (src/commands/), or list it in SHARED_BEHAVIOURS',
+        'test-tree: test/commands/x/lint.test.ts: test/commands/ has no folders',
+        'test-tree: test/scripts/other.test.ts: name it after the script it tests (scripts/<name>.mjs)',
+      ],
+    )
   })
 })
