@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { RULES } from '../../src/core/lint/registry.js'
-import { cli, fixModes, golden, PACKS, REPO } from '../core/lint/cli.js'
 import { assertJunitValid, haveXmllint } from '../helpers/junit.js'
+import { cli, fixModes, golden, PACKS, REPO } from '../helpers/lint-fixtures.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const FIX = 'test/fixtures/lint/packs'
