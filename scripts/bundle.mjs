@@ -43,7 +43,7 @@ const PARAMS = 'exports, require, module, __filename, __dirname, __ongrid_import
  * Compiled modules left out of the bundle and imported from dist/ when needed: those that import
  * ESM-only packages statically (ink), which `require` cannot load on every Node 20.
  */
-const LEFT_OUT = new Set(['ui/run-view.js', 'ui/test/live.js', 'cli/mcp-sdk.js', 'cli/mcp-http.js'])
+const LEFT_OUT = new Set(['ui/run-view.js', 'ui/test/live.js', 'mcp/sdk.js', 'mcp/sdk-http.js'])
 
 /**
  * Imports of LEFT_OUT modules, and of the npm packages bundled into dist/vendor/ (scripts/vendor.mjs),
@@ -133,19 +133,19 @@ await build({
   logLevel: 'warning',
 })
 
-// The MCP SDK surfaces of `mcp` (dist/cli/mcp-sdk.js; dist/cli/mcp-http.js, Streamable HTTP for
+// The MCP SDK surfaces of `mcp` (dist/mcp/sdk.js; dist/mcp/sdk-http.js, Streamable HTTP for
 // --http), packages and all, as function expressions `(exports, require, module, __filename,
 // __dirname) => void` with their code caches (made after a run, so the functions that run at load
-// are in them). cli/actions/mcp.ts loads them; without them, the same modules are imported from
-// dist/cli/ as ES modules. The SDK is a devDependency: the package ships it only here.
+// are in them). mcp/sdk-load.ts loads them; without them, the same modules are imported from
+// dist/mcp/ as ES modules. The SDK is a devDependency: the package ships it only here.
 const inlined = new Map()
-for (const [name, exported] of [
-  ['mcp-sdk', 'Server'],
-  ['mcp-http', 'StreamableHTTPServerTransport'],
+for (const [name, source, exported] of [
+  ['mcp-sdk', 'sdk.js', 'Server'],
+  ['mcp-http', 'sdk-http.js', 'StreamableHTTPServerTransport'],
 ]) {
   const file = join(OUT, `${name}.js`)
   const sdk = await build({
-    entryPoints: [join(ROOT, 'dist', 'cli', `${name}.js`)],
+    entryPoints: [join(ROOT, 'dist', 'mcp', source)],
     bundle: true,
     platform: 'node',
     format: 'cjs',

@@ -34,8 +34,11 @@ export function meanHint(suggestion: string | undefined, quote = true): string |
   return `did you mean ${quote ? `"${suggestion}"` : suggestion}?`
 }
 
-/** Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring). */
-export function distance(a: string, b: string): number {
+/**
+ * Optimal string alignment distance (Damerau–Levenshtein without repeated edits of a substring);
+ * with `swaps` false, Levenshtein's (a swap of two neighbours is two edits: lint's near-miss keys).
+ */
+export function distance(a: string, b: string, swaps = true): number {
   const m = a.length
   const n = b.length
   if (m === 0) return n
@@ -48,7 +51,8 @@ export function distance(a: string, b: string): number {
     for (let j = 1; j <= n; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1)
+      if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, prev2[j - 2] + 1)
       cur[j] = v
     }
     ;[prev2, prev, cur] = [prev, cur, prev2]

@@ -11,7 +11,7 @@
  * body that is not JSON) is reported (`Bad`) and never passed on; the framer then looks for the
  * next header (`Content-Length:`) and goes on from there.
  */
-import { MAX_MESSAGE_BYTES } from '../core/mcp/frames.js'
+import { MAX_MESSAGE_BYTES } from '../mcp/frames.js'
 
 export { MAX_MESSAGE_BYTES }
 

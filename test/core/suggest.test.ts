@@ -44,6 +44,10 @@ describe('didYouMean', () => {
     assert.equal(distance('ab', 'ba'), 1)
     assert.equal(distance('kitten', 'sitting'), 3)
     assert.equal(distance('ca', 'abc'), 3)
+    // Levenshtein's, for lint's near-miss keys: a swap is two edits.
+    assert.equal(distance('ab', 'ba', false), 2)
+    assert.equal(distance('nmae', 'name', false), 2)
+    assert.equal(distance('kitten', 'sitting', false), 3)
   })
   test('the hint line', () => {
     assert.equal(meanHint('lint'), 'did you mean "lint"?')

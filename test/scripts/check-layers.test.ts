@@ -84,6 +84,38 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
     )
   })
 
+  test('MCP is a layer below cli: it imports no cli, nothing but it imports the SDK or it', async () => {
+    assert.deepEqual(
+      await check({
+        'src/cli/actions/mcp.ts': "import { McpHost } from '../../mcp/host.js'\n",
+        'src/mcp/host.ts':
+          "import { execute } from '../core/executor/executor.js'\nimport { terminalLine } from '../ui/terminal.js'\n",
+        'src/mcp/sdk.ts': "export { Server } from '@modelcontextprotocol/sdk/server/index.js'\n",
+        'src/lsp/framing.ts': "import { MAX_MESSAGE_BYTES } from '../mcp/frames.js'\n",
+      }),
+      [],
+    )
+    assert.deepEqual(
+      await check({
+        'src/mcp/host.ts': "import { onStopSignals } from '../cli/signals.js'\nimport chalk from 'chalk'\n",
+        'src/core/mcp/tools.ts': "import { Slots } from '../../mcp/slots.js'\n",
+        'src/lsp/server.ts': "import { McpHost } from '../mcp/host.js'\n",
+        'src/ui/x.ts': "import type { McpTool } from '../mcp/host.js'\n",
+        'src/cli/actions/mcp.ts': "import { Server } from '@modelcontextprotocol/sdk/server/index.js'\n",
+        'src/commands/mcp.ts': "import { McpHost } from '../mcp/host.js'\n",
+      }),
+      [
+        'src/mcp/host.ts:1: mcp imports src/cli/signals.ts (cli)',
+        'src/mcp/host.ts:2: mcp imports the package chalk',
+        'src/core/mcp/tools.ts:1: core imports src/mcp/slots.ts (mcp)',
+        'src/lsp/server.ts:1: lsp imports src/mcp/host.ts (mcp)',
+        'src/ui/x.ts:1: ui imports src/mcp/host.ts (mcp)',
+        'src/cli/actions/mcp.ts:1: cli imports the package @modelcontextprotocol/sdk/server/index.js',
+        'src/commands/mcp.ts:1: commands imports src/mcp/host.ts (mcp)',
+      ],
+    )
+  })
+
   test('the loader takes nothing of the executor or of lint', async () => {
     assert.deepEqual(
       await check({

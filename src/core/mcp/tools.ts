@@ -1,7 +1,7 @@
 /**
  * The manager's LLM bridge (internal/manager/biz/aiops/tools/skill_bridge.go, v0.13.4) seen from
  * an MCP server: which registered skills become tools and how, what a call sends to the entry,
- * and what comes back. No MCP SDK here: `cli/actions/mcp.ts` puts these on the wire.
+ * and what comes back. No MCP SDK here: `src/mcp/` puts these on the wire.
  *
  * - Tools: `RegisterSafeSkills` walks `AllByClass(safe)`, sorted by key (byte order), and skips a
  *   skill whose schema does not decode (a WARN record); name, description and parameters are

@@ -77,11 +77,11 @@ export interface Uploaded {
 
 /**
  * The multipart request of an upload: `archive` as the field `file` named `name`, framed as the
- * endpoint's own size check counts it (core/marketplace/archive.ts), with a random boundary.
+ * endpoint's own size check counts it (core/marketplace/archive/framing.ts), with a random boundary.
  * Refused before sending when the whole request is past the endpoint's 64 MiB.
  */
 export async function uploadRequest(name: string, archive: Buffer): Promise<{ type: string; data: Buffer }> {
-  const { MAX_UPLOAD, minUploadRequest, uploadFraming } = await import('../marketplace/archive.js')
+  const { MAX_UPLOAD, minUploadRequest, uploadFraming } = await import('../marketplace/archive/framing.js')
   const boundary = `ongrid-skill-${randomBytes(12).toString('hex')}`
   if (minUploadRequest(archive.length, name, boundary) > MAX_UPLOAD) {
     throw new UserError(

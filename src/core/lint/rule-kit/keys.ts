@@ -1,6 +1,6 @@
 import type { KeyEvent } from '../../go/encoding/json/decode.js'
 import { toText } from '../../go/gostring.js'
-import { editDistance } from './util.js'
+import { distance } from '../../suggest.js'
 
 const FIELDS = ['name', 'description', 'schema', 'entry', 'env_allow', 'timeout_seconds', 'class', 'category']
 
@@ -69,7 +69,7 @@ export function nearMiss(key: string): string | null {
   let best: string | null = null
   let bestD = Number.POSITIVE_INFINITY
   for (const f of FIELDS) {
-    const d = editDistance(n, normal(f))
+    const d = distance(n, normal(f), false)
     if (d < bestD) {
       best = f
       bestD = d

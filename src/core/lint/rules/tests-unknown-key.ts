@@ -1,10 +1,10 @@
 import { fromText, type GoString } from '../../go/gostring.js'
 import { type JNode, nodeAt } from '../../json-tree.js'
+import { distance } from '../../suggest.js'
 import { CASE_KEYS, EXPECT_KEYS } from '../../testcases/cases.js'
 import { renameKey } from '../fix.js'
 import { CASE_OK, pack } from '../rule-kit/examples.js'
 import { caseProblemRule } from '../rule-kit/families.js'
-import { editDistance } from '../rule-kit/util.js'
 import type { TextEdit } from '../types.js'
 
 /** The one known key within a slip of `key` (1 edit up to 4 chars, else 2) that `taken` lacks, or null. */
@@ -14,7 +14,7 @@ export function oneNearMatch(
   taken: ReadonlySet<string>,
 ): string | null {
   const limit = key.length <= 4 ? 1 : 2
-  const near = known.filter((k) => !taken.has(k) && editDistance(key.toLowerCase(), k) <= limit)
+  const near = known.filter((k) => !taken.has(k) && distance(key.toLowerCase(), k, false) <= limit)
   return near.length === 1 ? near[0] : null
 }
 

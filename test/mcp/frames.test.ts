@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { LineFramer, MAX_MESSAGE_BYTES, type Oversized } from '../../../src/core/mcp/frames.js'
+import { LineFramer, MAX_MESSAGE_BYTES, type Oversized } from '../../src/mcp/frames.js'
 
 function frame(max: number, chunks: (string | Buffer)[]) {
   const got: (string | Oversized)[] = []

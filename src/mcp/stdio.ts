@@ -1,5 +1,5 @@
 /**
- * MCP over stdio with a bound on each message (core/mcp/frames.ts), in place of the SDK's
+ * MCP over stdio with a bound on each message (mcp/frames.ts), in place of the SDK's
  * StdioServerTransport, which closes on a message past 10 MiB (the server then exits 0 and the
  * client's later requests are lost) and drops a line that is not JSON-RPC without a word.
  *
@@ -10,7 +10,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { LineFramer, MAX_MESSAGE_BYTES, type Oversized } from '../core/mcp/frames.js'
+import { LineFramer, MAX_MESSAGE_BYTES, type Oversized } from './frames.js'
 
 /** JSON-RPC's error codes used here. */
 const PARSE_ERROR = -32700

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { connect, createServer, type Socket } from 'node:net'
 import { test } from 'node:test'
-import { loopbackPeerUid } from '../../src/core/loopback-peer.js'
+import { loopbackPeerUid } from '../../src/mcp/loopback-peer.js'
 
 const TABLE = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
    0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0000000000000000 100 0 0 10 0

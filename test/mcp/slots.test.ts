@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { Slots } from '../../../src/core/mcp/slots.js'
+import { Slots } from '../../src/mcp/slots.js'
 
 test('at most size holders; the next waiter gets a released slot, in order', async () => {
   const s = new Slots(2)

@@ -1,6 +1,6 @@
 /**
  * MCP's stdio framing with a bound: one JSON-RPC message per line, at most MAX_MESSAGE_BYTES
- * each. No MCP SDK here: `cli/mcp-stdio.ts` puts these lines on the SDK's transport interface.
+ * each. No MCP SDK here: `mcp/stdio.ts` puts these lines on the SDK's transport interface.
  *
  * The SDK's own stdio transport holds a line until its newline and, past 10 MiB, drops what it
  * holds and closes: the server then exits 0 and every later request is lost. Here a line past
