@@ -91,6 +91,33 @@ const stray = code.match(/new URL\(["'][^"']*["'], __ongrid_meta_url\)/g)?.filte
 if (stray?.length)
   throw new Error(`bundle: a URL relative to a module that is not in dist/bundle/: ${stray[0]}`)
 
+// Builtins that cost at start and that only some runs use, loaded at their first use: node:child_process
+// brings node:net, node:stream and node:dgram (4-5 ms), and a lint that spawns nothing (no shell entry for
+// ShellCheck) or a validate never needs it. Each import of one is a namespace whose members are read as
+// `ns.member` (esbuild's named imports): the namespace becomes a proxy that requires the module then.
+const LAZY_BUILTINS = ['node:child_process']
+for (const id of LAZY_BUILTINS) {
+  const at = new RegExp(`\\b(import_[A-Za-z0-9_$]+)\\s*=\\s*require\\(${JSON.stringify(id)}\\)`, 'g')
+  const names = [...code.matchAll(at)].map((m) => m[1])
+  if (names.length === 0) throw new Error(`bundle: no import of ${id} left to load lazily`)
+  if (code.split(`require(${JSON.stringify(id)})`).length !== names.length + 1)
+    throw new Error(`bundle: ${id} is required otherwise than as an import namespace`)
+  for (const name of names) {
+    const uses =
+      code.match(new RegExp(`(?<![A-Za-z0-9_$])${name.replaceAll('$', '\\$')}(?![A-Za-z0-9_$])(.)`, 'g')) ??
+      []
+    // Declared (`var a, name, b;` or `name =`) or a member read (`name.x`), nothing else.
+    const other = uses.filter((u) => !/[.,;=\s]$/.test(u))
+    if (other.length > 0)
+      throw new Error(`bundle: ${name} (${id}) is used otherwise than by member: ${other[0]}`)
+  }
+  code = code.replace(at, (_, name) => `${name}=__ongrid_lazy(${JSON.stringify(id)})`)
+}
+code = code.replace(
+  `(function (${PARAMS}) {`,
+  `(function (${PARAMS}) {\nvar __ongrid_lazy = (id) => { let m; return new Proxy({}, { get: (_, k) => (m ??= require(id))[k] }) };`,
+)
+
 // A vm.Script has no module loader of its own: import() of a package goes through the launcher's.
 code = code.replace(/\bimport\((?=["'])/g, '__ongrid_import(')
 const left = code.match(/\bimport\s*\(/)

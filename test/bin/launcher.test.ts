@@ -284,6 +284,38 @@ describe('bin/run.js', () => {
     }
   })
 
+  test('node:child_process is loaded only by a command that spawns (scripts/bundle.mjs, LAZY_BUILTINS)', () => {
+    const probe = join(TMP, 'builtins-probe.cjs')
+    writeFileSync(
+      probe,
+      "process.on('exit', () => require('node:fs').writeSync(2, '\\nloaded: ' + process.moduleLoadList.filter((m) => /^NativeModule child_process$/.test(m)).join(',') + '\\n'))\n",
+    )
+    const loaded = (args: string[]) => {
+      const r = start('program', args, { ...baseEnv(), NODE_OPTIONS: `--require=${probe}` })
+      return { code: r.code, stdout: r.stdout, loaded: /\nloaded: (.*)\n$/.exec(r.stderr)?.[1] }
+    }
+    const v = loaded(['validate', join(REPO, 'examples/skills/disk_usage')])
+    assert.deepEqual(v, { code: 0, stdout: CLEAN, loaded: '' })
+    const py = join(TMP, 'py', 'uptime_py')
+    mkdirSync(py, { recursive: true })
+    writeFileSync(
+      join(py, 'skill.json'),
+      JSON.stringify({
+        name: 'uptime_py',
+        description: 'Report how long the host has been up.',
+        entry: 'run.py',
+      }),
+    )
+    writeFileSync(join(py, 'run.py'), '#!/usr/bin/env python3\nprint("{}")\n', { mode: 0o755 })
+    const l = loaded(['lint', py, '--quiet'])
+    assert.equal(l.loaded, '', l.stdout)
+    // A shell entry is given to ShellCheck: the module is there when it is needed.
+    assert.equal(
+      loaded(['lint', join(REPO, 'examples/skills/disk_usage')]).loaded,
+      'NativeModule child_process',
+    )
+  })
+
   test('a reader that goes away (| head) ends the output quietly, no stack trace', () => {
     const dir = entrylessPacks(join(TMP, 'many'), 400)
     const r = runCliSync(['load-dirs', dir], {
