@@ -75,7 +75,10 @@ describe('bin/run.js', () => {
         ONGRID_SKILL_DEBUG_LOAD: '1',
       })
       assert.equal(r.code, 0, r.stderr)
-      assert.match(r.stderr, /^ongrid-skill: fast path from dist\/bundle\/fast\.js, code cache accepted$/m)
+      assert.match(
+        r.stderr,
+        /^ongrid-skill: fast path from dist\/bundle\/fast-lint\.js, code cache accepted$/m,
+      )
       assert.equal(
         r.stdout,
         `✔ 1 file checked (1 manifest): no problems\nroot: ${join(REPO, 'examples/skills')} (assumed; --root to set it)\n`,
@@ -96,7 +99,7 @@ describe('bin/run.js', () => {
       assert.equal(r.code, 0, r.stderr)
       assert.match(
         r.stderr,
-        /^ongrid-skill: fast path from dist\/bundle\/fast\.js, own code cache (missing|accepted)$/m,
+        /^ongrid-skill: fast path from dist\/bundle\/fast-lint\.js, own code cache (missing|accepted)$/m,
       )
       assert.equal(r.stdout, CLEAN)
     }
@@ -184,6 +187,8 @@ describe('bin/run.js', () => {
     // Another command has its own; one that oclif answers (help) keeps none.
     const run = start('program', ['run', caPack(), '--no-audit'], env)
     assert.equal(run.code, 0, run.stderr)
+    // From the bundle of every command; validate and lint from theirs (scripts/bundle.mjs, BUNDLES).
+    assert.match(run.stderr, /^ongrid-skill: fast path from dist\/bundle\/fast\.js, own code cache missing$/m)
     assert.ok(statSync(join(dir, `ongrid-skill-${hash}-run.cache`)).isFile())
     const help = start('program', ['lint', '--help'], env)
     assert.equal(help.code, 0, help.stderr)
