@@ -304,7 +304,8 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   if (h.err !== null || h.stream === null)
     throw new UserError(`compute pack hash: ${toText(h.err?.error() ?? '')}`)
   const pem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString()
-  const text = signatureJSON(signStream(key, h.stream), pem)
+  // Each file's digest beside the signature, so that a failed verify can name what changed.
+  const text = signatureJSON(signStream(key, h.stream), pem, h.files ?? [])
   // An exclusive temp file beside it, removed on any failure: nothing of ours is left in the pack.
   if (!writeFileAtomic(sigPath, text, { mode: 0o644 }).written)
     throw new UserError(`${sigPath} changed while signing; not overwritten (sign again)`)
