@@ -113,6 +113,24 @@ export function namedPrivateDir(path: string): string {
   return privateDir(dir, [base])
 }
 
+/**
+ * An existing dir something private may be put in (`marketplace keygen`'s keys, temp dirs): its
+ * real path, every dir on it root's or this user's and writable by no one else unless sticky (in
+ * a sticky dir no one else can rename or remove what is ours). Nothing is created. Throws
+ * UnsafeDirError (a missing dir too, with its errno code).
+ */
+export function checkSafeDir(dir: string): string {
+  const uid = euid(dir)
+  let real: string
+  try {
+    real = realpathSync(dir)
+  } catch (e) {
+    throw new UnsafeDirError(`${dir}: ${code(e)}`)
+  }
+  checkAncestors(real, uid)
+  return real
+}
+
 /** mkdir -p, 0700 for each dir made (EEXIST is fine: checked after). */
 function makeDirs(path: string): void {
   const missing: string[] = []
