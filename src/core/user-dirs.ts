@@ -15,7 +15,7 @@
  * for bin/run.js and the single executable, which check their dirs before any other module loads.
  */
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs'
-import { homedir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { dirname, isAbsolute, join, parse, sep } from 'node:path'
 import { UserError } from './errors.js'
 
@@ -129,6 +129,35 @@ export function checkSafeDir(dir: string): string {
   }
   checkAncestors(real, uid)
   return real
+}
+
+/** The private dir temp dirs go in when the OS temp dir is not safe: `<cache>/ongrid-skill/tmp`. */
+export const TEMP_FALLBACK = 'tmp'
+
+/**
+ * Where the program makes its temp dirs (archive extractions, `remote push`'s archive, traces):
+ * the OS temp dir (`$TMPDIR`, else `/tmp`) when checkSafeDir passes it, so that no other user can
+ * rename a dir of ours there and put one of theirs in its place; else (another user may write it
+ * or a dir above it, not sticky; or it is missing) `$XDG_CACHE_HOME/ongrid-skill/tmp/`, a
+ * private dir (privateDir). With neither, an UnsafeDirError naming both.
+ */
+export function tempBase(env: NodeJS.ProcessEnv = process.env): string {
+  const tmp = tmpdir()
+  let why: string
+  try {
+    return checkSafeDir(tmp)
+  } catch (e) {
+    if (!(e instanceof UnsafeDirError)) throw e
+    why = e.message
+  }
+  try {
+    const own = userDir('cache', [TEMP_FALLBACK], env)
+    if (own !== null) return own
+  } catch (e) {
+    if (!(e instanceof UnsafeDirError)) throw e
+    throw new UnsafeDirError(`no safe temp dir: TMPDIR ${why}; and ${e.message}`)
+  }
+  throw new UnsafeDirError(`no safe temp dir: TMPDIR ${why}; and no home for a private one (set TMPDIR)`)
 }
 
 /** mkdir -p, 0700 for each dir made (EEXIST is fine: checked after). */
