@@ -131,6 +131,39 @@ export function checkSafeDir(dir: string): string {
   return real
 }
 
+/**
+ * A file the program keeps in a dir of its own (`<dir>/<name>`, dir made by privateDir: the local
+ * audit store), checked before it is read, creating nothing: `dir`'s parent passes
+ * checkSafeDir, `dir` is a real dir of this user's that no one else may write (checkOwn), and the
+ * file a regular file (not a link) of this user's that no one else may write. A missing dir or
+ * file is not an error here (false: the reader says it is missing); anything else not so is an
+ * UnsafeDirError naming the path.
+ */
+export function checkOwnFile(dir: string, name: string): boolean {
+  const uid = euid(dir)
+  try {
+    lstatSync(dir)
+  } catch (e) {
+    if (code(e) === 'ENOENT') return false
+    throw new UnsafeDirError(`${dir}: ${code(e)}`)
+  }
+  checkSafeDir(dirname(dir))
+  checkOwn(dir, uid)
+  const file = join(dir, name)
+  let st: ReturnType<typeof lstatSync>
+  try {
+    st = lstatSync(file)
+  } catch (e) {
+    if (code(e) === 'ENOENT') return false
+    throw new UnsafeDirError(`${file}: ${code(e)}`)
+  }
+  if (st.isSymbolicLink()) throw new UnsafeDirError(`${file}: a symbolic link, not a file`)
+  if (!st.isFile()) throw new UnsafeDirError(`${file}: not a regular file`)
+  if (st.uid !== uid) throw new UnsafeDirError(`${file}: ${ownedBy(st.uid, uid)}`)
+  if ((st.mode & 0o022) !== 0) throw new UnsafeDirError(`${file}: ${writable(st.mode)}`)
+  return true
+}
+
 /** The private dir temp dirs go in when the OS temp dir is not safe: `<cache>/ongrid-skill/tmp`. */
 export const TEMP_FALLBACK = 'tmp'
 
