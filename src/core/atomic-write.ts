@@ -56,6 +56,7 @@ export interface AtomicOps {
   rename: (from: string, to: string) => void
   unlink: (path: string) => void
   lstat: (path: string) => fs.Stats | undefined
+  fstat: (fd: number) => fs.Stats
 }
 
 const nodeOps: AtomicOps = {
@@ -69,6 +70,7 @@ const nodeOps: AtomicOps = {
   rename: (a, b) => fs.renameSync(a, b),
   unlink: (p) => fs.unlinkSync(p),
   lstat: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
+  fstat: (fd) => fs.fstatSync(fd),
 }
 
 const TEMP_SUFFIX = '.ongrid-tmp'
@@ -258,5 +260,73 @@ function drop(ops: AtomicOps, tmp: string): void {
   if (!live.delete(tmp)) return
   try {
     ops.unlink(tmp)
+  } catch {}
+}
+
+/** Where a file made by createNewFile is: removeCreated removes it only while it is still there. */
+export interface Created {
+  path: string
+  dev: number
+  ino: number
+}
+
+/**
+ * Creates `path` holding `data`, for a file that must never replace anything (`marketplace
+ * keygen`'s keys): `O_CREAT|O_EXCL|O_NOFOLLOW`, so nothing there (a file, a planted symlink,
+ * even a dangling one) is written through or over; mode 0600 from the start, `mode` set with
+ * fchmod once the bytes are in (exact, whatever the umask); every byte written through the
+ * descriptor that open returned, never by name again. Then the name must still be this file
+ * (lstat against fstat): if it was renamed or replaced meanwhile, the bytes written are cut
+ * from the inode (it may now be another user's to read) and it is a WriteError. Any failure
+ * removes the file while the name is still ours. An existing path is a WriteError (EEXIST).
+ */
+export function createNewFile(
+  path: string,
+  data: Buffer | string,
+  mode: number,
+  opts: { ops?: Partial<AtomicOps> } = {},
+): Created {
+  const ops = { ...nodeOps, ...opts.ops }
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data
+  let fd: number
+  try {
+    fd = ops.open(
+      path,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+      0o600,
+    )
+  } catch (e) {
+    throw new WriteError(path, e)
+  }
+  let made: Created | null = null
+  try {
+    const st = ops.fstat(fd)
+    made = { path, dev: st.dev, ino: st.ino }
+    writeAll(ops, fd, bytes)
+    ops.fchmod(fd, mode)
+    ops.fsync(fd)
+    const now = ops.lstat(path)
+    if (now === undefined || !now.isFile() || now.dev !== st.dev || now.ino !== st.ino) {
+      made = null
+      throw new Error('it was moved or replaced while being written (another user can write its dir?)')
+    }
+  } catch (e) {
+    try {
+      ops.ftruncate(fd, 0)
+    } catch {}
+    ops.close(fd)
+    if (made !== null) removeCreated(made, ops)
+    throw e instanceof UserError ? e : new WriteError(path, e)
+  }
+  ops.close(fd)
+  return made
+}
+
+/** Removes a file createNewFile made, only while its name is still that file. */
+export function removeCreated(c: Created, ops: Partial<AtomicOps> = {}): void {
+  const o = { ...nodeOps, ...ops }
+  try {
+    const now = o.lstat(c.path)
+    if (now !== undefined && now.dev === c.dev && now.ino === c.ino) o.unlink(c.path)
   } catch {}
 }

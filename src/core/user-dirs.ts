@@ -15,7 +15,7 @@
  * for bin/run.js and the single executable, which check their dirs before any other module loads.
  */
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs'
-import { homedir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { dirname, isAbsolute, join, parse, sep } from 'node:path'
 import { UserError } from './errors.js'
 
@@ -111,6 +111,86 @@ export function namedPrivateDir(path: string): string {
   const { dir, base } = parse(path.replace(/\/+$/, '') || '/')
   if (base === '') throw new UnsafeDirError(`${path}: the root dir is no private dir`)
   return privateDir(dir, [base])
+}
+
+/**
+ * An existing dir something private may be put in (`marketplace keygen`'s keys, temp dirs): its
+ * real path, every dir on it root's or this user's and writable by no one else unless sticky (in
+ * a sticky dir no one else can rename or remove what is ours). Nothing is created. Throws
+ * UnsafeDirError (a missing dir too, with its errno code).
+ */
+export function checkSafeDir(dir: string): string {
+  const uid = euid(dir)
+  let real: string
+  try {
+    real = realpathSync(dir)
+  } catch (e) {
+    throw new UnsafeDirError(`${dir}: ${code(e)}`)
+  }
+  checkAncestors(real, uid)
+  return real
+}
+
+/**
+ * A file the program keeps in a dir of its own (`<dir>/<name>`, dir made by privateDir: the local
+ * audit store), checked before it is read, creating nothing: `dir`'s parent passes
+ * checkSafeDir, `dir` is a real dir of this user's that no one else may write (checkOwn), and the
+ * file a regular file (not a link) of this user's that no one else may write. A missing dir or
+ * file is not an error here (false: the reader says it is missing); anything else not so is an
+ * UnsafeDirError naming the path.
+ */
+export function checkOwnFile(dir: string, name: string): boolean {
+  const uid = euid(dir)
+  try {
+    lstatSync(dir)
+  } catch (e) {
+    if (code(e) === 'ENOENT') return false
+    throw new UnsafeDirError(`${dir}: ${code(e)}`)
+  }
+  checkSafeDir(dirname(dir))
+  checkOwn(dir, uid)
+  const file = join(dir, name)
+  let st: ReturnType<typeof lstatSync>
+  try {
+    st = lstatSync(file)
+  } catch (e) {
+    if (code(e) === 'ENOENT') return false
+    throw new UnsafeDirError(`${file}: ${code(e)}`)
+  }
+  if (st.isSymbolicLink()) throw new UnsafeDirError(`${file}: a symbolic link, not a file`)
+  if (!st.isFile()) throw new UnsafeDirError(`${file}: not a regular file`)
+  if (st.uid !== uid) throw new UnsafeDirError(`${file}: ${ownedBy(st.uid, uid)}`)
+  if ((st.mode & 0o022) !== 0) throw new UnsafeDirError(`${file}: ${writable(st.mode)}`)
+  return true
+}
+
+/** The private dir temp dirs go in when the OS temp dir is not safe: `<cache>/ongrid-skill/tmp`. */
+export const TEMP_FALLBACK = 'tmp'
+
+/**
+ * Where the program makes its temp dirs (archive extractions, `remote push`'s archive, traces):
+ * the OS temp dir (`$TMPDIR`, else `/tmp`) when checkSafeDir passes it, so that no other user can
+ * rename a dir of ours there and put one of theirs in its place; else (another user may write it
+ * or a dir above it, not sticky; or it is missing) `$XDG_CACHE_HOME/ongrid-skill/tmp/`, a
+ * private dir (privateDir). With neither, an UnsafeDirError naming both.
+ */
+export function tempBase(env: NodeJS.ProcessEnv = process.env): string {
+  const tmp = tmpdir()
+  let why: string
+  try {
+    return checkSafeDir(tmp)
+  } catch (e) {
+    if (!(e instanceof UnsafeDirError)) throw e
+    why = e.message
+  }
+  try {
+    const own = userDir('cache', [TEMP_FALLBACK], env)
+    if (own !== null) return own
+  } catch (e) {
+    if (!(e instanceof UnsafeDirError)) throw e
+    throw new UnsafeDirError(`no safe temp dir: TMPDIR ${why}; and ${e.message}`)
+  }
+  throw new UnsafeDirError(`no safe temp dir: TMPDIR ${why}; and no home for a private one (set TMPDIR)`)
 }
 
 /** mkdir -p, 0700 for each dir made (EEXIST is fine: checked after). */

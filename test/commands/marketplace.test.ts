@@ -121,12 +121,51 @@ describe('ongrid-skill marketplace', () => {
     assert.equal(signed.code, 0)
     assert.match(signed.stdout, /: 2 files signed, /, 'a plural, not file(s)')
     writeFileSync(join(dir, 'skills/hello/SKILL.md'), SKILL.replace('Hi', 'Bye'))
-    const r = cli(['marketplace', 'verify', dir])
+    writeFileSync(join(dir, 'NOTES.md'), 'new')
+    let r = cli(['marketplace', 'verify', dir])
+    assert.equal(r.code, 1)
+    // The manager's line first and unchanged, then the files that changed since signing.
+    assert.match(
+      r.stdout,
+      /^pack: {7}.*\nsignature: {2}failed: ecdsa signature does not verify\nchanged: {4}skills\/hello\/SKILL\.md\nadded: {6}NOTES\.md\nnot signed: 1 file: skills\/hello\/run\.sh\n\n/,
+    )
+    assert.match(
+      r.stdout,
+      /error {2}ecdsa signature does not verify {2}marketplace\/signature-failed\n {14}hint: since signing \(by the digests signature\.json recorded, which the signature does not cover\): changed skills\/hello\/SKILL\.md; added NOTES\.md; re-sign with `ongrid-skill marketplace sign PATH --key KEY\.pem` if that is meant\n/,
+    )
+    r = cli(['marketplace', 'verify', dir, '--json'])
+    assert.equal(r.code, 1)
+    const sig = JSON.parse(r.stdout).signature
+    assert.equal(sig.error, 'ecdsa signature does not verify')
+    assert.deepEqual(sig.changes, {
+      recorded: true,
+      added: ['NOTES.md'],
+      removed: [],
+      changed: ['skills/hello/SKILL.md'],
+    })
+    // The pack refuses it, naming them too.
+    r = cli(['marketplace', 'pack', dir, '-o', join(R, 'next.tgz')])
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /sign again after your last change \(skills\/hello\/SKILL\.md, NOTES\.md\)\n/)
+    // A signature.json from before the digests were recorded: the same verdict, a hint to sign again.
+    const sigPath = join(dir, 'signature.json')
+    writeFileSync(sigPath, readFileSync(sigPath, 'utf8').replace(/,"files_sha256":\{.*\}\}$/, '}'))
+    r = cli(['marketplace', 'verify', dir])
     assert.equal(r.code, 1)
     assert.match(
       r.stdout,
-      /error {2}ecdsa signature does not verify {2}marketplace\/signature-failed\n {14}hint: a signed file \(\*\.md, \*\.json\) changed after signing, or the signature is not this key’s: re-sign with `ongrid-skill marketplace sign PATH --key KEY\.pem`\n/,
+      /signature: {2}failed: ecdsa signature does not verify\nchanges: {4}not recorded \(signature\.json holds no per-file digests\)\n/,
     )
+    assert.match(
+      r.stdout,
+      /error {2}ecdsa signature does not verify {2}marketplace\/signature-failed\n {14}hint: a signed file \(\*\.md, \*\.json\) changed after signing, or the signature is not this key’s: re-sign with `ongrid-skill marketplace sign PATH --key KEY\.pem` \(signature\.json records no per-file digests, so the files cannot be named: signing again records them\)\n/,
+    )
+    assert.deepEqual(JSON.parse(cli(['marketplace', 'verify', dir, '--json']).stdout).signature.changes, {
+      recorded: false,
+      added: [],
+      removed: [],
+      changed: [],
+    })
     const pinned = cli(['marketplace', 'verify', dir, '--pinned-key', join(R, 'other.pub')])
     assert.match(pinned.stdout, /hint: signed with another key than the pinned one/)
   })

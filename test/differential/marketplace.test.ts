@@ -357,6 +357,8 @@ test('the pack hash and VerifySignature over generated trees, keys and damage', 
   const reqs: object[] = []
   const ours: unknown[] = []
   const labels: string[] = []
+  const withDigests: number[] = []
+  const digests = (i: number) => rand.chance(0.5) && withDigests.push(i) > 0
   for (let i = 0; i < 120; i++) {
     const dir = path.join(top, `p${i}`)
     mkdirSync(dir)
@@ -377,7 +379,12 @@ test('the pack hash and VerifySignature over generated trees, keys and damage', 
     const kind = rand.int(7)
     const sigPath = path.join(dir, 'signature.json')
     rmSync(sigPath, { recursive: true, force: true })
-    if (kind === 0) writeFileSync(sigPath, signatureJSON(sign('sha256', stream, key.privateKey), pem))
+    // As `marketplace sign` writes it (with each file's digest, a key Go's json.Unmarshal ignores), or bare.
+    if (kind === 0)
+      writeFileSync(
+        sigPath,
+        signatureJSON(sign('sha256', stream, key.privateKey), pem, digests(i) ? (h.files ?? []) : undefined),
+      )
     else if (kind === 1)
       writeFileSync(sigPath, signatureJSON(sign('sha256', h.digest ?? Buffer.alloc(0), key.privateKey), pem))
     else if (kind === 2) {
@@ -429,6 +436,11 @@ test('the pack hash and VerifySignature over generated trees, keys and damage', 
     verify.check(labels[i], { state: v.state, err: goErr }, ours[2 * i + 1])
   }
   finish({ diagnostic: () => {} }, [hash, verify])
+  // Go verified signature.json files that hold the digests `marketplace sign` records.
+  assert.ok(
+    withDigests.some((i) => answers[2 * i + 1].state === 'verified'),
+    `${withDigests}`,
+  )
 })
 
 test('keys in PEM: parseECDSAPublicKey texts as Go’s', { skip }, () => {

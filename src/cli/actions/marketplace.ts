@@ -206,7 +206,8 @@ function isLink(p: string): boolean {
 /** `marketplace keygen [-o FILE]`: a P-256 private key (0600) and FILE.pub, never over existing files. */
 export async function marketplaceKeygenAction({ flags }: InputOf<typeof MarketplaceKeygen>): Promise<number> {
   const { createHash, generateKeyPairSync } = await import('node:crypto')
-  const { rmSync, writeFileSync } = await import('node:fs')
+  const { createNewFile, removeCreated } = await import('../../core/atomic-write.js')
+  const { checkSafeDir, UnsafeDirError } = await import('../../core/user-dirs.js')
   if (flags.output !== undefined && flags.out !== undefined)
     throw new UserError('--out is the old name of -o/--output: give one of them')
   const given = flags.output ?? flags.out
@@ -223,25 +224,31 @@ export async function marketplaceKeygenAction({ flags }: InputOf<typeof Marketpl
   const pubOut = `${out.replace(/\.pem$/, '')}.pub`
   refuseExisting(out, flag)
   refuseExisting(pubOut, flag)
+  // A private key only where no other user can swap, move or remove it (sticky /tmp is fine).
+  try {
+    checkSafeDir(dirname(out))
+  } catch (e) {
+    if (!(e instanceof UnsafeDirError)) throw e
+    // A dir that is missing: the create below says so, in Go's words.
+    if (existsSync(dirname(out)))
+      throw new UserError(
+        `cannot write ${out}: ${e.message}`,
+        EXIT.usage,
+        'a private key goes only in a dir that no other user can write: choose one of your own with -o',
+      )
+  }
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
   const priv = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
   const pub = publicKey.export({ type: 'spki', format: 'pem' }).toString()
   const der = publicKey.export({ type: 'spki', format: 'der' })
-  const made: string[] = []
+  // Each created exclusively (never through a planted link, never over a file) and written
+  // through its own descriptor; the private key is removed if the public one cannot be written.
+  const key = createNewFile(out, priv, 0o600)
   try {
-    for (const [path, text, mode] of [
-      [out, priv, 0o600],
-      [pubOut, pub, 0o644],
-    ] as const) {
-      // Exclusive: created here, so removed here if it cannot be written whole.
-      writeFileSync(path, '', { mode, flag: 'wx' })
-      made.push(path)
-      writeFileSync(path, text)
-    }
+    createNewFile(pubOut, pub, 0o644)
   } catch (e) {
-    for (const p of made) rmSync(p, { force: true })
-    const path = (e as { path?: unknown }).path
-    throw new UserError(`cannot write ${typeof path === 'string' ? path : out}: ${reasonText(e)}`)
+    removeCreated(key)
+    throw e
   }
   const fingerprint = createHash('sha256').update(der).digest('hex')
   if (flags.json === true) {
@@ -304,7 +311,8 @@ async function signAction({ args, flags }: InputOf<typeof MarketplaceSign>): Pro
   if (h.err !== null || h.stream === null)
     throw new UserError(`compute pack hash: ${toText(h.err?.error() ?? '')}`)
   const pem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString()
-  const text = signatureJSON(signStream(key, h.stream), pem)
+  // Each file's digest beside the signature, so that a failed verify can name what changed.
+  const text = signatureJSON(signStream(key, h.stream), pem, h.files ?? [])
   // An exclusive temp file beside it, removed on any failure: nothing of ours is left in the pack.
   if (!writeFileAtomic(sigPath, text, { mode: 0o644 }).written)
     throw new UserError(`${sigPath} changed while signing; not overwritten (sign again)`)

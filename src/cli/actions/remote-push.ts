@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import type RemotePush from '../../commands/remote/push.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { readFileBounded, TooLargeError } from '../../core/read-bounded.js'
+import { tempBase } from '../../core/user-dirs.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes, osPath } from '../os-bytes.js'
 
@@ -53,7 +53,7 @@ export async function pushPrepare(
 /** `marketplace pack DIR -o TMP/…`: its report goes to stderr (stdout is push's). */
 async function packDir(path: string, json: boolean) {
   const { marketplacePackForUpload } = await import('./marketplace.js')
-  const dir = mkdtempSync(join(tmpdir(), 'ongrid-skill-push-'))
+  const dir = mkdtempSync(join(tempBase(), 'ongrid-skill-push-'))
   const cleanup = () => rmSync(dir, { recursive: true, force: true })
   const out = join(dir, 'pack.tar.gz')
   const write = process.stdout.write

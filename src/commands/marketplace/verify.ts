@@ -9,7 +9,7 @@ export default class MarketplaceVerify extends BaseCommand {
   static override summary = "A pack's signature state and the manager's exact error text"
 
   static override description =
-    `Verifies signature.json as the manager does after an install: \`verified\`, \`unsigned\` (no signature.json at the root) or \`failed\` with the manager's error (bad JSON, base64 or PEM as Go's decoders see them, a key that is not ECDSA, a pin mismatch, \`ecdsa signature does not verify\`). The signature covers only *.md and *.json files: the others are listed.
+    `Verifies signature.json as the manager does after an install: \`verified\`, \`unsigned\` (no signature.json at the root) or \`failed\` with the manager's error (bad JSON, base64 or PEM as Go's decoders see them, a key that is not ECDSA, a pin mismatch, \`ecdsa signature does not verify\`). The signature covers only *.md and *.json files: the others are listed. After \`ecdsa signature does not verify\`, the signed files changed, added and removed since signing are named, from the digests \`marketplace sign\` records in signature.json (they never decide the verdict).
 
 An archive is extracted as the upload endpoint does it first.
 

@@ -3,6 +3,8 @@
  * (node:sqlite, mysql2) are imported here, lazily, only for the source in use.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import { checkOwnFile } from '../user-dirs.js'
 import type { Dialect } from './ddl.js'
 import type { MysqlTarget, Source } from './dsn.js'
 import { AuditError, mysqlFailure, sqliteFailure } from './errors.js'
@@ -40,6 +42,10 @@ export async function openDb(source: Source, signal?: AbortSignal): Promise<Db> 
  * locked by a rollback-journal writer is retried for SQLITE_LOCK_WAIT_MS, then reported.
  */
 export async function openSqlite(path: string, local: boolean): Promise<Db> {
+  // The default store is read only as `run` writes it: in a dir of this user's own, the file
+  // theirs and no one else's to write (another user's planted rows are never shown as yours).
+  // A `sqlite:PATH` is the user's own choice, read as given.
+  if (local) checkOwnFile(dirname(path), basename(path))
   if (!existsSync(path)) {
     throw new AuditError(
       local

@@ -5,6 +5,7 @@ import type { ExecuteResult } from '../executor/executor.js'
 import { type GoString, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { nowNs } from '../go/time/format.js'
+import { APP_DIR, xdgBase } from '../user-dirs.js'
 import type { Database, OpenOptions } from './sqlite.js'
 import { localOffsetMinutes, sqliteTime } from './time.js'
 
@@ -91,11 +92,13 @@ export type AuditOutcome =
   | { recorded: true; path: string; id: number }
   | { recorded: false; path?: string; reason: string }
 
-/** $XDG_STATE_HOME/ongrid-skill/audit.db (XDG's default state dir is ~/.local/state). */
+/**
+ * $XDG_STATE_HOME/ongrid-skill/audit.db (XDG's default state dir is ~/.local/state; a relative
+ * $XDG_STATE_HOME is ignored, as the spec says): the dir `run` checks with userDir('state').
+ */
 export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
-  const state =
-    env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state')
-  return join(state, 'ongrid-skill', 'audit.db')
+  const state = xdgBase('state', env) ?? join(homedir(), '.local', 'state')
+  return join(state, APP_DIR, 'audit.db')
 }
 
 /**

@@ -4,9 +4,9 @@
  * rule alone, its fixes computed (nothing written), the dir removed.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fromText } from '../go/gostring.js'
+import { tempBase } from '../user-dirs.js'
 import type { Context } from './context.js'
 import { check } from './engine.js'
 import { planFixes } from './fix.js'
@@ -40,7 +40,7 @@ export function writeExample(dir: string, e: RuleExample): void {
 export async function exampleDiffs(rule: Rule<Context>): Promise<string[]> {
   const out: string[] = []
   for (const e of rule.examples.bad) {
-    const dir = mkdtempSync(join(tmpdir(), 'ongrid-skill-example-'))
+    const dir = mkdtempSync(join(tempBase(), 'ongrid-skill-example-'))
     try {
       writeExample(dir, e)
       const r = await check({ paths: [fromText(join(dir, e.path ?? 'skills'))], rules: [rule], set: 'all' })

@@ -15,6 +15,8 @@ import { capabilityDeclarationJSON } from './capabilities.js'
 import { checkInstall, type InstallCheck, stagingBasename, type TrustConfig } from './install.js'
 import { marketplaceRule, UNSIGNED_MESSAGE, warningRuleId } from './rules.js'
 import {
+  type FileChanges,
+  fileChanges,
   listPackFiles,
   PIN_MISMATCH,
   SIGNATURE_MISMATCH,
@@ -62,6 +64,12 @@ export interface CheckDocument {
     hash: string | null
     curve: string | null
     uncovered: string[]
+    /**
+     * After `ecdsa signature does not verify`: the signed files added, removed and changed since
+     * `marketplace sign` recorded their digests (`recorded` false: signature.json holds no such
+     * list); null otherwise. Never part of the verdict.
+     */
+    changes: SignatureChanges | null
   } | null
   /** The trust settings used (verify: the pin only). */
   trust: {
@@ -73,6 +81,10 @@ export interface CheckDocument {
     from?: Record<string, 'flag' | 'env' | 'default'>
   } | null
   findings: MarketplaceFinding[]
+}
+
+export interface SignatureChanges extends FileChanges {
+  recorded: boolean
 }
 
 interface CredentialSlot {
@@ -195,7 +207,15 @@ export function signatureDoc(v: Verdict, root: GoString): NonNullable<CheckDocum
     hash: v.hash ?? null,
     curve: v.curve ?? null,
     uncovered: uncoveredOf(root),
+    changes: changesOf(v),
   }
+}
+
+/** What changed since signing, for a signature that does not verify over the pack's hash. */
+function changesOf(v: Verdict): SignatureChanges | null {
+  if (v.state !== 'failed' || v.err?.error() !== SIGNATURE_MISMATCH || v.files === undefined) return null
+  if (v.recorded === undefined) return { recorded: false, added: [], removed: [], changed: [] }
+  return { recorded: true, ...fileChanges(v.recorded, v.files) }
 }
 
 /** A check or verify document for the target with nothing found yet. */
@@ -351,7 +371,7 @@ export function verifyDocument(
   const v = verifySignature(t.root, pinnedKey)
   doc.signature = signatureDoc(v, t.root)
   if (v.state === 'failed') {
-    const hint = signatureFailedHint(v.err?.error() ?? '')
+    const hint = signatureFailedHint(v.err?.error() ?? '', doc.signature.changes)
     doc.findings.push(
       finding(
         'marketplace/signature-failed',
@@ -406,10 +426,33 @@ function finding(
   }
 }
 
-/** What to do after a failed verify, by the manager's text (ours: the manager says nothing more). */
-export function signatureFailedHint(err: string): string | undefined {
-  if (err === SIGNATURE_MISMATCH)
-    return 'a signed file (*.md, *.json) changed after signing, or the signature is not this key’s: re-sign with `ongrid-skill marketplace sign PATH --key KEY.pem`'
+const RESIGN = 're-sign with `ongrid-skill marketplace sign PATH --key KEY.pem`'
+
+/** At most `n` names, then how many more. */
+export function someNames(names: string[], n = 5): string {
+  return names.length <= n ? names.join(', ') : `${names.slice(0, n).join(', ')} and ${names.length - n} more`
+}
+
+/**
+ * What to do after a failed verify, by the manager's text (ours: the manager says nothing more);
+ * after a mismatch, the files that changed since signing when signature.json recorded them.
+ */
+export function signatureFailedHint(
+  err: string,
+  changes: SignatureChanges | null = null,
+): string | undefined {
+  if (err === SIGNATURE_MISMATCH) {
+    if (changes === null || !changes.recorded)
+      return `a signed file (*.md, *.json) changed after signing, or the signature is not this key’s: ${RESIGN} (signature.json records no per-file digests, so the files cannot be named: signing again records them)`
+    const parts = [
+      changes.changed.length > 0 ? `changed ${someNames(changes.changed)}` : '',
+      changes.added.length > 0 ? `added ${someNames(changes.added)}` : '',
+      changes.removed.length > 0 ? `removed ${someNames(changes.removed)}` : '',
+    ].filter((p) => p !== '')
+    if (parts.length === 0)
+      return `no signed file differs from the digests recorded at signing: the sig or pub_key in signature.json was changed (or its list); ${RESIGN}`
+    return `since signing (by the digests signature.json recorded, which the signature does not cover): ${parts.join('; ')}; ${RESIGN} if that is meant`
+  }
   if (err === PIN_MISMATCH)
     return 'signed with another key than the pinned one: sign with the pinned key’s private key, or pin this pack’s pub_key'
   if (

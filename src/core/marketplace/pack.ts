@@ -13,7 +13,7 @@ import { base } from '../go/path/filepath/path.js'
 import { NotRegularError, readRegularSized, sizeText, TooLargeError } from '../read-bounded.js'
 import { MAX_EXTRACTED_FILE } from './archive/limits.js'
 import type { PackEntry } from './archive-write.js'
-import type { CheckDocument } from './check.js'
+import { type CheckDocument, someNames } from './check.js'
 import { checkInstall, STRICT_ID, stagingBasename } from './install.js'
 import { listPackFiles } from './signature.js'
 
@@ -154,8 +154,10 @@ export function packSource(doc: CheckDocument): { id: string; version: string; s
   // check has verified the source as the manager would (without a pin).
   const sig = doc.signature ?? { state: 'unsigned', error: null, hash: null }
   if (sig.state === 'failed') {
+    const c = doc.signature?.changes
+    const named = c?.recorded === true ? [...c.changed, ...c.added, ...c.removed] : []
     throw new UserError(
-      `signature.json does not verify (${sig.error}); sign again after your last change`,
+      `signature.json does not verify (${sig.error}); sign again after your last change${named.length > 0 ? ` (${someNames(named)})` : ''}`,
       EXIT.findings,
     )
   }

@@ -2,7 +2,7 @@
  * The scratch dirs archives are extracted into (`marketplace check|verify ARCHIVE`, `pack`'s own
  * check of what it wrote). Each extraction gets `ongrid-skill-<pid>-<random>/` under a memory
  * file system when there is one (creating a thousand small files there costs a fraction of a
- * disk's), else the temp dir; the tree goes in an `ongrid-pack-<random>` dir inside it (the
+ * disk's), else the temp dir (a private one when the temp dir is not safe: `tempBase`); the tree goes in an `ongrid-pack-<random>` dir inside it (the
  * name the manager's staging dir has). Such a dir is removed
  * - by its extraction's cleanup, on every path that returns or throws;
  * - by `removeAllScratch`, which the CLI's stop-signal handler calls;
@@ -11,18 +11,21 @@
  *   (`reapStale`), so at most one interrupted extraction's files wait for the next run.
  */
 import * as fs from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { checkSafeDir, tempBase } from '../user-dirs.js'
 
 const PREFIX = 'ongrid-skill-'
 
-/** Where extractions may go, best first. */
+/**
+ * Where extractions may go, best first: /dev/shm when it is there, writable and as safe as a temp
+ * dir must be (checkSafeDir: no other user can swap a dir of ours in it), then tempBase().
+ */
 export function scratchPlaces(): string[] {
-  const dirs = [tmpdir()]
+  const dirs = [tempBase()]
   try {
     if (fs.statSync('/dev/shm').isDirectory()) {
       fs.accessSync('/dev/shm', fs.constants.W_OK)
-      dirs.unshift('/dev/shm')
+      dirs.unshift(checkSafeDir('/dev/shm'))
     }
   } catch {}
   return dirs

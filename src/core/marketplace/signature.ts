@@ -3,6 +3,7 @@
  * and texts in their order, computePackHash's canonical stream, and the signing side that
  * produces what it verifies (ECDSA with SHA-256 over the stream, ASN.1 DER).
  */
+import { isUtf8 } from 'node:buffer'
 import { createHash, type KeyObject, sign as nodeSign, verify as nodeVerify } from 'node:crypto'
 import { parsePKIXPublicKey } from '../go/crypto/x509/pkix.js'
 import { decodeString } from '../go/encoding/base64/base64.js'
@@ -33,6 +34,19 @@ export interface Verdict {
   hash?: string
   /** The key's curve, when the pack key parsed as ECDSA. */
   curve?: string
+  /** Each hashed file's SHA-256, in the stream's order, when the pack was hashed. */
+  files?: FileDigest[]
+  /**
+   * The per-file digests `marketplace sign` recorded in signature.json (FILES_KEY), when it
+   * holds a usable list: ours, not the manager's, and not covered by the signature.
+   */
+  recorded?: Map<string, string>
+}
+
+/** One hashed file: its relative path and the SHA-256 of the bytes the stream holds for it. */
+export interface FileDigest {
+  rel: GoString
+  sha256: Buffer
 }
 
 export interface SignableFile {
@@ -90,24 +104,31 @@ export function listPackFiles(packPath: GoString): { files: PackFiles; err: GoEr
   return { files: { signable, uncovered }, err }
 }
 
-/** computePackHash(packPath): SHA-256 of the stream, or the error (walk errors raw, `read <rel>: …`). */
+/**
+ * computePackHash(packPath): SHA-256 of the stream, or the error (walk errors raw, `read <rel>: …`);
+ * with each file's own SHA-256, of the very bytes that went into the stream.
+ */
 export function computePackHash(packPath: GoString): {
   digest: Buffer | null
   stream: Buffer | null
+  files: FileDigest[] | null
   err: GoError | null
 } {
   const { files, err } = listPackFiles(packPath)
-  if (err !== null) return { digest: null, stream: null, err }
+  if (err !== null) return { digest: null, stream: null, files: null, err }
   const parts: Buffer[] = []
+  const digests: FileDigest[] = []
   const zero = Buffer.from([0])
   for (const f of files.signable) {
     // Regular as the walk saw it (Lstat): a FIFO or device is never among them.
     const data = readPackFile(f.full, { regular: true })
-    if (!data.ok) return { digest: null, stream: null, err: new WrapError(`read ${f.rel}: `, data.err) }
+    if (!data.ok)
+      return { digest: null, stream: null, files: null, err: new WrapError(`read ${f.rel}: `, data.err) }
     parts.push(toBuffer(f.rel), zero, data.value, zero)
+    digests.push({ rel: f.rel, sha256: createHash('sha256').update(data.value).digest() })
   }
   const stream = Buffer.concat(parts)
-  return { digest: createHash('sha256').update(stream).digest(), stream, err: null }
+  return { digest: createHash('sha256').update(stream).digest(), stream, files: digests, err: null }
 }
 
 export type KeyParse =
@@ -167,16 +188,21 @@ export function verifySignature(packPath: GoString, expectedKey: GoString): Verd
     return fail(new WrapError('compute pack hash: ', hash.err ?? new ErrorString('')))
   }
   const hex = hash.digest.toString('hex')
+  const files = hash.files ?? []
   if (!verifyStream(key.key, hash.stream, sigBytes.value)) {
+    // Only now, and only to name files: the verdict above never looks at the list.
+    const recorded = recordedDigests(raw.value)
     return {
       state: 'failed',
       err: new ErrorString(SIGNATURE_MISMATCH),
       exact: true,
       hash: hex,
       curve: key.curve,
+      files,
+      ...(recorded === null ? {} : { recorded }),
     }
   }
-  return { state: 'verified', err: null, exact: true, hash: hex, curve: key.curve }
+  return { state: 'verified', err: null, exact: true, hash: hex, curve: key.curve, files }
 }
 
 /** ecdsa.VerifyASN1(key, sha256(stream), sig): OpenSSL's DER check is as strict as Go's. */
@@ -197,8 +223,84 @@ export function signStream(privateKey: KeyObject, stream: Buffer): Buffer {
   return nodeSign('sha256', stream, { key: privateKey, dsaEncoding: 'der' })
 }
 
-/** The signature.json bytes, as the reference signer's json.Marshal writes them (one line). */
-export function signatureJSON(sig: Buffer, publicKeyPEM: string): string {
+/**
+ * The key under which `marketplace sign` records each signed file's SHA-256 in signature.json:
+ * `{"<rel>": "<hex>", …}`. The manager decodes signature.json with json.Unmarshal into
+ * `{sig, pub_key}` (v0.10.1 to v0.13.4 alike), which ignores other keys; this one matches
+ * neither of them case-insensitively. It is not covered by the signature: it only names files
+ * after a failure, never decides one.
+ */
+export const FILES_KEY = 'files_sha256'
+
+/**
+ * The signature.json bytes: the reference signer's one line (json.Marshal of `{sig, pub_key}`),
+ * then, when given, the files' digests (names that are not UTF-8 cannot be written as JSON
+ * keys: they are left out, and so never named).
+ */
+export function signatureJSON(sig: Buffer, publicKeyPEM: string, files?: FileDigest[]): string {
   const pub = Buffer.from(publicKeyPEM, 'utf8').toString('base64')
-  return `{"sig":"${sig.toString('base64')}","pub_key":"${pub}"}`
+  const head = `{"sig":"${sig.toString('base64')}","pub_key":"${pub}"`
+  if (files === undefined) return `${head}}`
+  const list: Record<string, string> = Object.create(null)
+  for (const f of files) {
+    const name = utf8Name(f.rel)
+    if (name !== null) list[name] = f.sha256.toString('hex')
+  }
+  return `${head},"${FILES_KEY}":${JSON.stringify(list)}}`
+}
+
+/** A path's text when its bytes are UTF-8 (a name JSON can hold exactly), else null. */
+function utf8Name(rel: GoString): string | null {
+  const b = toBuffer(rel)
+  return isUtf8(b) ? b.toString('utf8') : null
+}
+
+/**
+ * The digests recorded in signature.json's bytes, or null when there is no usable list (signed
+ * before lists were recorded, by another signer, or a list that is not `{name: 64 hex}`).
+ */
+export function recordedDigests(raw: Buffer): Map<string, string> | null {
+  let doc: unknown
+  try {
+    doc = JSON.parse(raw.toString('utf8'))
+  } catch {
+    return null
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return null
+  const list = (doc as Record<string, unknown>)[FILES_KEY]
+  if (typeof list !== 'object' || list === null || Array.isArray(list)) return null
+  const out = new Map<string, string>()
+  for (const [name, hex] of Object.entries(list)) {
+    if (typeof hex !== 'string' || !/^[0-9a-f]{64}$/.test(hex)) return null
+    out.set(name, hex)
+  }
+  return out
+}
+
+/** The signed files added, removed and changed since the list was recorded (names sorted by bytes). */
+export interface FileChanges {
+  added: string[]
+  removed: string[]
+  changed: string[]
+}
+
+/**
+ * The tree's digests (`files`, as computePackHash gives them) against the recorded ones. Names
+ * that are not UTF-8 were never recorded and are not compared.
+ */
+export function fileChanges(recorded: Map<string, string>, files: FileDigest[]): FileChanges {
+  const added: string[] = []
+  const changed: string[] = []
+  const seen = new Set<string>()
+  for (const f of files) {
+    const name = utf8Name(f.rel)
+    if (name === null) continue
+    seen.add(name)
+    const was = recorded.get(name)
+    if (was === undefined) added.push(name)
+    else if (was !== f.sha256.toString('hex')) changed.push(name)
+  }
+  const removed = [...recorded.keys()].filter((n) => !seen.has(n))
+  const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
+  return { added: added.sort(byBytes), removed: removed.sort(byBytes), changed: changed.sort(byBytes) }
 }

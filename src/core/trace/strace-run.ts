@@ -11,13 +11,14 @@
 
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
-import { constants as osConstants, tmpdir } from 'node:os'
+import { constants as osConstants } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { startFailureMessage } from '../executor/entry-preflight.js'
 import type { ExecuteResult } from '../executor/executor.js'
 import type { GoString } from '../go/gostring.js'
 import { errnoValue } from '../go/os/errors.js'
 import { readFileBounded } from '../read-bounded.js'
+import { tempBase } from '../user-dirs.js'
 import { type Effect, effects, TRACED_SYSCALLS } from './effects.js'
 import { parseTrace } from './strace-line.js'
 
@@ -178,7 +179,7 @@ export function startTrace(
 ): TraceSession {
   const max = opts.maxBytes ?? MAX_TRACE_BYTES
   // mkdtemp makes the dir 0700 and new: no one else can write or read the trace.
-  const dir = mkdtempSync(join(tmpdir(), 'ongrid-skill-trace-'))
+  const dir = mkdtempSync(join(tempBase(), 'ongrid-skill-trace-'))
   const file = join(dir, 'trace')
   // dd writes each read as it comes (head -c holds a buffer, lost when the group is killed), up
   // to the bound; cat then drains the rest so that strace never blocks on a full pipe.

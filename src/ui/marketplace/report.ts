@@ -4,7 +4,7 @@
  */
 import type { FileReport } from '../../core/lint/engine.js'
 import type { Finding, RuleMeta } from '../../core/lint/types.js'
-import { type CheckDocument, NOT_EXACT } from '../../core/marketplace/check.js'
+import { type CheckDocument, NOT_EXACT, someNames } from '../../core/marketplace/check.js'
 import { DEVMODE_ENV, PINNED_PUBKEY_ENV, REQUIRE_SIGNED_ENV } from '../../core/marketplace/install.js'
 import { envelope } from '../envelope.js'
 import { filesJson } from '../lint/json.js'
@@ -91,6 +91,16 @@ export function summary(doc: CheckDocument, rel: (p: string) => string, terminal
   if (doc.signature) {
     const s = doc.signature
     line('signature', s.error ? `${s.state}: ${s.error}${s.exact ? '' : NOT_EXACT}` : s.state)
+    // The manager's line first; then, ours, what changed since signing.
+    const c = s.changes
+    if (c !== null && !c.recorded) line('changes', 'not recorded (signature.json holds no per-file digests)')
+    else if (c !== null) {
+      if (c.changed.length > 0) line('changed', someNames(c.changed, 10))
+      if (c.added.length > 0) line('added', someNames(c.added, 10))
+      if (c.removed.length > 0) line('removed', someNames(c.removed, 10))
+      if (c.changed.length + c.added.length + c.removed.length === 0)
+        line('changes', 'none in the signed files (the sig or pub_key was changed)')
+    }
     if (s.uncovered.length > 0)
       line(
         'not signed',

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict'
 import { createHash, generateKeyPairSync, sign } from 'node:crypto'
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
+import { signatureDoc } from '../../../src/core/marketplace/check.js'
 import {
   computePackHash,
+  FILES_KEY,
+  listPackFiles,
   signatureJSON,
   signStream,
   verifySignature,
@@ -24,11 +27,18 @@ function pack(nodes: Parameters<typeof makeTree>[1]): string {
 const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
 const pubPEM = key.publicKey.export({ type: 'spki', format: 'pem' }).toString()
 
-function signPack(dir: string, k = key): void {
+/** Signs as `marketplace sign` does (with the files' digests), or as signers before it did (`digests` false). */
+function signPack(dir: string, k = key, digests = true): void {
   const h = computePackHash(dir)
   assert.equal(h.err, null)
   const pem = k.publicKey.export({ type: 'spki', format: 'pem' }).toString()
-  writeFileSync(join(dir, 'signature.json'), signatureJSON(signStream(k.privateKey, h.stream as Buffer), pem))
+  const sig = signStream(k.privateKey, h.stream as Buffer)
+  writeFileSync(join(dir, 'signature.json'), signatureJSON(sig, pem, digests ? (h.files ?? []) : undefined))
+}
+
+/** What changed since signing, as verify reports it (null: nothing to report). */
+function changes(dir: string) {
+  return signatureDoc(verifySignature(dir, ''), dir).changes
 }
 
 function verdict(dir: string, pin = ''): string {
@@ -169,4 +179,110 @@ test('a symlinked signature.json is followed; a symlinked root hashes nothing', 
   const link = join(root, `link${n++}`)
   symlinkSync(dir, link)
   assert.equal(verdict(link), 'failed: ecdsa signature does not verify')
+})
+
+test('the digests signature.json records: one per hashed file, over the bytes the stream holds', () => {
+  const dir = pack({
+    ...PACK,
+    'b.md': 'B',
+    '.md': 'dot',
+    'deep/signature.json': 'not hashed',
+    'Signature.JSON': 'hashed',
+    'x.md.bak': 'not hashed',
+    'link.md': { link: 'b.md' },
+  })
+  writeFileSync(Buffer.from(`${dir}/\xff.md`, 'latin1'), 'a name that is not UTF-8')
+  signPack(dir)
+  const recorded = JSON.parse(readFileSync(join(dir, 'signature.json'), 'utf8'))[FILES_KEY]
+  const hashed = listPackFiles(dir).files.signable.map((f) => f.rel)
+  // Every hashed file but the one whose name JSON cannot hold, in the stream's order.
+  assert.deepEqual(
+    Object.keys(recorded),
+    hashed.filter((r) => r !== '\xff.md'),
+  )
+  assert.ok(hashed.includes('\xff.md'))
+  assert.equal(recorded['b.md'], createHash('sha256').update('B').digest('hex'))
+  assert.equal(verdict(dir), 'verified')
+  assert.equal(changes(dir), null, 'nothing to name when it verifies')
+})
+
+test('after a failed verify: the files changed, added and removed since signing are named', () => {
+  const dir = pack({ ...PACK, 'README.md': 'read me', 'z.json': '{}' })
+  signPack(dir)
+  writeFileSync(join(dir, 'skills/hello/SKILL.md'), '---\nname: hello\ndescription: Changed.\n---\n')
+  assert.equal(verdict(dir), 'failed: ecdsa signature does not verify', 'the manager’s verdict, unchanged')
+  assert.deepEqual(changes(dir), {
+    recorded: true,
+    added: [],
+    removed: [],
+    changed: ['skills/hello/SKILL.md'],
+  })
+  writeFileSync(join(dir, 'new.md'), 'new')
+  mkdirSync(join(dir, 'skills/two'))
+  writeFileSync(join(dir, 'skills/two/SKILL.md'), 'two')
+  rmSync(join(dir, 'z.json'))
+  // A signed name that is no longer a regular file is gone from the hash: removed.
+  rmSync(join(dir, 'README.md'))
+  symlinkSync('new.md', join(dir, 'README.md'))
+  writeFileSync(join(dir, 'run.sh'), 'not covered: never named')
+  assert.deepEqual(changes(dir), {
+    recorded: true,
+    added: ['new.md', 'skills/two/SKILL.md'],
+    removed: ['README.md', 'z.json'],
+    changed: ['skills/hello/SKILL.md'],
+  })
+})
+
+test('a signature.json without digests (an older signer): the same verdict, nothing named', () => {
+  const dir = pack(PACK)
+  signPack(dir, key, false)
+  assert.doesNotMatch(readFileSync(join(dir, 'signature.json'), 'utf8'), /files_sha256/)
+  assert.equal(verdict(dir), 'verified')
+  writeFileSync(join(dir, 'skills/hello/SKILL.md'), 'changed')
+  assert.equal(verdict(dir), 'failed: ecdsa signature does not verify')
+  assert.deepEqual(changes(dir), { recorded: false, added: [], removed: [], changed: [] })
+  // A list that is not {name: sha256 hex} is no list.
+  const sigPath = join(dir, 'signature.json')
+  const base = readFileSync(sigPath, 'utf8').slice(0, -1)
+  for (const bad of ['[]', '{"a.md":"zz"}', '{"a.md":1}', 'null', '"x"']) {
+    writeFileSync(sigPath, `${base},"${FILES_KEY}":${bad}}`)
+    assert.equal(verdict(dir), 'failed: ecdsa signature does not verify')
+    assert.equal(changes(dir)?.recorded, false, bad)
+  }
+})
+
+test('the list decides nothing: edited to match the tree, a failure stays a failure, and a pass a pass', () => {
+  const dir = pack(PACK)
+  signPack(dir)
+  const sigPath = join(dir, 'signature.json')
+  const signed = readFileSync(sigPath, 'utf8')
+  writeFileSync(join(dir, 'skills/hello/SKILL.md'), 'tampered')
+  // The tampered tree's own digests written into the list: it now names nothing.
+  const h = computePackHash(dir)
+  const sig = JSON.parse(signed)
+  const forged = JSON.parse(signatureJSON(Buffer.from(sig.sig, 'base64'), pubPEM, h.files ?? []))
+  assert.deepEqual(forged.sig, sig.sig)
+  writeFileSync(sigPath, JSON.stringify(forged))
+  assert.equal(verdict(dir), 'failed: ecdsa signature does not verify')
+  assert.equal(verdict(dir, pubPEM), 'failed: ecdsa signature does not verify')
+  assert.deepEqual(changes(dir), { recorded: true, added: [], removed: [], changed: [] })
+  // And a list that names every file as changed does not fail a pack that verifies.
+  const clean = pack(PACK)
+  signPack(clean)
+  const doc = JSON.parse(readFileSync(join(clean, 'signature.json'), 'utf8'))
+  for (const k of Object.keys(doc[FILES_KEY])) doc[FILES_KEY][k] = '0'.repeat(64)
+  doc[FILES_KEY]['gone.md'] = '1'.repeat(64)
+  writeFileSync(join(clean, 'signature.json'), JSON.stringify(doc))
+  assert.equal(verdict(clean), 'verified')
+  assert.equal(changes(clean), null)
+})
+
+test('a pin mismatch hashes nothing: no files are named', () => {
+  const dir = pack(PACK)
+  signPack(dir)
+  writeFileSync(join(dir, 'skills/hello/SKILL.md'), 'x')
+  const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+  const v = verifySignature(dir, other.publicKey.export({ type: 'spki', format: 'pem' }).toString())
+  assert.equal(v.err?.error(), 'pub_key does not match pinned registry key')
+  assert.equal(signatureDoc(v, dir).changes, null)
 })
