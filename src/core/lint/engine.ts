@@ -5,7 +5,6 @@ import { abs, base, dir } from '../go/path/filepath/path.js'
 import { type BuildCache, newBuildCache } from '../loader/build.js'
 import type { Overlay } from '../overlay.js'
 import { managerRelease, type Release } from '../releases/release.js'
-import { writeRefusal } from '../write-refusal.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
 import { newEntryCache } from './entry.js'
@@ -21,6 +20,7 @@ import {
   type Severity,
   type TargetKind,
 } from './types.js'
+import { writeRefusal } from './write-refusal.js'
 
 export interface CheckOptions {
   /** PATH arguments, as the bytes given (cli/os-bytes.ts); none means `.`. */
@@ -120,7 +120,7 @@ function findingOf(
 }
 
 /**
- * A fix is offered only for a file --fix would write (`core/write-refusal.ts`: not a link, not
+ * A fix is offered only for a file --fix would write (`core/lint/write-refusal.ts`: not a link, not
  * read-only): a finding whose fix would change another is not fixable, and says why.
  */
 function offerableFixes(findings: Finding[], refusal: (file: string) => string | null): void {
