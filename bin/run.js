@@ -40,6 +40,11 @@ let ownCache = null
 
 const OWN_CACHE_MAX = 64 * 1024 * 1024
 
+// The bundle of the fast path that holds this command (scripts/bundle.mjs, BUNDLES): lint and
+// validate run from one with only their action inside, half the code to load; the rest from
+// dist/bundle/fast.js.
+const BUNDLE_OF = { lint: 'fast-lint', validate: 'fast-lint' }
+
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
   const line = `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version} (ongrid manager ${pkg.ongridManagerRelease})\n`
@@ -142,16 +147,23 @@ function enableCompileCache() {
   }
 }
 
-// dist/bundle/fast.js (scripts/bundle.mjs), compiled on Node 22 and later with the launcher's own
-// code cache for this command (ownCacheFor) or, where there is none to use, through Node's module
-// loader and its compile cache; else with the V8 code cache the build made. Null without a bundle.
+// That bundle, compiled on Node 22 and later with the launcher's own code cache for this command
+// (ownCacheFor) or, where there is none to use, through Node's module loader and its compile
+// cache; else with the V8 code cache the build made. Null without a bundle.
 function loadBundle() {
-  const file = join(ROOT, 'dist', 'bundle', 'fast.js')
+  // fast.js holds every command: it serves when the smaller one is not there.
+  let name = Object.hasOwn(BUNDLE_OF, argv[0]) ? BUNDLE_OF[argv[0]] : 'fast'
+  let file
   let source
-  try {
-    source = readFileSync(file, 'utf8')
-  } catch {
-    return null
+  for (;;) {
+    file = join(ROOT, 'dist', 'bundle', `${name}.js`)
+    try {
+      source = readFileSync(file, 'utf8')
+      break
+    } catch {
+      if (name === 'fast') return null
+      name = 'fast'
+    }
   }
   let fn
   let how
@@ -167,7 +179,7 @@ function loadBundle() {
     let cachedData
     try {
       cachedData =
-        own === null ? readFileSync(join(ROOT, 'dist', 'bundle', 'fast.cache')) : readOwnFile(own.file)
+        own === null ? readFileSync(join(ROOT, 'dist', 'bundle', `${name}.cache`)) : readOwnFile(own.file)
     } catch {}
     const { Script } = require('node:vm')
     const script = new Script(source, { filename: file, cachedData })
@@ -177,7 +189,7 @@ function loadBundle() {
     if (own !== null) ownCache = { ...own, script, write: state !== 'accepted' }
   }
   if (process.env.ONGRID_SKILL_DEBUG_LOAD)
-    process.stderr.write(`ongrid-skill: fast path from dist/bundle/fast.js, ${how}\n`)
+    process.stderr.write(`ongrid-skill: fast path from dist/bundle/${name}.js, ${how}\n`)
   const { pathToFileURL } = require('node:url')
   const url = pathToFileURL(file)
   const load = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier)

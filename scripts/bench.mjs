@@ -29,6 +29,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { checkAuditTail, seedAuditDb } from './bench/audit-seed.mjs'
+import { evalReplay } from './bench/eval-replay.mjs'
 import { checkLspLatency, checkLspSession, lspInput } from './bench/lsp.mjs'
 import { marketplacePack } from './bench/marketplace-pack.mjs'
 import { RSS_METHOD, resetDir, runOnce, stats } from './bench/measure.mjs'
@@ -336,6 +337,20 @@ const FIGURES = [
     }),
     // What a user waits for beyond starting node: the CLI's start, the entry, the audit row.
     budgets: [{ metric: 'wall', minus: FLOOR, max: 0.012 }],
+  },
+  {
+    name: 'eval-replay',
+    title:
+      './bin/run.js eval --replay <a pack, three cases> (recorded once against a scripted server): eval’s own cost, the model’s time taken out',
+    requires: 'eval',
+    prepare: async () => {
+      const dir = join(BENCH_DIR, 'eval')
+      resetDir(dir)
+      return { argv: await evalReplay(dir, BIN) }
+    },
+    // Starting the CLI, the loader's scan, the manager's request bytes, the OpenAI client, three
+    // cases of one or two rounds each and the scoring, within 3 × starting node.
+    budgets: [{ metric: 'wall', ratioTo: FLOOR, max: 3 }],
   },
   {
     name: 'run-trace',
@@ -934,7 +949,7 @@ function fmtMs(ms) {
 }
 const fmtMB = (b) => (b === null || b === undefined ? '—' : `${(b / MB).toFixed(1)} MB`)
 
-function main() {
+async function main() {
   const opts = parseArgs(process.argv.slice(2))
   const log = (s) => process.stderr.write(`${s}\n`)
   mkdirSync(OUT_DIR, { recursive: true })
@@ -1009,7 +1024,7 @@ function main() {
       continue
     }
     try {
-      fig.plan = f.prepare(ctx)
+      fig.plan = await f.prepare(ctx)
     } catch (e) {
       fig.status = 'error'
       fig.reason = `setup failed: ${e.message}`
@@ -1253,4 +1268,4 @@ function budgetText(b) {
   return `median wall ≤ ${fmtMs(b.max * 1000)}`
 }
 
-main()
+await main()

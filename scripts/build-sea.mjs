@@ -40,6 +40,8 @@ const BOOT = [
   'dist/bundle/user-dirs.cjs',
   'dist/bundle/fast.js',
   'dist/bundle/fast.cache',
+  'dist/bundle/fast-lint.js',
+  'dist/bundle/fast-lint.cache',
 ]
 const OUT = process.argv[2] ?? join(ROOT, 'ongrid-skill-linux-x64')
 const log = (s) => process.stderr.write(`build:sea: ${s}\n`)

@@ -12,6 +12,8 @@
 //                           `require` and `__ongrid_import` (the launcher's own import(); a relative
 //                           specifier is relative to the bundle), and so do the few modules of LEFT_OUT.
 //   dist/bundle/fast.cache  V8's code cache for that script, made by this Node.
+//   dist/bundle/fast-lint.js, .cache
+//                           the same with only lint's and validate's action inside (BUNDLES, below).
 //
 // bin/run.js compiles the first with the second (vm.Script cachedData); a cache V8 rejects (another
 // Node, other V8 flags) only costs the compile it would have saved.
@@ -34,8 +36,6 @@ setFlagsFromString('--max-semi-space-size=2')
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const OUT = join(ROOT, 'dist', 'bundle')
-const BUNDLE = join(OUT, 'fast.js')
-const CACHE = join(OUT, 'fast.cache')
 
 const PARAMS = 'exports, require, module, __filename, __dirname, __ongrid_import, __ongrid_meta_url'
 
@@ -61,65 +61,140 @@ const leaveOut = {
   },
 }
 
-const result = await build({
-  entryPoints: [join(ROOT, 'dist', 'cli', 'fast.js')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  packages: 'external',
-  define: { 'import.meta.url': '__ongrid_meta_url' },
-  banner: { js: `(function (${PARAMS}) {` },
-  footer: { js: '})' },
-  plugins: [leaveOut],
-  write: false,
-  logLevel: 'warning',
-})
-let code = result.outputFiles[0].text
+/**
+ * The bundles: `fast` holds the whole fast path; the others the same fast path with only some
+ * commands' actions inside (the rest imported from dist/ if ever reached), for commands whose cold
+ * start is measured against bare node (docs/bench.md): the launcher loads the smallest that holds
+ * the command (bin/run.js, BUNDLE_OF). A bundle half the size is half the code V8 reads and
+ * deserializes at each start.
+ */
+const BUNDLES = [
+  { name: 'fast', actions: null },
+  { name: 'fast-lint', actions: ['lint.js'] },
+]
 
-// Modules the bundle starts as threads stay in dist/: their URLs are relative to the bundle.
-for (const [from, to] of [
-  ['./loader-worker.js', '../core/loader/loader-worker.js'],
-  ['./check-worker.js', '../core/schema/check-worker.js'],
-  ['./filter-worker.js', '../core/testcases/filter-worker.js'],
-]) {
-  const at = `new URL(${JSON.stringify(from)}, __ongrid_meta_url)`
-  if (code.split(at).length !== 2) throw new Error(`bundle: expected ${at} exactly once`)
-  code = code.replace(at, `new URL(${JSON.stringify(to)}, __ongrid_meta_url)`)
-}
-const stray = code.match(/new URL\(["'][^"']*["'], __ongrid_meta_url\)/g)?.filter((u) => !u.includes('"../'))
-if (stray?.length)
-  throw new Error(`bundle: a URL relative to a module that is not in dist/bundle/: ${stray[0]}`)
-
-// A vm.Script has no module loader of its own: import() of a package goes through the launcher's.
-code = code.replace(/\bimport\((?=["'])/g, '__ongrid_import(')
-const left = code.match(/\bimport\s*\(/)
-if (left) {
-  const at = code.slice(Math.max(0, left.index - 60), left.index + 60)
-  throw new Error(`bundle: an import() the launcher cannot serve is left in the bundle: …${at}…`)
+/** Imports of the fast path's actions other than `keep` (cli/fast.ts, ACTIONS) stay outside the bundle. */
+function actionsOutside(outside) {
+  return {
+    name: 'actions-outside',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/actions\/[a-z-]+\.js$/ }, (args) => {
+        if (args.importer !== join(ROOT, 'dist', 'cli', 'fast.js')) return undefined
+        const file = args.path.slice('./actions/'.length)
+        return outside.has(file) ? { path: `../cli/actions/${file}`, external: true } : undefined
+      })
+    },
+  }
 }
 
-// Without comments and layout, and in ASCII only: every start reads the bundle, and V8 keeps a
-// source with one character beyond ASCII (a comment's '≥' was enough) as two bytes per character,
-// decoded from UTF-8 each time (3.5 ms vs 1.2 ms to read it here). esbuild writes strings,
-// regexps and names as ASCII escapes already; minifying the whitespace drops the comments. Names
-// stay as they are (error names, stack frames).
-code = (await transform(code, { loader: 'js', minifyWhitespace: true, charset: 'ascii' })).code
-const wide = /[^\x00-\x7f]/.exec(code)
-if (wide)
-  throw new Error(
-    `bundle: a character beyond ASCII is left: …${code.slice(Math.max(0, wide.index - 60), wide.index + 20)}…`,
+/** One bundle's code, without its first line. */
+async function bundleCode(keep) {
+  const fastSource = readFileSync(join(ROOT, 'dist', 'cli', 'fast.js'), 'utf8')
+  const all = new Set(
+    [...fastSource.matchAll(/import\(['"]\.\/actions\/([a-z-]+\.js)['"]\)/g)].map((m) => m[1]),
+  )
+  const outside = new Set(keep === null ? [] : [...all].filter((f) => !keep.includes(f)))
+  for (const f of keep ?? []) if (!all.has(f)) throw new Error(`bundle: cli/fast.ts imports no action ${f}`)
+  const result = await build({
+    entryPoints: [join(ROOT, 'dist', 'cli', 'fast.js')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    define: { 'import.meta.url': '__ongrid_meta_url' },
+    banner: { js: `(function (${PARAMS}) {` },
+    footer: { js: '})' },
+    plugins: [leaveOut, actionsOutside(outside)],
+    write: false,
+    logLevel: 'warning',
+  })
+  let code = result.outputFiles[0].text
+
+  // Modules the bundle starts as threads stay in dist/: their URLs are relative to the bundle.
+  for (const [from, to] of [
+    ['./loader-worker.js', '../core/loader/loader-worker.js'],
+    ['./check-worker.js', '../core/schema/check-worker.js'],
+    ['./filter-worker.js', '../core/testcases/filter-worker.js'],
+  ]) {
+    const at = `new URL(${JSON.stringify(from)}, __ongrid_meta_url)`
+    const n = code.split(at).length - 1
+    // The whole fast path starts each once; a bundle of some commands, those they start.
+    if (n > 1 || (n === 0 && outside.size === 0)) throw new Error(`bundle: expected ${at} exactly once`)
+    code = code.replace(at, `new URL(${JSON.stringify(to)}, __ongrid_meta_url)`)
+  }
+  const stray = code
+    .match(/new URL\(["'][^"']*["'], __ongrid_meta_url\)/g)
+    ?.filter((u) => !u.includes('"../'))
+  if (stray?.length)
+    throw new Error(`bundle: a URL relative to a module that is not in dist/bundle/: ${stray[0]}`)
+
+  // Builtins that cost at start and that only some runs use, loaded at their first use: node:child_process
+  // brings node:net, node:stream and node:dgram (4-5 ms), and a lint that spawns nothing (no shell entry for
+  // ShellCheck) or a validate never needs it. Each import of one is a namespace whose members are read as
+  // `ns.member` (esbuild's named imports): the namespace becomes a proxy that requires the module then.
+  const LAZY_BUILTINS = ['node:child_process']
+  for (const id of LAZY_BUILTINS) {
+    const at = new RegExp(`\\b(import_[A-Za-z0-9_$]+)\\s*=\\s*require\\(${JSON.stringify(id)}\\)`, 'g')
+    const names = [...code.matchAll(at)].map((m) => m[1])
+    if (names.length === 0) throw new Error(`bundle: no import of ${id} left to load lazily`)
+    if (code.split(`require(${JSON.stringify(id)})`).length !== names.length + 1)
+      throw new Error(`bundle: ${id} is required otherwise than as an import namespace`)
+    for (const name of names) {
+      const uses =
+        code.match(new RegExp(`(?<![A-Za-z0-9_$])${name.replaceAll('$', '\\$')}(?![A-Za-z0-9_$])(.)`, 'g')) ??
+        []
+      // Declared (`var a, name, b;` or `name =`) or a member read (`name.x`), nothing else.
+      const other = uses.filter((u) => !/[.,;=\s]$/.test(u))
+      if (other.length > 0)
+        throw new Error(`bundle: ${name} (${id}) is used otherwise than by member: ${other[0]}`)
+    }
+    code = code.replace(at, (_, name) => `${name}=__ongrid_lazy(${JSON.stringify(id)})`)
+  }
+  code = code.replace(
+    `(function (${PARAMS}) {`,
+    `(function (${PARAMS}) {\nvar __ongrid_lazy = (id) => { let m; return new Proxy({}, { get: (_, k) => (m ??= require(id))[k] }) };`,
   )
 
-// The first line names the bundle by its content: bin/run.js keys the code caches it makes after a
-// command ran by that name, so a cache is only ever offered to the source it was made from (V8
-// itself checks little more than the source's length).
-code = `// ongrid-skill bundle ${createHash('sha256').update(code).digest('hex').slice(0, 16)}\n${code}`
+  // A vm.Script has no module loader of its own: import() of a package goes through the launcher's.
+  code = code.replace(/\bimport\((?=["'])/g, '__ongrid_import(')
+  const left = code.match(/\bimport\s*\(/)
+  if (left) {
+    const at = code.slice(Math.max(0, left.index - 60), left.index + 60)
+    throw new Error(`bundle: an import() the launcher cannot serve is left in the bundle: …${at}…`)
+  }
+
+  // Without comments and layout, and in ASCII only: every start reads the bundle, and V8 keeps a
+  // source with one character beyond ASCII (a comment's '≥' was enough) as two bytes per character,
+  // decoded from UTF-8 each time (3.5 ms vs 1.2 ms to read it here). esbuild writes strings,
+  // regexps and names as ASCII escapes already; minifying the whitespace drops the comments. Names
+  // stay as they are (error names, stack frames).
+  code = (await transform(code, { loader: 'js', minifyWhitespace: true, charset: 'ascii' })).code
+  const wide = /[^\x00-\x7f]/.exec(code)
+  if (wide)
+    throw new Error(
+      `bundle: a character beyond ASCII is left: …${code.slice(Math.max(0, wide.index - 60), wide.index + 20)}…`,
+    )
+
+  return code
+}
+
+const codes = []
+for (const b of BUNDLES) codes.push(await bundleCode(b.actions))
+// The first line names the bundles by their content: bin/run.js keys the code caches it makes after a
+// command ran by that name (and the command, which runs from one bundle only), so a cache is only
+// ever offered to the source it was made from (V8 itself checks little more than the source's length).
+const hash = createHash('sha256')
+for (const code of codes) hash.update(code).update('\0')
+const line = `// ongrid-skill bundle ${hash.digest('hex').slice(0, 16)}\n`
 
 mkdirSync(OUT, { recursive: true })
-writeFileSync(BUNDLE, code)
-const script = new Script(readFileSync(BUNDLE, 'utf8'), { filename: BUNDLE })
-writeFileSync(CACHE, script.createCachedData())
+for (const [i, b] of BUNDLES.entries()) {
+  const file = join(OUT, `${b.name}.js`)
+  writeFileSync(file, line + codes[i])
+  const script = new Script(readFileSync(file, 'utf8'), { filename: file })
+  writeFileSync(join(OUT, `${b.name}.cache`), script.createCachedData())
+}
 
 // core/user-dirs.ts on its own, as CommonJS: bin/run.js checks the dir of Node's compile cache
 // with it before the bundle loads, and the single executable its unpack dir (scripts/sea/).

@@ -56,7 +56,7 @@ export const MODULES = {
       'test/core/go/encoding/json/scanner.test.ts',
       'test/core/go/encoding/json/decode.test.ts',
       'test/core/go/encoding/json/encode.test.ts',
-      'test/core/go/encoding/json/unquote.test.ts',
+      'test/core/go/encoding/json/decode-unquote.test.ts',
     ],
   },
   follow: {
@@ -67,7 +67,7 @@ export const MODULES = {
   'lint-formats': {
     mutate: ['src/ui/lint/*.ts'],
     inProcess: true,
-    tests: ['test/ui/lint/formats.test.ts', 'test/ui/lint/github.test.ts'],
+    tests: ['test/ui/lint/format.test.ts', 'test/ui/lint/github.test.ts'],
   },
 }
 

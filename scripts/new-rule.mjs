@@ -134,7 +134,7 @@ export function newRule(argv) {
   const testPath = `test/core/lint/rules/${file}.test.ts`
   const manager = o.category !== 'best-practice'
   const registryPath = manager ? 'src/core/lint/registry-manager.ts' : 'src/core/lint/registry.ts'
-  const severityPath = 'test/core/lint/severity.test.ts'
+  const severityPath = 'test/core/lint/registry-severity.test.ts'
   for (const p of [modulePath, testPath]) if (existsSync(at(p))) fail(`${p} exists already`)
 
   // Every edit is computed before anything is written: a registry that does not parse stops the run clean.

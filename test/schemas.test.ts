@@ -9,7 +9,7 @@ import { RULES } from '../src/core/lint/registry.js'
 import { checkName } from '../src/core/loader/build.js'
 import { decodeManifest } from '../src/core/loader/manifest.js'
 import { managerRelease } from '../src/core/releases/release.js'
-import { cli } from './core/lint/cli.js'
+import { cli } from './helpers/lint-fixtures.js'
 import { ECHO, makeTree, manifest, tempRoot } from './helpers/tree.js'
 
 // The JSON Schemas the package ships for editors (schemas/), checked against the CLI itself.

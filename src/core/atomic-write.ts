@@ -1,29 +1,4 @@
-/**
- * The one way the CLI replaces or creates a file it writes for the user (`marketplace sign`'s
- * signature.json, `marketplace pack`'s archive, `test --update`'s case files; `lint --fix` next).
- *
- * - The new bytes are staged in a temp file created exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`,
- *   a random name `.<name>.<hex>.ongrid-tmp`) in the target's own dir, so a symlink or file
- *   planted at a guessable name is never written through, and the rename stays on one
- *   filesystem. It gets the target's mode (a new file: the mode asked for) and, where the
- *   process may (`fchown`: root, or a group it is in), the target's owner and group; then
- *   fsync, then one rename over the target.
- * - A target with more than one link (nlink > 1), or whose owner or group the process may not
- *   give the temp file, is not replaced (a rename would cut the other links or change the
- *   owner): the staged bytes are written through the target's own inode (`inPlace`), then the
- *   temp file is removed (before the write, freeing its blocks; a write failing half way puts
- *   the old bytes back). That write is not atomic against a crash, as no write through an
- *   inode is; it keeps links, owner, group and mode, which the user chose.
- * - `expect`: the file as the caller read it (size, mtime, inode). One that changed since is
- *   left alone and the caller is told (`{ written: false }`), never overwritten.
- * - `maxBytes`: a content larger than the bound the CLI reads the file back with is refused
- *   (`TooLargeError`) before anything is written.
- * - Every failure removes the temp file and throws a `WriteError` (a UserError, exit 2, one line:
- *   `cannot write PATH: reason`, the reason in Go's errno words). A temp file staged for later
- *   (`stageFile`) is removed by `discard`, and by `discardAllStaged` from a stop-signal handler;
- *   only a kill -9 between staging and commit can leave one, under its `.ongrid-tmp` name
- *   (`isTempName`: `marketplace pack` never ships such a file).
- */
+/** The one writer for a file the CLI replaces or creates for the user: see docs/decisions.md, "Files written". */
 import * as fs from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { UserError } from './errors.js'

@@ -75,7 +75,10 @@ describe('bin/run.js', () => {
         ONGRID_SKILL_DEBUG_LOAD: '1',
       })
       assert.equal(r.code, 0, r.stderr)
-      assert.match(r.stderr, /^ongrid-skill: fast path from dist\/bundle\/fast\.js, code cache accepted$/m)
+      assert.match(
+        r.stderr,
+        /^ongrid-skill: fast path from dist\/bundle\/fast-lint\.js, code cache accepted$/m,
+      )
       assert.equal(
         r.stdout,
         `✔ 1 file checked (1 manifest): no problems\nroot: ${join(REPO, 'examples/skills')} (assumed; --root to set it)\n`,
@@ -96,7 +99,7 @@ describe('bin/run.js', () => {
       assert.equal(r.code, 0, r.stderr)
       assert.match(
         r.stderr,
-        /^ongrid-skill: fast path from dist\/bundle\/fast\.js, own code cache (missing|accepted)$/m,
+        /^ongrid-skill: fast path from dist\/bundle\/fast-lint\.js, own code cache (missing|accepted)$/m,
       )
       assert.equal(r.stdout, CLEAN)
     }
@@ -184,6 +187,8 @@ describe('bin/run.js', () => {
     // Another command has its own; one that oclif answers (help) keeps none.
     const run = start('program', ['run', caPack(), '--no-audit'], env)
     assert.equal(run.code, 0, run.stderr)
+    // From the bundle of every command; validate and lint from theirs (scripts/bundle.mjs, BUNDLES).
+    assert.match(run.stderr, /^ongrid-skill: fast path from dist\/bundle\/fast\.js, own code cache missing$/m)
     assert.ok(statSync(join(dir, `ongrid-skill-${hash}-run.cache`)).isFile())
     const help = start('program', ['lint', '--help'], env)
     assert.equal(help.code, 0, help.stderr)
@@ -282,6 +287,38 @@ describe('bin/run.js', () => {
       assert.equal(r.code, 0, r.stderr)
       assert.deepEqual(JSON.parse(r.stdout), { cc, moved: 'unset' })
     }
+  })
+
+  test('node:child_process is loaded only by a command that spawns (scripts/bundle.mjs, LAZY_BUILTINS)', () => {
+    const probe = join(TMP, 'builtins-probe.cjs')
+    writeFileSync(
+      probe,
+      "process.on('exit', () => require('node:fs').writeSync(2, '\\nloaded: ' + process.moduleLoadList.filter((m) => /^NativeModule child_process$/.test(m)).join(',') + '\\n'))\n",
+    )
+    const loaded = (args: string[]) => {
+      const r = start('program', args, { ...baseEnv(), NODE_OPTIONS: `--require=${probe}` })
+      return { code: r.code, stdout: r.stdout, loaded: /\nloaded: (.*)\n$/.exec(r.stderr)?.[1] }
+    }
+    const v = loaded(['validate', join(REPO, 'examples/skills/disk_usage')])
+    assert.deepEqual(v, { code: 0, stdout: CLEAN, loaded: '' })
+    const py = join(TMP, 'py', 'uptime_py')
+    mkdirSync(py, { recursive: true })
+    writeFileSync(
+      join(py, 'skill.json'),
+      JSON.stringify({
+        name: 'uptime_py',
+        description: 'Report how long the host has been up.',
+        entry: 'run.py',
+      }),
+    )
+    writeFileSync(join(py, 'run.py'), '#!/usr/bin/env python3\nprint("{}")\n', { mode: 0o755 })
+    const l = loaded(['lint', py, '--quiet'])
+    assert.equal(l.loaded, '', l.stdout)
+    // A shell entry is given to ShellCheck: the module is there when it is needed.
+    assert.equal(
+      loaded(['lint', join(REPO, 'examples/skills/disk_usage')]).loaded,
+      'NativeModule child_process',
+    )
   })
 
   test('a reader that goes away (| head) ends the output quietly, no stack trace', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { cli, REPO } from '../core/lint/cli.js'
+import { cli, REPO } from '../helpers/lint-fixtures.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 /** stderr as the user sees it: the error line, then at most one hint line. */

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { cli } from '../core/lint/cli.js'
+import { cli } from '../helpers/lint-fixtures.js'
 import { tempRoot } from '../helpers/tree.js'
 
 const T = tempRoot('ongrid-completion-')

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { fixDiffsOf } from '../../src/core/lint/example-fix.js'
 import { RULES } from '../../src/core/lint/registry.js'
-import { rulesDoc } from '../../src/ui/lint/rules-doc.js'
-import { cli, fixModes, golden, PACKS, REPO } from '../core/lint/cli.js'
-import { expectGolden } from '../helpers/golden.js'
 import { assertJunitValid, haveXmllint } from '../helpers/junit.js'
+import { cli, fixModes, golden, PACKS, REPO } from '../helpers/lint-fixtures.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const FIX = 'test/fixtures/lint/packs'
@@ -222,9 +219,5 @@ describe('ongrid-skill lint', () => {
     assert.doesNotMatch(cli(['lint', FIX], { NO_COLOR: '1' }).stdout, /\x1b\[/)
     // One policy with audit tail: NO_COLOR wins over FORCE_COLOR.
     assert.doesNotMatch(cli(['lint', FIX], { NO_COLOR: '1', FORCE_COLOR: '1' }).stdout, /\x1b\[/)
-  })
-
-  test('docs/rules.md is what the registry generates (with the diffs of the fixable examples)', async () => {
-    expectGolden('docs/rules.md', rulesDoc(RULES, await fixDiffsOf(RULES)))
   })
 })

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import { extractUpload } from '../../src/core/marketplace/archive.js'
 import { tarBytes } from '../../src/core/marketplace/archive-write.js'
 import { verifySignature } from '../../src/core/marketplace/signature.js'
-import { cli } from '../core/lint/cli.js'
+import { cli } from '../helpers/lint-fixtures.js'
 import { makeTree, tempRoot } from '../helpers/tree.js'
 
 const SKILL = '---\nname: hello\ndescription: Says hello.\n---\nHi\n'

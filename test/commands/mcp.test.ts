@@ -1063,7 +1063,7 @@ describe('mcp: the SDK is loaded by mcp only', { timeout: 60_000 }, () => {
       ['validate', join(R, 'skills', 'b_pack')],
     ]) {
       const err = await probe(args)
-      assert.match(err, /fast path from dist\/bundle\/fast\.js/, 'the probe sees the launcher')
+      assert.match(err, /fast path from dist\/bundle\/fast(-lint)?\.js/, 'the probe sees the launcher')
       assert.doesNotMatch(err, /MCP SDK|modelcontextprotocol/, args.join(' '))
     }
   })

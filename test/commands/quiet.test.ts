@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
-import { cli } from '../core/lint/cli.js'
+import { cli } from '../helpers/lint-fixtures.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const T = tempRoot('ongrid-quiet-')

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { cli, fixModes, golden, PACKS } from '../core/lint/cli.js'
 import { runCliSync } from '../helpers/cli.js'
+import { cli, fixModes, golden, PACKS } from '../helpers/lint-fixtures.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 /** A clean run's summary: the root assumed is said whenever --root was not given. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { cpSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { cli } from '../core/lint/cli.js'
 import { REPO } from '../helpers/cli.js'
+import { cli } from '../helpers/lint-fixtures.js'
 import { ECHO, makeTree, manifest, tempRoot } from '../helpers/tree.js'
 
 const LEFT_OUT = 'left out: .git (1 dir), node_modules (1 dir) (--no-default-ignore walks them)\n'

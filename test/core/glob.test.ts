@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { excludeTest, globToRegExp } from '../../src/core/glob.js'
+import { excludeTest, globToRegExp, matchesAny } from '../../src/core/glob.js'
 
 describe('excludeTest: --exclude globs as .gitignore reads them', () => {
   const m = (glob: string, rel: string, dir = false) => excludeTest(glob)(rel, dir)
@@ -34,5 +34,34 @@ describe('excludeTest: --exclude globs as .gitignore reads them', () => {
       ['a.b', 'aXb'],
     ])
       assert.equal(m(glob, rel), globToRegExp(glob).test(rel), `${glob} ${rel}`)
+  })
+})
+
+describe('glob', () => {
+  const m = (pattern: string, path: string) => matchesAny(path, [globToRegExp(pattern)])
+  test('* and ? stay within a segment', () => {
+    assert.ok(m('*.json', 'skill.json'))
+    assert.ok(!m('*.json', 'a/skill.json'))
+    assert.ok(m('a/?/skill.json', 'a/b/skill.json'))
+    assert.ok(!m('a/?/skill.json', 'a/bc/skill.json'))
+  })
+  test('** spans any number of segments, none included', () => {
+    assert.ok(m('**/skill.json', 'skill.json'))
+    assert.ok(m('**/skill.json', 'a/b/c/skill.json'))
+    assert.ok(m('a/**/skill.json', 'a/skill.json'))
+    assert.ok(m('a/**/skill.json', 'a/x/y/skill.json'))
+    assert.ok(!m('a/**/skill.json', 'b/a/skill.json'))
+  })
+  test('a dir pattern covers everything below it; ./ and / prefixes are dropped', () => {
+    assert.ok(m('vendor', 'vendor/x/skill.json'))
+    assert.ok(m('vendor/', 'vendor/x/skill.json'))
+    assert.ok(m('./vendor/**', 'vendor/x/skill.json'))
+    assert.ok(m('/vendor', 'vendor/skill.json'))
+    assert.ok(!m('vendor', 'myvendor/skill.json'))
+    assert.ok(!m('vendor', 'a/vendor/skill.json'))
+  })
+  test('regex characters are literal', () => {
+    assert.ok(m('a+b(1)/[x].json', 'a+b(1)/[x].json'))
+    assert.ok(!m('a.b', 'aXb'))
   })
 })

@@ -66,7 +66,7 @@ describe('npm run new-rule (scripts/new-rule.mjs)', () => {
     assert.match(registry, /import practiceScaffoldProbe from '\.\/rules\/practice-scaffold-probe\.js'/)
     assert.match(registry, /\n {2}practiceScaffoldProbe,\n\] as Rule<Context>\[\]/)
     assert.match(
-      readFileSync(join(root, 'test/core/lint/severity.test.ts'), 'utf8'),
+      readFileSync(join(root, 'test/core/lint/registry-severity.test.ts'), 'utf8'),
       /\['practice\/scaffold-probe', 'info'\],\n\]/,
     )
     const golden = JSON.parse(readFileSync(join(root, GOLDEN), 'utf8'))
@@ -87,7 +87,7 @@ describe('npm run new-rule (scripts/new-rule.mjs)', () => {
         include: [],
         files: [
           'test/core/lint/rules/practice-scaffold-probe.test.ts',
-          'test/core/lint/severity.test.ts',
+          'test/core/lint/registry-severity.test.ts',
           'src/ui/lint/rules-doc.ts',
           'src/ui/lint/sarif.ts',
           'src/core/lint/example-fix.ts',
@@ -105,7 +105,7 @@ describe('npm run new-rule (scripts/new-rule.mjs)', () => {
         '--test',
         '--test-reporter=tap',
         'build/test/core/lint/rules/practice-scaffold-probe.test.js',
-        'build/test/core/lint/severity.test.js',
+        'build/test/core/lint/registry-severity.test.js',
       ],
       { cwd: root, encoding: 'utf8', env: withoutTestContext() },
     )

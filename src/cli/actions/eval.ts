@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type Eval from '../../commands/eval.js'
 import { CaseFileError, EVALS_FILE, type EvalCase, loadEvalCases } from '../../core/agent/cases.js'
 import { type CallRecord, type ChatOutcome, type Reply, runTurn } from '../../core/agent/loop.js'
-import { type EvalPack, scanPacks } from '../../core/agent/packs.js'
+import { callPack, type EvalPack, scanPacks } from '../../core/agent/packs.js'
 import {
   type Assembled,
   assembleTools,
@@ -12,7 +12,6 @@ import {
   normalizeBaseURL,
   PROFILES,
   type Profile,
-  TOOL_TIMEOUT_MS,
 } from '../../core/agent/request.js'
 import {
   confusion,
@@ -25,8 +24,7 @@ import {
   shuffle,
 } from '../../core/agent/score.js'
 import { writeFileAtomic } from '../../core/atomic-write.js'
-import { execute, timedOutText } from '../../core/executor/executor.js'
-import { fromBuffer, fromText, type GoString, toText } from '../../core/go/gostring.js'
+import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { readFileBounded } from '../../core/read-bounded.js'
 import { envelope } from '../../ui/envelope.js'
 import { type EvalReport, type EvalRun, renderEval } from '../../ui/eval.js'
@@ -176,7 +174,8 @@ export async function evalAction({ argv, flags }: InputOf<typeof Eval>): Promise
                 const v = c.toolResults[toText(name)]
                 return v === undefined ? null : fromText(JSON.stringify(v))
               },
-              runPack: (entry, params) => runPack(scan.packs, entry.name, params, stop.signal),
+              runPack: (entry, params) =>
+                callPack(scan.packs, entry.name, params, { signal: stop.signal, collectGarbage }),
             },
           )
           if (stop.signal.aborted) return stopCode
@@ -332,19 +331,6 @@ function checkCanned(c: EvalCase, assembled: Assembled, file: string): void {
         `${file}: case ${JSON.stringify(c.name)}: tool_results: ${JSON.stringify(name)} is a pack, and packs run`,
       )
   }
-}
-
-/** The bridge's call of a pack: the executor, under the agent's 15 s tool deadline. */
-async function runPack(packs: readonly EvalPack[], name: GoString, params: GoString, signal: AbortSignal) {
-  const pack = packs.find((p) => p.name === name)
-  if (pack === undefined) return { ok: false, stdout: '', error: `not found: ${toText(name)}` }
-  // The agent's context ends at 15 s; SubprocessSkill.Execute's own deadline is the nearer one,
-  // and either is reported as its own timeout.
-  const capNs = BigInt(TOOL_TIMEOUT_MS) * 1_000_000n
-  const skill = pack.skill.timeoutNs > capNs ? { ...pack.skill, timeoutNs: capNs } : pack.skill
-  const r = await execute(skill, params, { environ: process.env, signal, collectGarbage })
-  const error = r.timedOut ? timedOutText(pack.skill.key, pack.skill.timeoutNs) : r.error
-  return { ok: r.ok, stdout: fromBuffer(r.stdout), error }
 }
 
 interface ChatOptions {

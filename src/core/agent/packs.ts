@@ -4,15 +4,16 @@
  * registered"), safe skills only, defined as `lint --show-tool` defines them (core/tool-def.ts).
  */
 
+import { execute, timedOutText } from '../executor/executor.js'
 import type { GoBytes, GoString } from '../go/gostring.js'
-import { toText } from '../go/gostring.js'
+import { fromBuffer, toText } from '../go/gostring.js'
 import { collectTargets } from '../lint/targets.js'
 import { buildSubprocessSkill, type SubprocessSkill } from '../loader/build.js'
 import { parseManifest } from '../loader/manifest.js'
 import { notJudgedText, readManifest, whole } from '../loader/manifest-read.js'
 import { alreadyRegisteredText, buildFailedText } from '../loader/registry.js'
 import { toolDefinition } from '../tool-def.js'
-import type { PackTool } from './request.js'
+import { type PackTool, TOOL_TIMEOUT_MS } from './request.js'
 
 export interface EvalPack extends PackTool {
   skill: SubprocessSkill
@@ -96,4 +97,32 @@ export function scanPacks(
     })
   }
   return { packs, notOffered }
+}
+
+export interface CallPackOptions {
+  signal: AbortSignal
+  /** The executor's hook for long dropped output (the CLI passes one). */
+  collectGarbage?: () => void
+  /** The agent's deadline for one tool call (agent.Config.ToolTimeout). */
+  capMs?: number
+}
+
+/**
+ * The bridge's call of a pack: the executor, under the agent's tool deadline. The agent's context
+ * ends at capMs; SubprocessSkill.Execute's own deadline is the nearer one, and either ends in
+ * Execute's own line, which names the skill's timeout (its context is derived from the agent's).
+ */
+export async function callPack(
+  packs: readonly EvalPack[],
+  name: GoString,
+  params: GoString,
+  { signal, collectGarbage, capMs = TOOL_TIMEOUT_MS }: CallPackOptions,
+): Promise<{ ok: boolean; stdout: GoString; error: string | null }> {
+  const pack = packs.find((p) => p.name === name)
+  if (pack === undefined) return { ok: false, stdout: '', error: `not found: ${toText(name)}` }
+  const capNs = BigInt(capMs) * 1_000_000n
+  const skill = pack.skill.timeoutNs > capNs ? { ...pack.skill, timeoutNs: capNs } : pack.skill
+  const r = await execute(skill, params, { environ: process.env, signal, collectGarbage })
+  const error = r.timedOut ? timedOutText(pack.skill.key, pack.skill.timeoutNs) : r.error
+  return { ok: r.ok, stdout: fromBuffer(r.stdout), error }
 }

@@ -9,6 +9,7 @@
  * builtin uses ("return", "use", "host") weigh less than the words that tell tools apart.
  * docs/decisions.md says why this measure and its threshold.
  */
+import { BUILTIN_TERMS } from './builtin-terms.js'
 import { BUILTIN_SAFE_SKILLS, REGISTRY_TOOLS } from './builtins.js'
 
 /** English function words and the filler of tool descriptions; they tell no tool from another. */
@@ -32,6 +33,22 @@ function stem(w: string): string {
 
 /** The terms of a text, in order (repeats kept). */
 export function terms(text: string): string[] {
+  // Text in ASCII needs neither the Unicode classes nor the CJK cut (same terms, by test):
+  // compiling the classes costs more than a lint of one pack does otherwise.
+  return ASCII.test(text) ? asciiTerms(text) : unicodeTerms(text)
+}
+
+const ASCII = /^[\x00-\x7f]*$/
+
+/** terms() of a text in ASCII: letters are A-Z and a-z, digits 0-9, and no run is CJK. */
+export function asciiTerms(text: string): string[] {
+  const out: string[] = []
+  for (const run of text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/)) word(run, out)
+  return out
+}
+
+/** terms() of any text. */
+export function unicodeTerms(text: string): string[] {
   const out: string[] = []
   // camelCase → camel Case, before lowercasing; `_` and every other non-letter split words.
   const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -47,12 +64,17 @@ export function terms(text: string): string[] {
         for (let i = 0; i + 1 < cs.length; i++) out.push(cs[i] + cs[i + 1])
         continue
       }
-      const w = part.toLowerCase()
-      if (w.length < 2 || STOP.has(w) || /^\d+$/.test(w)) continue
-      out.push(stem(w))
+      word(part, out)
     }
   }
   return out
+}
+
+/** A run of letters and digits that is not CJK: its term, unless it tells nothing. */
+function word(part: string, out: string[]): void {
+  const w = part.toLowerCase()
+  if (w.length < 2 || STOP.has(w) || /^\d+$/.test(w)) return
+  out.push(stem(w))
 }
 
 /** A tool's term counts: its name's terms twice, its description's once. */
@@ -61,6 +83,11 @@ export function termCounts(name: string, description: string): Map<string, numbe
   for (const t of terms(name)) tf.set(t, (tf.get(t) ?? 0) + 2)
   for (const t of terms(description)) tf.set(t, (tf.get(t) ?? 0) + 1)
   return tf
+}
+
+/** Term counts as core/agent/builtin-terms.ts writes them: `term=count`, separated by spaces. */
+export function encodeTermCounts(counts: Map<string, number>): string {
+  return [...counts].map(([t, c]) => `${t}=${c}`).join(' ')
 }
 
 /** The builtins' texts as the request carries them (a skill's result preview included). */
@@ -74,15 +101,35 @@ export function builtinTexts(): { name: string; description: string }[] {
   ]
 }
 
+let builtinTermsMemo: { name: string; counts: Map<string, number> }[] | null = null
+
+/**
+ * The builtins' term counts, in builtinTexts()'s order: termCounts of each, as
+ * core/agent/builtin-terms.ts keeps them (generated from the same texts by
+ * scripts/gen-builtin-terms.mjs; a test checks the two agree). Splitting the 7,500 characters
+ * of the builtins into terms each run cost more than the rest of a one-pack lint.
+ */
+function builtinTerms(): { name: string; counts: Map<string, number> }[] {
+  builtinTermsMemo ??= BUILTIN_TERMS.map(([name, encoded]) => {
+    const counts = new Map<string, number>()
+    if (encoded !== '')
+      for (const pair of encoded.split(' ')) {
+        const eq = pair.lastIndexOf('=')
+        counts.set(pair.slice(0, eq), Number(pair.slice(eq + 1)))
+      }
+    return { name, counts }
+  })
+  return builtinTermsMemo
+}
+
 let idfMemo: { idf: Map<string, number>; unseen: number } | null = null
 
 /** Smoothed IDF over the builtins: ln((1+N)/(1+df)) + 1; a term no builtin has gets the most. */
 function idf(): { idf: Map<string, number>; unseen: number } {
   if (idfMemo !== null) return idfMemo
-  const docs = builtinTexts()
+  const docs = builtinTerms()
   const df = new Map<string, number>()
-  for (const d of docs)
-    for (const t of termCounts(d.name, d.description).keys()) df.set(t, (df.get(t) ?? 0) + 1)
+  for (const d of docs) for (const t of d.counts.keys()) df.set(t, (df.get(t) ?? 0) + 1)
   const n = docs.length
   const out = new Map<string, number>()
   for (const [t, k] of df) out.set(t, Math.log((1 + n) / (1 + k)) + 1)
@@ -92,10 +139,14 @@ function idf(): { idf: Map<string, number>; unseen: number } {
 
 /** A tool's TF-IDF vector, unit length (empty when it has no terms). */
 export function toolVector(name: string, description: string): Map<string, number> {
+  return unitVector(termCounts(name, description))
+}
+
+function unitVector(counts: Map<string, number>): Map<string, number> {
   const { idf: w, unseen } = idf()
   const v = new Map<string, number>()
   let norm = 0
-  for (const [t, c] of termCounts(name, description)) {
+  for (const [t, c] of counts) {
     const x = c * (w.get(t) ?? unseen)
     v.set(t, x)
     norm += x * x
@@ -117,7 +168,7 @@ let builtinMemo: { name: string; vector: Map<string, number> }[] | null = null
 
 /** The builtins' vectors, made once. */
 export function builtinVectors(): readonly { name: string; vector: Map<string, number> }[] {
-  builtinMemo ??= builtinTexts().map((t) => ({ name: t.name, vector: toolVector(t.name, t.description) }))
+  builtinMemo ??= builtinTerms().map((t) => ({ name: t.name, vector: unitVector(t.counts) }))
   return builtinMemo
 }
 

@@ -3,7 +3,7 @@ import { afterEach, describe, test } from 'node:test'
 import { cleanup, render } from 'ink-testing-library'
 import type { InitAnswers } from '../../../src/core/init/options.js'
 import { Wizard, type WizardTemplate } from '../../../src/ui/init/wizard.js'
-import { waitFor } from '../../helpers/until.js'
+import { until, waitFor } from '../../helpers/until.js'
 
 const TEMPLATES: WizardTemplate[] = [
   { name: 'bash', description: 'bash 4+ script', envAllow: [] },
@@ -13,9 +13,6 @@ const TEMPLATES: WizardTemplate[] = [
 ]
 
 const KEY = { enter: '\r', backspace: '\x7f', up: '\x1b[A', down: '\x1b[B', esc: '\x1b', ctrlC: '\x03' }
-
-/** ink renders on the next ticks: let it catch up after each key. */
-const settle = () => new Promise((r) => setTimeout(r, 30))
 
 function wizard(props: Partial<Parameters<typeof Wizard>[0]> = {}) {
   const result: { answers: InitAnswers | null; aborted: boolean } = { answers: null, aborted: false }
@@ -43,7 +40,13 @@ function wizard(props: Partial<Parameters<typeof Wizard>[0]> = {}) {
     for (const k of keys) app.stdin.write(k)
   }
   const frame = () => app.lastFrame() ?? ''
-  return { type, typeNow, frame, result }
+  /** ink takes keys once its input handler listens on stdin (after the first render's effects). */
+  const ready = () =>
+    until(
+      'the wizard to listen for keys',
+      () => app.frames.length > 0 && app.stdin.listenerCount('readable') > 0,
+    )
+  return { type, typeNow, frame, result, ready }
 }
 
 describe('init wizard', () => {
@@ -51,7 +54,7 @@ describe('init wizard', () => {
 
   test('keys that arrive together are each handled: a held Backspace, Ctrl-U then text, a paste', async () => {
     const w = wizard()
-    await settle()
+    await w.ready()
     await w.type('check_portXYZ') // one chunk, as a paste is
     assert.match(w.frame(), /\? name {12}check_portXYZ/)
     await w.type(KEY.backspace.repeat(3)) // three Backspaces in one chunk delete three
@@ -70,7 +73,7 @@ describe('init wizard', () => {
 
   test('typed answers; a bad name is refused with the loader’s message, then corrected', async () => {
     const w = wizard()
-    await settle()
+    await w.ready()
     assert.match(w.frame(), /\? name\s*\n {18}lower_snake \[a-z0-9_\]: the key the manager registers$/)
     await w.type('Check')
     assert.match(w.frame(), /✘ name "Check" must be lower_snake \[a-z0-9_\]/) // live, as typed
@@ -132,7 +135,7 @@ describe('init wizard', () => {
     const w = wizard({
       initial: { name: 'disk_usage', description: 'Report disk usage of a mounted filesystem.' },
     })
-    await settle()
+    await w.ready()
     await w.type(...Array(8).fill(KEY.enter))
     assert.deepEqual(w.result.answers, {
       name: 'disk_usage',
@@ -150,7 +153,7 @@ describe('init wizard', () => {
     const w = wizard({
       initial: { name: 'list_files', description: 'List the files under a root path, with their sizes.' },
     })
-    await settle()
+    await w.ready()
     await w.type(...Array(7).fill(KEY.enter))
     assert.match(w.frame(), /\? param/)
     await w.type('root-dir')
@@ -185,7 +188,7 @@ describe('init wizard', () => {
     const w = wizard({
       initial: { name: 'disk_usage', description: 'Report disk usage of a mounted filesystem.', params },
     })
-    await settle()
+    await w.ready()
     await w.type(...Array(7).fill(KEY.enter))
     assert.deepEqual(w.result.answers?.params, params)
     assert.doesNotMatch(w.frame(), /param/)
@@ -193,7 +196,7 @@ describe('init wizard', () => {
 
   test('a bad NAME given as the default shows the loader’s message at once', async () => {
     const w = wizard({ initial: { name: 'Disk-Usage' } })
-    await settle()
+    await w.ready()
     assert.match(
       w.frame(),
       /\? name {12}Disk-Usage\n {18}✘ name "Disk-Usage" must be lower_snake \[a-z0-9_\]/,
@@ -210,7 +213,7 @@ describe('init wizard', () => {
         problem: name === 'taken' ? '/x/taken exists and is not empty' : null,
       }),
     })
-    await settle()
+    await w.ready()
     await w.type('web_search', KEY.enter)
     assert.match(w.frame(), /✘ name "web_search" is taken by a builtin skill of the manager/)
     await w.type(...Array(10).fill(KEY.backspace), 'taken', KEY.enter)
@@ -220,11 +223,11 @@ describe('init wizard', () => {
 
   test('keys faster than it renders are each taken once, in order', async () => {
     const w = wizard()
-    await settle()
+    await w.ready()
     // No pause between keys, as from a fast typist or a terminal that batches them.
     w.typeNow('fast_one', KEY.enter, 'Typed faster than ink renders it, all of it.', KEY.enter, KEY.down)
     w.typeNow(KEY.down, KEY.enter, KEY.enter, '9', KEY.enter, KEY.enter, KEY.enter, KEY.enter)
-    await settle()
+    await until('the last answer', () => w.result.answers !== null)
     assert.deepEqual(w.result.answers, {
       name: 'fast_one',
       description: 'Typed faster than ink renders it, all of it.',
@@ -243,7 +246,7 @@ describe('init wizard', () => {
   ] as const) {
     test(`${what} aborts, with nothing answered`, async () => {
       const w = wizard()
-      await settle()
+      await w.ready()
       await w.type('half', key)
       assert.equal(w.result.aborted, true)
       assert.equal(w.result.answers, null)

@@ -1,6 +1,6 @@
 import { chmodSync, readFileSync } from 'node:fs'
-import { REPO, runCliSync } from '../../helpers/cli.js'
-import { expectGolden } from '../../helpers/golden.js'
+import { REPO, runCliSync } from './cli.js'
+import { expectGolden } from './golden.js'
 
 export { REPO }
 export const PACKS = `${REPO}/test/fixtures/lint/packs`

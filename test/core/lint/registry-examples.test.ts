@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
-import { RULES } from '../../../../src/core/lint/registry.js'
-import { shellcheckSkip } from '../../../helpers/shellcheck.js'
-import { tempRoot } from '../../../helpers/tree.js'
-import { runRule, unlockCase, writeCase } from '../rule-tester.js'
+import { RULES } from '../../../src/core/lint/registry.js'
+import { shellcheckSkip } from '../../helpers/shellcheck.js'
+import { tempRoot } from '../../helpers/tree.js'
+import { runRule, unlockCase, writeCase } from './rule-tester.js'
 
 /** Every rule's examples (docs/rules.md shows them), replayed: bad trees are reported, good ones not. */
 describe('rule examples', () => {
@@ -51,7 +51,7 @@ describe('rule examples', () => {
 
   test('every rule module has its test file (test/core/lint/rules/ mirrors src/core/lint/rules/)', () => {
     const missing = RULES.map((r) => r.id.replace('/', '-')).filter(
-      (name) => !existsSync(new URL(`./${name}.test.js`, import.meta.url)),
+      (name) => !existsSync(new URL(`./rules/${name}.test.js`, import.meta.url)),
     )
     assert.deepEqual(missing, [])
   })
