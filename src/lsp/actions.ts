@@ -15,6 +15,7 @@ import {
 import { fromBuffer, toText } from '../core/go/gostring.js'
 import { applyEdits } from '../core/lint/fix.js'
 import type { Fix, TextEdit } from '../core/lint/types.js'
+import type { Overlay } from '../core/overlay.js'
 import { type DiagnosticData, type Shown, textOf } from './diagnostics.js'
 
 export const SET_MODE_COMMAND = 'ongrid-skill.setMode'
@@ -23,17 +24,22 @@ export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.ongrid-skill`
 /** The open documents' URIs and versions, to pin edits to the text they were computed from. */
 export type VersionOf = (file: string) => { uri: string; version: number } | undefined
 
-function lspEdits(file: string, edits: readonly TextEdit[]): LspEdit[] {
-  const text = textOf(file)
+function lspEdits(file: string, edits: readonly TextEdit[], overlay: Overlay): LspEdit[] {
+  const text = textOf(file, overlay)
   return edits.map((e) => ({
     range: { start: text.positionAt(e.range[0]), end: text.positionAt(e.range[1]) },
     newText: toText(e.text),
   }))
 }
 
-function workspaceEdit(file: string, edits: readonly TextEdit[], versionOf: VersionOf): WorkspaceEdit {
+function workspaceEdit(
+  file: string,
+  edits: readonly TextEdit[],
+  versionOf: VersionOf,
+  overlay: Overlay,
+): WorkspaceEdit {
   const open = versionOf(file)
-  const changes = lspEdits(file, edits)
+  const changes = lspEdits(file, edits, overlay)
   return open === undefined
     ? { changes: { [pathToFileURL(file).href]: changes } }
     : { documentChanges: [{ textDocument: open, edits: changes }] }
@@ -46,6 +52,7 @@ function action(
   preferred: boolean,
   d: Diagnostic[],
   versionOf: VersionOf,
+  overlay: Overlay,
 ) {
   const file = fix.file ?? fileOf
   const a: CodeAction = { title, kind: CodeActionKind.QuickFix, diagnostics: d, isPreferred: preferred }
@@ -53,7 +60,7 @@ function action(
     a.command = { title, command: SET_MODE_COMMAND, arguments: [file, fix.mode] }
     if (fix.edits.length === 0) return a
   }
-  a.edit = workspaceEdit(file, fix.edits, versionOf)
+  a.edit = workspaceEdit(file, fix.edits, versionOf, overlay)
   return a
 }
 
@@ -83,6 +90,7 @@ export function codeActions(
   asked: readonly Diagnostic[],
   only: readonly string[] | undefined,
   versionOf: VersionOf,
+  overlay: Overlay,
 ): CodeAction[] {
   const wants = (kind: string) =>
     only === undefined || only.some((k) => kind === k || kind.startsWith(`${k}.`))
@@ -91,9 +99,10 @@ export function codeActions(
     for (const d of asked) {
       const s = shown.find((x) => same(x.diagnostic, d))
       if (s === undefined) continue
-      if (s.finding.fix) out.push(action(fixTitle(s), s.finding.fix, file, true, [s.diagnostic], versionOf))
+      if (s.finding.fix)
+        out.push(action(fixTitle(s), s.finding.fix, file, true, [s.diagnostic], versionOf, overlay))
       for (const g of s.finding.suggestions ?? [])
-        out.push(action(g.message, g.fix, file, false, [s.diagnostic], versionOf))
+        out.push(action(g.message, g.fix, file, false, [s.diagnostic], versionOf, overlay))
     }
   }
   // Fix all: the certain text fixes of this file, without overlaps.
@@ -102,13 +111,13 @@ export function codeActions(
   )
   if (mine.length > 0) {
     const { applied } = applyEdits(
-      fromBuffer(textOf(file).bytes),
+      fromBuffer(textOf(file, overlay).bytes),
       mine.flatMap((s) => s.finding.fix?.edits ?? []),
     )
     const all = {
       title: 'Fix all ongrid-skill problems in this file',
       diagnostics: mine.map((s) => s.diagnostic),
-      edit: workspaceEdit(file, applied, versionOf),
+      edit: workspaceEdit(file, applied, versionOf, overlay),
     }
     if (wants(FIX_ALL_KIND)) out.push({ ...all, kind: FIX_ALL_KIND })
     if (wants(CodeActionKind.QuickFix) && asked.length > 0 && mine.length > 1)

@@ -1,6 +1,6 @@
 /**
  * The checks of `lint` over a scope (a workspace folder, or the pack of a file outside every
- * folder), with the open buffers read instead of the disk (`core/overlay.ts`), as LSP
+ * folder), with the open buffers read instead of the disk (an `Overlay`), as LSP
  * diagnostics per file: the rule id as `code`, its docs link, severity from the config found
  * upward (the engine's), the exact start converted to the editor's positions.
  */
@@ -13,7 +13,7 @@ import { type CheckResult, check } from '../core/lint/engine.js'
 import { ConfigError } from '../core/lint/errors.js'
 import { subIdHelpUri } from '../core/lint/registry.js'
 import type { Finding } from '../core/lint/types.js'
-import { overlayOf } from '../core/overlay.js'
+import type { Overlay } from '../core/overlay.js'
 import { readRegularSized } from '../core/read-bounded.js'
 import type { Release } from '../core/releases/release.js'
 import { RULES_DOC_URL, ruleAnchor } from '../ui/lint/rule-link.js'
@@ -32,9 +32,9 @@ export interface DiagnosticData {
   end: number
 }
 
-/** The bytes findings of `file` are placed in: its buffer when open, else the disk's. */
-export function textOf(file: string): ByteText {
-  const buffer = overlayOf(fromText(file))
+/** The bytes findings of `file` are placed in: its buffer when open (in `overlay`), else the disk's. */
+export function textOf(file: string, overlay?: Overlay): ByteText {
+  const buffer = overlay?.get(fromText(file))
   if (buffer !== undefined) return new ByteText(buffer)
   return new ByteText(diskText(file))
 }
@@ -98,10 +98,10 @@ export function scopeDir(scope: string): string {
 }
 
 /** A config that cannot be used: its one line, on the config file when the line names it. */
-function configDiagnostic(e: ConfigError): { file: string; diagnostic: Diagnostic } | null {
+function configDiagnostic(e: ConfigError, overlay: Overlay): { file: string; diagnostic: Diagnostic } | null {
   const m = /^(\/.*?\.ongrid-skill\.ya?ml)(?::(\d+):(\d+))?: (.*)$/s.exec(e.message)
   if (m === null) return null
-  const text = textOf(m[1])
+  const text = textOf(m[1], overlay)
   // Without a line:column, at the first thing the line quotes (a rule id), when the file has it.
   const quoted = /"([^"]+)"/.exec(m[4])?.[1]
   const at = quoted === undefined ? -1 : text.bytes.indexOf(Buffer.from(quoted, 'utf8'))
@@ -132,8 +132,12 @@ export interface ScopeDiagnostics {
   failure: string | null
 }
 
-/** `lint SCOPE` (every rule, configs read), as diagnostics. */
-export async function diagnoseScope(scope: string, release?: Release): Promise<ScopeDiagnostics> {
+/** `lint SCOPE` (every rule, configs read) with the open buffers of `overlay`, as diagnostics. */
+export async function diagnoseScope(
+  scope: string,
+  overlay: Overlay,
+  release?: Release,
+): Promise<ScopeDiagnostics> {
   const files = new Map<string, Diagnostic[]>()
   const findings = new Map<string, Shown[]>()
   let result: CheckResult
@@ -148,11 +152,12 @@ export async function diagnoseScope(scope: string, release?: Release): Promise<S
       set: 'all',
       useConfig: true,
       release,
+      overlay,
       ...(lone ? { root: fromText(dirname(dirname(scope))) } : {}),
     })
   } catch (e) {
     if (e instanceof ConfigError) {
-      const d = configDiagnostic(e)
+      const d = configDiagnostic(e, overlay)
       if (d !== null) files.set(d.file, [d.diagnostic])
     }
     if (e instanceof UserError) return { files, findings, failure: e.message }
@@ -160,7 +165,7 @@ export async function diagnoseScope(scope: string, release?: Release): Promise<S
   }
   for (const f of result.files) {
     if (f.ignored || f.kind === 'dir') continue
-    const text = textOf(f.file)
+    const text = textOf(f.file, overlay)
     const list = files.get(f.file) ?? []
     const shown = findings.get(f.file) ?? []
     for (const x of f.findings) {

@@ -1,6 +1,6 @@
 /**
  * `ongrid-skill lsp`: the Language Server Protocol over stdio. Diagnostics are `lint`'s, on the
- * unsaved text (`core/overlay.ts`), recomputed after a pause in typing and when files they
+ * unsaved text (the open documents' buffers, `core/overlay.ts`), recomputed after a pause in typing and when files they
  * depend on change on disk (`workspace/didChangeWatchedFiles`). The connection ends the process
  * when its input closes, on `exit` (once the answers written before are out), or when the client's
  * process is gone (checked every 3 s).
@@ -26,9 +26,8 @@ import {
   TextDocuments,
 } from 'vscode-languageserver/node.js'
 import { TextDocument } from 'vscode-languageserver-textdocument'
-import { fromText } from '../core/go/gostring.js'
+import { fromText, type GoString } from '../core/go/gostring.js'
 import { ruleDocs } from '../core/lint/registry.js'
-import { setOverlay } from '../core/overlay.js'
 import { chooseManagerRelease, MANAGER_VERSION_ENV, managerRelease } from '../core/releases/release.js'
 import { codeActions, FIX_ALL_KIND, SET_MODE_COMMAND } from './actions.js'
 import { diagnoseScope, type Shown, SOURCE, scopeDir, scopeOf } from './diagnostics.js'
@@ -151,6 +150,8 @@ export function startServer(opts: ServerOptions): Connection {
   connection.onNotification(INPUT_ENDED, () => void leave())
   connection.onNotification(EXIT, () => void leave())
   const documents = new TextDocuments(TextDocument)
+  /** The open documents' text (absolute path, a byte string → its bytes), read instead of the disk. */
+  const buffers = new Map<GoString, Buffer>()
   /** URI → the size of the message its text came in, when over the bound: shown instead of findings. */
   const tooLarge = new Map<string, number>()
   connection.onNotification(NOT_READ, (m: Oversized | Bad) => {
@@ -189,7 +190,7 @@ export function startServer(opts: ServerOptions): Connection {
 
   const runScope = async (scope: string) => {
     const versions = new Map(documents.all().map((d) => [pathOf(d.uri), d.version]))
-    const { files, findings, failure } = await diagnoseScope(scope, release)
+    const { files, findings, failure } = await diagnoseScope(scope, buffers, release)
     if (failure !== null) connection.console.log(`${scope}: ${failure}`)
     const before = published.get(scope) ?? new Set<string>()
     for (const file of before) if (!files.has(file)) files.set(file, [])
@@ -247,7 +248,8 @@ export function startServer(opts: ServerOptions): Connection {
   const syncOverlay = (doc: TextDocument, open: boolean) => {
     const file = pathOf(doc.uri)
     if (file === null || !isServedPath(file)) return null
-    setOverlay(fromText(file), open ? Buffer.from(doc.getText(), 'utf8') : null)
+    if (open) buffers.set(fromText(file), Buffer.from(doc.getText(), 'utf8'))
+    else buffers.delete(fromText(file))
     return file
   }
 
@@ -344,10 +346,17 @@ export function startServer(opts: ServerOptions): Connection {
     const b = s === null ? undefined : behind.get(s.file)
     // Offsets of findings from another text than the one shown are not offered.
     if (s === null || b === undefined || b.version !== s.doc.version) return []
-    return codeActions(s.file, b.shown, p.context.diagnostics, p.context.only, (file) => {
-      const doc = documents.get(uriOf(file))
-      return doc === undefined ? undefined : { uri: doc.uri, version: doc.version }
-    })
+    return codeActions(
+      s.file,
+      b.shown,
+      p.context.diagnostics,
+      p.context.only,
+      (file) => {
+        const doc = documents.get(uriOf(file))
+        return doc === undefined ? undefined : { uri: doc.uri, version: doc.version }
+      },
+      buffers,
+    )
   })
   connection.onCodeLens((p) => {
     const s = served(p.textDocument.uri)

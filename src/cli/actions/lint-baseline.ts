@@ -18,7 +18,7 @@ import {
   readBaseline,
 } from '../../core/lint/baseline.js'
 import type { CheckResult } from '../../core/lint/engine.js'
-import { writeRefusal } from '../../core/write-refusal.js'
+import { writeRefusal } from '../../core/lint/write-refusal.js'
 import { plural, repoRoot } from '../../ui/lint/model.js'
 import { terminalLineText } from '../../ui/terminal.js'
 import { UserError } from '../errors.js'
@@ -59,7 +59,7 @@ export function lintBaseline(
     path = resolve(repoRoot(cwd), BASELINE_NAME)
   }
   const shown = flags.baseline ?? shownPath(path, cwd)
-  // Never written through a link, nor when read-only (core/write-refusal.ts); what was read must
+  // Never written through a link, nor when read-only (core/lint/write-refusal.ts); what was read must
   // still be there when written.
   let expect: FileIdentity | undefined
   let base: Baseline

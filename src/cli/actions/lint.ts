@@ -18,6 +18,7 @@ import {
   type Severity,
   settingOf,
 } from '../../core/lint/types.js'
+import type { Overlay } from '../../core/overlay.js'
 import { indentJSON } from '../../core/schema/go-any.js'
 import { didYouMean, meanHint } from '../../core/suggest.js'
 import { SCHEMA_WARN_MSG } from '../../core/tool-def.js'
@@ -205,7 +206,8 @@ async function lintRun(
   const format = formatOf(flags)
   if (flags['stdin-filename'] !== undefined && flags.stdin !== true)
     throw new UserError('--stdin-filename names the text on stdin: give --stdin with it')
-  const argv = flags.stdin === true ? await stdinText(given, flags) : given
+  const stdin = flags.stdin === true ? await stdinText(given, flags) : null
+  const argv = stdin?.argv ?? given
   // The baseline is read and written by a text path: a name that is not UTF-8 would be another file.
   if (flags.baseline !== undefined) textPath('--baseline', flags.baseline)
   const { RULES, ruleMeta } = await import('../../core/lint/registry.js')
@@ -264,6 +266,7 @@ async function lintRun(
       useConfig: flags['no-config'] !== true,
       configPath: pathFlag(flags.config),
       defaultIgnore: flags['no-default-ignore'] !== true,
+      overlay: stdin?.overlay,
     })
   const result = await run()
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
@@ -326,9 +329,13 @@ async function lintRun(
 
 /**
  * --stdin: the text on stdin is read (bounded) and judged as the file --stdin-filename names
- * (default: skill.json in the working dir), which need not exist; the PATHs to check: that file.
+ * (default: skill.json in the working dir), which need not exist: the PATHs to check (that file)
+ * and the text as its buffer.
  */
-async function stdinText(argv: string[], flags: InputOf<typeof Lint>['flags']): Promise<string[]> {
+async function stdinText(
+  argv: string[],
+  flags: InputOf<typeof Lint>['flags'],
+): Promise<{ argv: string[]; overlay: Overlay }> {
   if (argv.length > 0)
     throw new UserError(`--stdin lints the text on stdin: give no PATH (--stdin-filename says where it is)`)
   for (const f of ['fix', 'fix-dry-run', 'update-baseline', 'prune-baseline', 'print-config'] as const) {
@@ -336,13 +343,11 @@ async function stdinText(argv: string[], flags: InputOf<typeof Lint>['flags']): 
       throw new UserError(`--stdin: not with --${f} (the text on stdin is no file to write or record)`)
   }
   const name = flags['stdin-filename'] ?? 'skill.json'
-  const [{ readFileBounded, TooLargeError }, { setOverlay }, { abs }, { MAX_MANIFEST_BYTES }] =
-    await Promise.all([
-      import('../../core/read-bounded.js'),
-      import('../../core/overlay.js'),
-      import('../../core/go/path/filepath/path.js'),
-      import('../../core/loader/manifest-read.js'),
-    ])
+  const [{ readFileBounded, TooLargeError }, { abs }, { MAX_MANIFEST_BYTES }] = await Promise.all([
+    import('../../core/read-bounded.js'),
+    import('../../core/go/path/filepath/path.js'),
+    import('../../core/loader/manifest-read.js'),
+  ])
   let text: Buffer
   try {
     text = readFileBounded(0, MAX_MANIFEST_BYTES)
@@ -352,8 +357,7 @@ async function stdinText(argv: string[], flags: InputOf<typeof Lint>['flags']): 
   }
   const path = argBytes(name)
   const a = abs(path)
-  setOverlay(a.ok ? a.value : path, text)
-  return [name]
+  return { argv: [name], overlay: new Map([[a.ok ? a.value : path, text]]) }
 }
 
 /** --fix, --fix-dry-run and --fix-type: with each other and the other flags. */

@@ -18,7 +18,7 @@ import { fromBuffer, type GoString, toBuffer, toText } from '../go/gostring.js'
 import { errnoFromNode } from '../go/os/errors.js'
 import { statIfAny } from '../go/os/file.js'
 import { dir, join, rel } from '../go/path/filepath/path.js'
-import { overlayOf } from '../overlay.js'
+import type { Overlay } from '../overlay.js'
 import { NotRegularError, readFileBounded, TooLargeError } from '../read-bounded.js'
 import { didYouMean, meanHint } from '../suggest.js'
 import { ConfigError, LIST_RULES_HINT } from './errors.js'
@@ -94,18 +94,19 @@ export class ConfigFinder {
    * `ruleIds`: the ids a config may name (null: any, for validate, which reads only `ignore`).
    * `explicit`: a config file (--config) that applies to every file instead of the nearest one.
    * `listings`: the dirs the walk listed (targets.ts): a config name not in its dir's listing
-   * is not looked for on the disk.
+   * is not looked for on the disk. `overlay`: editors' buffers, read instead of the disk.
    */
   constructor(
     private readonly ruleIds: KnownIds | null,
     private readonly explicit?: GoString,
     private readonly listings?: ReadonlyMap<GoString, Listing>,
+    private readonly overlay?: Overlay,
   ) {}
 
   /** The nearest config at or above `start` (a dir), or null; the --config file when given. */
   async find(start: GoString): Promise<LintConfig | null> {
     if (this.explicit !== undefined) {
-      this.explicitConfig ??= loadConfig(this.explicit, this.ruleIds)
+      this.explicitConfig ??= loadConfig(this.explicit, this.ruleIds, this.overlay)
       return this.explicitConfig
     }
     const visited: GoString[] = []
@@ -130,7 +131,7 @@ export class ConfigFinder {
         )
       }
       if (present.length === 1) {
-        found = await loadConfig(present[0], this.ruleIds)
+        found = await loadConfig(present[0], this.ruleIds, this.overlay)
         break
       }
       const up = dir(d)
@@ -145,9 +146,9 @@ export class ConfigFinder {
 /** The most of a config file read: configs are a few lines; `/dev/zero` is not one. */
 export const MAX_CONFIG_BYTES = 1024 * 1024
 
-/** Reads a config file, bounded, never waiting on a FIFO. */
-function readConfigFile(path: GoString): { value: Buffer } {
-  const buffer = overlayOf(path)
+/** Reads a config file, bounded, never waiting on a FIFO (an editor's buffer when `overlay` holds one). */
+function readConfigFile(path: GoString, overlay?: Overlay): { value: Buffer } {
+  const buffer = overlay?.get(path)
   if (buffer !== undefined) return { value: buffer }
   try {
     return { value: readFileBounded(toBuffer(path), MAX_CONFIG_BYTES, { regularOnly: true }) }
@@ -162,9 +163,13 @@ function readConfigFile(path: GoString): { value: Buffer } {
 }
 
 /** Parses one config file. Throws ConfigError with a one-line reason. */
-export async function loadConfig(path: GoString, ruleIds: KnownIds | null): Promise<LintConfig> {
+export async function loadConfig(
+  path: GoString,
+  ruleIds: KnownIds | null,
+  overlay?: Overlay,
+): Promise<LintConfig> {
   const where = toText(path)
-  const file = readConfigFile(path)
+  const file = readConfigFile(path, overlay)
   const { parse } = await import('yaml')
   let doc: unknown
   try {

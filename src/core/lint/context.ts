@@ -9,6 +9,7 @@ import { type ParsedManifest, parseManifest } from '../loader/manifest.js'
 import { DEVICE_CAP, type ManifestRead, readManifest } from '../loader/manifest-read.js'
 import type { NotLoaded } from '../marketplace/load-all.js'
 import type { NativeParse } from '../native/skill-md.js'
+import type { Overlay } from '../overlay.js'
 import { managerRelease, type Release } from '../releases/release.js'
 import { goToJs, type SchemaVerdict } from '../schema/check.js'
 import { type BridgeDecode, decodeBridgeSchema } from '../schema/go-any.js'
@@ -98,12 +99,14 @@ export class ManifestContext {
      * case files looked for.
      */
     readonly listing?: Listing,
+    /** Editors' buffers, read instead of the disk (the manifest, its case files). */
+    readonly overlay?: Overlay,
   ) {
     // Read as the manager reads it, whatever its size (manifest-read.ts): a FIFO is not opened,
     // a device that does not end is not read to its end.
     const name = base(path)
     const listed = listing?.entries.find((e) => e[0] === name)?.[1] ?? null
-    const read = readManifest(path, listed)
+    const read = readManifest(path, listed, overlay)
     this.skipped = read.kind === 'read' ? null : manifestSkipReason(read)
     this.parsed = read.kind === 'read' ? parseManifest(path, () => read.file) : null
     this.raw = this.parsed?.raw ?? ''

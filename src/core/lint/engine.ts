@@ -3,8 +3,8 @@ import type { GoBytes, GoString } from '../go/gostring.js'
 import { bytesOf, fromText, toText } from '../go/gostring.js'
 import { abs, base, dir } from '../go/path/filepath/path.js'
 import { type BuildCache, newBuildCache } from '../loader/build.js'
+import type { Overlay } from '../overlay.js'
 import { managerRelease, type Release } from '../releases/release.js'
-import { writeRefusal } from '../write-refusal.js'
 import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
 import { newEntryCache } from './entry.js'
@@ -20,6 +20,7 @@ import {
   type Severity,
   type TargetKind,
 } from './types.js'
+import { writeRefusal } from './write-refusal.js'
 
 export interface CheckOptions {
   /** PATH arguments, as the bytes given (cli/os-bytes.ts); none means `.`. */
@@ -48,6 +49,8 @@ export interface CheckOptions {
   release?: Release
   /** Builtin skill keys taken before any pack, instead of the release's. */
   builtins?: readonly GoString[]
+  /** Editors' buffers (lsp, lint --stdin), read instead of the disk (core/overlay.ts). */
+  overlay?: Overlay
 }
 
 export interface FileReport {
@@ -117,7 +120,7 @@ function findingOf(
 }
 
 /**
- * A fix is offered only for a file --fix would write (`core/write-refusal.ts`: not a link, not
+ * A fix is offered only for a file --fix would write (`core/lint/write-refusal.ts`: not a link, not
  * read-only): a finding whose fix would change another is not fixable, and says why.
  */
 function offerableFixes(findings: Finding[], refusal: (file: string) => string | null): void {
@@ -140,6 +143,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
   const rulesFor = (kind: TargetKind) => RULES.filter((r) => r.kind === 'any' || r.kind === kind)
   const targets = collectTargets(opts.paths.length > 0 ? opts.paths : [bytesOf('.')], opts.root, {
     defaultIgnore: opts.defaultIgnore,
+    overlay: opts.overlay,
   })
   // The config module (and yaml, when a config file exists) is loaded only for lint.
   const configModule = opts.useConfig ? await import('./config.js') : null
@@ -149,6 +153,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         opts.set === 'manager' ? null : knownIds(RULES),
         opts.configPath === undefined ? undefined : absPath(opts.configPath),
         targets.listings,
+        opts.overlay,
       )
     : null
   const isIgnored = (config: LintConfig | null, path: GoString) =>
@@ -243,7 +248,14 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         for (const [d, listing] of targets.listings) cache.listed.set(d, listing.entries)
         caches.set(t.root, cache)
       }
-      const m = new ManifestContext(t.path, t.root, cache, entryCache, targets.listings.get(dir(t.path)))
+      const m = new ManifestContext(
+        t.path,
+        t.root,
+        cache,
+        entryCache,
+        targets.listings.get(dir(t.path)),
+        opts.overlay,
+      )
       m.release = release
       if (m.parsed && m.parsed.err === null) name = toText(m.parsed.manifest.name)
       if (m.skill) {
@@ -273,7 +285,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
       else if (skipped !== null) ctx = new NativeContext(t.path, t.root, skipped, '', null)
       else {
         nativeModule ??= import('../native/skill-md.js')
-        const parse = (await nativeModule).parseSkillMd(t.path)
+        const parse = (await nativeModule).parseSkillMd(t.path, opts.overlay)
         ctx = new NativeContext(t.path, t.root, null, parse.raw ?? '', parse)
         const n = parse.skill?.get('name')
         if (n?.k === 'string') name = toText(n.value)

@@ -9,9 +9,9 @@ import { type FileIdentity, identityOf, stageFile } from '../atomic-write.js'
 import { fromBuffer, type GoString, toBuffer } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
 import { readFileBounded } from '../read-bounded.js'
-import { writeRefusal } from '../write-refusal.js'
 import { applyEdits, type FilePlan } from './fix.js'
 import type { Finding, TextEdit } from './types.js'
+import { writeRefusal } from './write-refusal.js'
 
 /** Files larger than this are not fixed (a skill.json, a SKILL.md or a case file is a few KiB). */
 export const MAX_FIX_BYTES = 16 * 1024 * 1024

@@ -4,7 +4,7 @@ import { isNotExist } from '../go/os/errors.js'
 import { type FileInfo, lstat, readDirNames, stat } from '../go/os/file.js'
 import { abs, base, dir, join } from '../go/path/filepath/path.js'
 import { SKIP_ALL, SKIP_DIR, walk } from '../go/path/filepath/walk.js'
-import { overlayOf } from '../overlay.js'
+import type { Overlay } from '../overlay.js'
 import { PathError } from './errors.js'
 import type { FileTarget } from './types.js'
 
@@ -116,6 +116,8 @@ export function leftOutText(leftOut: ReadonlyMap<string, number>): string {
 export interface TargetOptions {
   /** Leave out DEFAULT_IGNORED_DIRS below each PATH (default true; --no-default-ignore). */
   defaultIgnore?: boolean
+  /** Editors' buffers (lint --stdin's text): a file given that has one need not exist on the disk. */
+  overlay?: Overlay
 }
 
 function isNative(path: GoString): boolean {
@@ -163,7 +165,7 @@ export function collectTargets(paths: readonly GoBytes[], root?: GoBytes, opts: 
     const path = absolute(given)
     const info = stat(path)
     // A file given as text (lint --stdin) need not exist on the disk.
-    const givenAsText = overlayOf(path) !== undefined
+    const givenAsText = opts.overlay?.has(path) === true
     if (!info.ok && !givenAsText) {
       if (isNotExist(info.err)) throw new PathError(`PATH does not exist: ${p}`)
       throw new PathError(`cannot read PATH ${p}: ${toText(info.err.error())}`)

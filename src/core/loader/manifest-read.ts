@@ -16,7 +16,7 @@ import { fail, ok, type Result } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
 import { fromNodeError } from '../go/os/errors.js'
 import { type FileInfo, MODE_NAMED_PIPE, nodePath, readFile, stat } from '../go/os/file.js'
-import { overlayOf } from '../overlay.js'
+import type { Overlay } from '../overlay.js'
 
 /** How much of a device is read before it counts as endless. */
 export const DEVICE_CAP = 64 * 1024 * 1024
@@ -59,9 +59,9 @@ export function notJudgedText(path: string, kind: Exclude<ManifestRead['kind'], 
     : `${path} is more than ongrid-skill can judge (the manager reads it)`
 }
 
-/** Reads a manifest (see probeManifest): a FIFO is not opened here, a device not read past the cap. */
-export function readManifest(path: GoString, info: FileInfo | null = null): ManifestRead {
-  const buffer = overlayOf(path)
+/** Reads a manifest (see probeManifest): a FIFO is not opened here, a device not read past the cap; an editor's buffer when `overlay` holds one. */
+export function readManifest(path: GoString, info: FileInfo | null = null, overlay?: Overlay): ManifestRead {
+  const buffer = overlay?.get(path)
   if (buffer !== undefined) return { kind: 'read', file: ok(buffer) }
   switch (probeManifest(path, info)) {
     case 'fifo':

@@ -9,7 +9,7 @@ import { fromBuffer, type GoString, toText, trimSpace } from '../go/gostring.js'
 import { readFile } from '../go/os/file.js'
 import { quote } from '../go/strconv/quote.js'
 import { lineAt, lineStarts } from '../line-starts.js'
-import { overlayOf } from '../overlay.js'
+import type { Overlay } from '../overlay.js'
 import { type Decoded, stringField } from './fields.js'
 import { normalizeSnakeName } from './snake-name.js'
 import { type Split, splitFrontmatter } from './split.js'
@@ -53,8 +53,8 @@ const SKILL_NAME = /^[a-z0-9][a-z0-9_]*$/
 
 export { normalizeSnakeName }
 
-/** ParseSkillMd(path), with positions for every outcome. */
-export function parseSkillMd(path: GoString): NativeParse {
+/** ParseSkillMd(path), with positions for every outcome (an editor's buffer when `overlay` holds one). */
+export function parseSkillMd(path: GoString, overlay?: Overlay): NativeParse {
   const top: Where = { line: 1, column: 1 }
   const result: NativeParse = {
     raw: null,
@@ -69,7 +69,7 @@ export function parseSkillMd(path: GoString): NativeParse {
     result.error = { stage, message, exact, ...at }
     return result
   }
-  const buffer = overlayOf(path)
+  const buffer = overlay?.get(path)
   const file = buffer === undefined ? readFile(path) : ok(buffer)
   if (!file.ok) return fail('read', `chatruntime: read ${path}: ${file.err.error()}`, top)
   const raw = fromBuffer(file.value)

@@ -5,7 +5,7 @@ import { reasonText } from '../go/os/errors.js'
 import { parseDuration } from '../go/time/duration.js'
 import { jsonSyntaxText } from '../json-syntax.js'
 import { stringify } from '../json-text.js'
-import { overlayOf } from '../overlay.js'
+import type { Overlay } from '../overlay.js'
 import { readFileBounded } from '../read-bounded.js'
 import { type EffectPattern, parseEffectPatterns } from '../trace/expect.js'
 
@@ -120,9 +120,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  */
 export const MAX_CASE_FILE = 64 * 1024 * 1024
 
-/** A case file's bytes, or args_file's: a regular file of at most MAX_CASE_FILE. */
-export function readCaseBytes(file: string): Buffer {
-  return overlayOf(fromText(file)) ?? readFileBounded(file, MAX_CASE_FILE, { regularOnly: true })
+/** A case file's bytes, or args_file's: a regular file of at most MAX_CASE_FILE (or an editor's buffer). */
+export function readCaseBytes(file: string, overlay?: Overlay): Buffer {
+  return overlay?.get(fromText(file)) ?? readFileBounded(file, MAX_CASE_FILE, { regularOnly: true })
 }
 
 /**
@@ -143,8 +143,8 @@ export function outsidePack(path: string, caseFile: string): string | null {
   return real === pack || real.startsWith(pack.endsWith(sep) ? pack : pack + sep) ? null : real
 }
 
-/** Reads and checks one case file. */
-export function loadCaseFile(file: string): CaseFile {
+/** Reads and checks one case file (an editor's buffer when `overlay` holds one). */
+export function loadCaseFile(file: string, overlay?: Overlay): CaseFile {
   const unread = (message: string): CaseFile => ({
     file,
     cases: [],
@@ -156,15 +156,15 @@ export function loadCaseFile(file: string): CaseFile {
   if (out !== null) return unread(`not read: its real path ${out} is outside the pack`)
   let text: string
   try {
-    text = readCaseBytes(file).toString('utf8')
+    text = readCaseBytes(file, overlay).toString('utf8')
   } catch (e) {
     return unread(`cannot read: ${reasonText(e)}`)
   }
-  return parseCaseFile(file, text)
+  return parseCaseFile(file, text, overlay)
 }
 
 /** Checks the text of a case file (file names the case file: args_file is relative to it). */
-export function parseCaseFile(file: string, text: string): CaseFile {
+export function parseCaseFile(file: string, text: string, overlay?: Overlay): CaseFile {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -185,7 +185,7 @@ export function parseCaseFile(file: string, text: string): CaseFile {
   const lines = caseLines(text, Array.isArray(json))
   list.forEach((raw, i) => {
     const index = Array.isArray(json) ? i : null
-    const c = checkCase(file, raw, index === null ? '' : `/${i}`, index, out.problems)
+    const c = checkCase(file, raw, index === null ? '' : `/${i}`, index, out.problems, overlay)
     if (c) out.cases.push({ ...c, line: lines[i] ?? 1 })
   })
   const seen = new Map<string, number>()
@@ -250,6 +250,7 @@ function checkCase(
   at: string,
   index: number | null,
   problems: CaseProblem[],
+  overlay: Overlay | undefined,
 ): Omit<TestCase, 'line'> | null {
   const before = problems.length
   const bad = (pointer: string, message: string, kind: CaseProblem['kind'] = 'shape') =>
@@ -283,7 +284,7 @@ function checkCase(
       if (out !== null) bad('/args_file', `not read: ${raw.args_file}'s real path ${out} is outside the pack`)
       else
         try {
-          args = readCaseBytes(p).toString('utf8')
+          args = readCaseBytes(p, overlay).toString('utf8')
           try {
             argsValue = JSON.parse(args)
           } catch {}

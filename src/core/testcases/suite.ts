@@ -71,7 +71,7 @@ export function findPacks(
     if (t.kind !== 'manifest') continue
     const packDir = toText(dir(t.path))
     const files = isUtf8(toBuffer(dir(t.path)))
-      ? caseFiles(packDir).map(loadCaseFile)
+      ? caseFiles(packDir).map((f) => loadCaseFile(f))
       : unreadCases(bytesOf(dir(t.path)))
     let skill: SubprocessSkill | null = null
     let rejected: string | null = null

@@ -1,6 +1,7 @@
 import { fromBuffer, type GoString, toText } from '../../go/gostring.js'
 import { dir } from '../../go/path/filepath/path.js'
 import { type JNode, nodeAt, parseTree } from '../../json-tree.js'
+import type { Overlay } from '../../overlay.js'
 import { type CaseFile, caseFiles, loadCaseFile, readCaseBytes, TESTS_DIR } from '../../testcases/cases.js'
 import { LineIndex } from '../position.js'
 import type { Listing } from '../targets.js'
@@ -15,10 +16,11 @@ export interface LoadedCases {
   tree(): JNode | null
 }
 
-/** What casesOf reads of a manifest's context (context.ts): its path and the walk's listing of its dir. */
+/** What casesOf reads of a manifest's context (context.ts): its path, the walk's listing of its dir, editors' buffers. */
 interface CasesSource {
   readonly path: GoString
   readonly listing?: Listing
+  readonly overlay?: Overlay
 }
 
 const memo = new WeakMap<CasesSource, LoadedCases[]>()
@@ -30,12 +32,12 @@ export function casesOf(ctx: CasesSource): LoadedCases[] {
     // No `tests` in the pack's dir when the walk listed it: nothing to look for on the disk.
     const files = ctx.listing?.names.has(TESTS_DIR) === false ? [] : caseFiles(toText(dir(ctx.path)))
     v = files.map((path) => {
-      const file = loadCaseFile(path)
+      const file = loadCaseFile(path, ctx.overlay)
       let raw = ''
       // Read again for positions only when loadCaseFile read it (never a file out of the pack).
       if (file.text !== null)
         try {
-          raw = fromBuffer(readCaseBytes(path))
+          raw = fromBuffer(readCaseBytes(path, ctx.overlay))
         } catch {}
       let tree: JNode | null | undefined
       const treeOf = () => {
