@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
-import { parse } from '../../src/cli/fast.js'
+import { type ManifestFlag, parse } from '../../src/cli/fast.js'
 
 // The shipped manifest is what bin/run.js reads; test the parser against the real definitions.
 const manifest = JSON.parse(readFileSync(new URL('../../../oclif.manifest.json', import.meta.url), 'utf8'))
@@ -50,5 +50,42 @@ describe('fast path parser', () => {
       [loadDirs, ['/a', '--builtins', 'x', '--no-builtins']], // exclusive
     ]
     for (const [cmd, argv] of cases) assert.equal(parse(cmd, argv), null, argv.join(' '))
+  })
+})
+
+describe('the manifest bin/run.js gives the bundled fast path (dist/bundle/fast-manifest.json)', () => {
+  const slim = JSON.parse(
+    readFileSync(new URL('../../../dist/bundle/fast-manifest.json', import.meta.url), 'utf8'),
+  )
+
+  test('every command parses every flag, value and argument as with oclif.manifest.json', () => {
+    assert.deepEqual(Object.keys(slim.commands), Object.keys(manifest.commands))
+    let compared = 0
+    for (const [id, full] of Object.entries(manifest.commands) as [string, typeof run][]) {
+      const cmd = slim.commands[id]
+      assert.equal(cmd.strict, full.strict, id)
+      assert.deepEqual(Object.keys(cmd.args), Object.keys(full.args), id)
+      const argvs: string[][] = [[], ['a'], ['a', 'b', 'c'], ['--', '-x']]
+      for (const f of Object.values(full.flags) as ManifestFlag[]) {
+        const value = f.options?.[0] ?? 'v'
+        argvs.push([`--${f.name}`], [`--${f.name}`, value], [`--${f.name}=${value}`], [`--no-${f.name}`])
+        argvs.push(['a', `--${f.name}`, value, `--${f.name}`, value])
+        if (f.char) argvs.push([`-${f.char}`], [`-${f.char}`, value])
+        for (const other of f.exclusive ?? []) argvs.push([`--${f.name}`, value, `--${other}`])
+      }
+      for (const argv of argvs) {
+        assert.deepEqual(parse(cmd, argv), parse(full, argv), `${id} ${argv.join(' ')}`)
+        compared++
+      }
+    }
+    assert.ok(compared > 500, `${compared} command lines`)
+  })
+
+  test('without the texts of help: a fraction of the bytes to parse at each start', () => {
+    const size = (u: string) => readFileSync(new URL(u, import.meta.url)).length
+    assert.ok(size('../../../dist/bundle/fast-manifest.json') * 4 < size('../../../oclif.manifest.json'))
+    for (const c of Object.values(slim.commands) as { flags: object; args: object }[])
+      for (const o of [c, ...Object.values(c.flags), ...Object.values(c.args)])
+        assert.ok(!('description' in o) && !('summary' in o) && !('examples' in o), JSON.stringify(o))
   })
 })
