@@ -60,8 +60,14 @@ const LIVE = new Set([
 
 /** Whether a rule's reports may be kept: it reads only the pack (LIVE_PREFIXES, LIVE). */
 export function keptRule(id: string): boolean {
-  return !LIVE.has(id) && !LIVE_PREFIXES.some((p) => id.startsWith(p))
+  let kept = keptIds.get(id)
+  if (kept === undefined) {
+    kept = !LIVE.has(id) && !LIVE_PREFIXES.some((p) => id.startsWith(p))
+    keptIds.set(id, kept)
+  }
+  return kept
 }
+const keptIds = new Map<string, boolean>()
 
 type Stored = Record<string, Report[]>
 
@@ -104,15 +110,20 @@ export class LintCache implements ReportCache {
   }
 
   begin({ targets, release }: { targets: Targets; release: Release }): void {
-    this.run = JSON.stringify([
-      FORMAT,
-      this.opts.program ?? programId(),
-      release.version,
-      targets.files.map((t) => [t.kind, t.path, t.root]),
-      targets.walkErrors.map((w) => [w.path, w.err?.error() ?? null]),
-      targets.roots.map((r) => [r.path, r.assumed]),
-      [...targets.leftOut],
-    ])
+    // Hashed once: every pack's key starts with it.
+    this.run = createHash('sha256')
+      .update(
+        JSON.stringify([
+          FORMAT,
+          this.opts.program ?? programId(),
+          release.version,
+          targets.files.map((t) => [t.kind, t.path, t.root]),
+          targets.walkErrors.map((w) => [w.path, w.err?.error() ?? null]),
+          targets.roots.map((r) => [r.path, r.assumed]),
+          [...targets.leftOut],
+        ]),
+      )
+      .digest('hex')
   }
 
   pack(ctx: Context, active: readonly Rule<Context>[], settings: string): KeptPack | null {
@@ -128,8 +139,9 @@ export class LintCache implements ReportCache {
       this.hits++
       this.now.set(key, found)
     } else this.misses++
+    const stored = new Map(complete ? ids.map((id) => [id, found[id]]) : [])
     return {
-      stored: (id) => (complete && keptRule(id) ? found[id] : undefined),
+      stored: (id) => stored.get(id),
       keep: (reports) => {
         if (complete) return
         const out: Stored = {}

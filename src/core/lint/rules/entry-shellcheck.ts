@@ -299,7 +299,7 @@ const rule: ManifestRule = {
   severity: 'info',
   category: 'best-practice',
   kind: 'manifest',
-  docs: "ShellCheck's findings on a shell entry (a `#!` line naming sh, bash, dash, ksh or busybox, else a name ending in .sh, .bash or .ksh), each under its own id `entry/SC<code>` at its line in the entry, at ShellCheck's level (error → error, warning → warn, info and style → info). Each `entry/SC<code>` may be set on its own; this id sets them all. Without `shellcheck` installed (Debian: `apt-get install shellcheck`), one info line says the entry was not checked.",
+  docs: "ShellCheck's findings on a shell entry (a `#!` line naming sh, bash, dash, ksh or busybox, else a name ending in .sh, .bash or .ksh), each under its own id `entry/SC<code>` at its line in the entry, at ShellCheck's level (error → error, warning → warn, info and style → info). Each `entry/SC<code>` may be set on its own; this id sets them all. Without `shellcheck` installed (Debian: `apt-get install shellcheck`), one info line says the entry was not checked. Its results are kept in this user's cache (`$XDG_CACHE_HOME/ongrid-skill/shellcheck/`), keyed by the script's bytes, the options, the rc files ShellCheck reads, `SHELLCHECK_OPTS` and the program: an unchanged script is not checked again.",
   examples: {
     bad: [{ files: pack({}, { 'run.sh': { exec: '#!/bin/sh\nls $1\n' } }) }],
     good: [{ files: pack({}, { 'run.sh': { exec: '#!/bin/sh\nls -- "$1"\n' } }) }],
