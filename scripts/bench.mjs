@@ -22,6 +22,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs'
@@ -53,8 +54,10 @@ const FLOOR = 'floor-bare'
  *   needs      a program that must be on PATH (e.g. 'strace'); without it the figure is skipped
  *   pending    set on figures for commands that do not exist yet: when the command is missing the
  *              figure is "skipped: command not available"; for other figures a missing command fails
- *   prepare    (ctx) => ({ argv, input?, exitCodes?, check?, unsetEnv? }) — argv[0] is the executable; check
- *              (stdout path, stderr path) returns null or what is wrong with the output.
+ *   prepare    (ctx) => ({ argv, input?, exitCodes?, check?, unsetEnv?, env?, fresh? }) — argv[0] is the
+ *              executable; check (stdout path, stderr path) returns null or what is wrong with the
+ *              output; env is set on top of the bench's; fresh: dirs removed before each run, untimed
+ *              (a cache the figure is to meet cold).
  *              Runs once, before the rounds. null: the figure is declared but not written yet.
  *   rss        preload the peak-RSS probe on every run of this figure (see RSS_METHOD)
  *   heap       with rss: the probe also records the live heap at exit (heapUsed after a full GC)
@@ -247,15 +250,29 @@ const FIGURES = [
   // `pattern`, judged by schema/redos-pattern, and cases, whose args are checked against it).
   ...['python', 'node', 'bash', 'go'].map((template) => ({
     name: `lint-init-${template}`,
-    title: `./bin/run.js lint <the pack \`init -t ${template}\` makes>`,
+    title: `./bin/run.js lint <the pack \`init -t ${template}\` makes>${template === 'bash' ? " (ShellCheck's result not kept yet)" : ''}`,
     requires: 'lint',
     rss: true,
-    prepare: () => ({ argv: [BIN, 'lint', initPack(template)], check: lintClean }),
+    prepare: () => ({
+      argv: [BIN, 'lint', initPack(template)],
+      check: lintClean,
+      // Each figure its own cache dir; the bash pack's ShellCheck result removed before each run.
+      ...ownCache(`lint-init-${template}`, template === 'bash'),
+    }),
     budgets: [
       { metric: 'wall', ratioTo: FLOOR, max: 1.4 },
       { metric: 'rss', ratioTo: 'lint-init-no-pattern', max: 1.05 },
     ],
   })),
+  {
+    name: 'lint-init-bash-warm',
+    title: "./bin/run.js lint <the pack of lint-init-bash>, ShellCheck's result kept by an earlier lint",
+    requires: 'lint',
+    rss: true,
+    prepare: () =>
+      warmed({ argv: [BIN, 'lint', initPack('bash')], check: lintClean, ...ownCache('lint-init-bash-warm') }),
+    budgets: [{ metric: 'wall', ratioTo: FLOOR, max: 1.4 }],
+  },
   {
     name: 'lint-init-no-pattern',
     title:
@@ -305,14 +322,31 @@ const FIGURES = [
   },
   {
     name: 'lint-1k',
-    title: './bin/run.js lint <tree of 1,000 packs> (the manifests of ajv-1k)',
+    title:
+      "./bin/run.js lint <tree of 1,000 packs> (the manifests of ajv-1k; ShellCheck's results kept since the warm-up)",
     requires: 'lint',
-    prepare: (ctx) => ({
-      argv: [BIN, 'lint', ctx.tree(JSON_1K).root],
-      exitCodes: [1],
-      check: (out) => checkSummary(out),
-    }),
+    prepare: (ctx) =>
+      warmed({
+        argv: [BIN, 'lint', ctx.tree(JSON_1K).root],
+        exitCodes: [1],
+        check: (out) => checkSummary(out),
+        ...ownCache('lint-1k'),
+      }),
     budgets: [{ metric: 'wall', ratioTo: 'ajv-1k', max: 0.6 }],
+  },
+  {
+    name: 'lint-1k-warm',
+    title: './bin/run.js lint --cache <the tree of lint-1k>, unchanged since an earlier lint --cache',
+    requires: 'lint',
+    prepare: (ctx) =>
+      warmed({
+        argv: [BIN, 'lint', ctx.tree(JSON_1K).root, '--cache'],
+        exitCodes: [1],
+        check: (out, err) =>
+          checkSummary(out) ?? (readFileSync(err, 'utf8') === '' ? null : 'said something on stderr'),
+        ...ownCache('lint-1k-warm'),
+      }),
+    budgets: [{ metric: 'wall', ratioTo: 'lint-1k', max: 0.75 }],
   },
   {
     name: 'entry-direct',
@@ -728,6 +762,30 @@ function initPack(template, pattern = true) {
   return dir
 }
 
+/**
+ * A figure's own cache dir (XDG_CACHE_HOME under .bench/cache/NAME: the launcher's code cache,
+ * ShellCheck's results, lint --cache); `coldShellcheck`: ShellCheck's results removed before each run.
+ */
+function ownCache(name, coldShellcheck = false) {
+  const dir = join(BENCH_DIR, 'cache', name)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return {
+    env: { XDG_CACHE_HOME: dir },
+    ...(coldShellcheck ? { fresh: [join(dir, 'ongrid-skill', 'shellcheck')] } : {}),
+  }
+}
+
+/** The plan, after one untimed run of it: what a cache keeps is there from the first measured run. */
+function warmed(plan) {
+  const r = spawnSync(plan.argv[0], plan.argv.slice(1), {
+    cwd: REPO,
+    env: { ...process.env, ...plan.env },
+    stdio: 'ignore',
+  })
+  if (r.error) throw r.error
+  return plan
+}
+
 /** A lint that found nothing says so in its first line. */
 function lintClean(out) {
   const text = readFileSync(out, 'utf8')
@@ -1042,14 +1100,15 @@ async function main() {
       // A figure with `runs` (minutes per run) skips the warm-up and stops after that many.
       const limit = fig.def.runs
       if (limit !== undefined && (round < opts.warmup || round >= opts.warmup + limit)) continue
-      const { argv, input, exitCodes = [0], check, unsetEnv = [] } = fig.plan
+      const { argv, input, exitCodes = [0], check, unsetEnv = [], env: figEnv = {}, fresh = [] } = fig.plan
+      for (const d of fresh) rmSync(d, { recursive: true, force: true })
       const stdout = join(OUT_DIR, `${fig.def.name}.stdout`)
       const stderr = join(OUT_DIR, `${fig.def.name}.stderr`)
       const r = runOnce({
         cmd: argv[0],
         args: argv.slice(1),
         cwd: REPO,
-        env: Object.fromEntries(Object.entries(env).filter(([k]) => !unsetEnv.includes(k))),
+        env: { ...Object.fromEntries(Object.entries(env).filter(([k]) => !unsetEnv.includes(k))), ...figEnv },
         stdout,
         stderr,
         input,

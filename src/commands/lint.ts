@@ -59,6 +59,10 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     ],
     ['How many findings each rule has', '<%= config.bin %> <%= command.id %> skills --statistics'],
     [
+      'Check again only the packs that changed since the last run',
+      '<%= config.bin %> <%= command.id %> skills --cache',
+    ],
+    [
       'An editor’s unsaved text, judged where it will be saved',
       '<%= config.bin %> <%= command.id %> --stdin --stdin-filename skills/disk_usage/skill.json < buffer.json',
     ],
@@ -123,6 +127,14 @@ Exit codes: 0 clean at the fail severity, 1 findings (or a pack not offered, wit
     statistics: Flags.boolean({
       description:
         'count the findings per rule (stylish: instead of each finding; json: a statistics list beside them)',
+    }),
+    cache: Flags.boolean({
+      description:
+        'keep each pack’s findings in this user’s cache and reuse them while nothing they depend on changes (not with --fix, --fix-dry-run or --stdin, which check afresh)',
+    }),
+    'cache-location': Flags.string({
+      description:
+        'with --cache: the dir to keep them in, a dir of this user’s own (default: $XDG_CACHE_HOME/ongrid-skill/lint)',
     }),
     'show-tool': Flags.boolean({
       description: 'print the function definition the LLM would receive, instead of findings',

@@ -243,7 +243,7 @@ function lstatOf(at: string) {
   }
 }
 
-const ownedBy = (owner: number, uid: number) => `owned by uid ${owner}, not by this user (uid ${uid})`
+export const ownedBy = (owner: number, uid: number) => `owned by uid ${owner}, not by this user (uid ${uid})`
 const writable = (mode: number) =>
   `writable by ${mode & 0o020 ? 'group' : ''}${(mode & 0o022) === 0o022 ? ' and ' : ''}${mode & 0o002 ? 'others' : ''} (mode ${(mode & 0o7777).toString(8).padStart(4, '0')})`
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message

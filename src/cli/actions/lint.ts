@@ -254,6 +254,15 @@ async function lintRun(
       undefined,
       'fix first, then record what is left with --update-baseline',
     )
+  if (flags['cache-location'] !== undefined && flags.cache !== true)
+    throw new UserError('--cache-location says where --cache keeps findings: give --cache with it')
+  const { setCacheWarnings } = await import('../../core/cache/store.js')
+  setCacheWarnings((line) =>
+    process.stderr.write(`${terminalLineText(line, process.stderr.isTTY === true)}\n`),
+  )
+  // --fix and --stdin check afresh: what they judge is being written, or is no file.
+  const cache =
+    flags.cache === true && !fixing && flags.stdin !== true ? await lintCache(argv, flags) : undefined
   const startedMs = Date.now()
   const run = () =>
     check({
@@ -267,8 +276,10 @@ async function lintRun(
       configPath: pathFlag(flags.config),
       defaultIgnore: flags['no-default-ignore'] !== true,
       overlay: stdin?.overlay,
+      cache,
     })
   const result = await run()
+  cache?.save()
   if (flags['show-tool'] === true) return showTools(result.files, flags.json === true)
   const { lintBaseline } = await import('./lint-baseline.js')
   if (!fixing) {
@@ -325,6 +336,17 @@ async function lintRun(
       : `validate after the fixes: ${errors.length} error${errors.length === 1 ? '' : 's'} (run validate to see them)\n`,
   )
   return errors.length > 0 ? EXIT.findings : code
+}
+
+/** --cache: this user's lint cache (or the --cache-location dir); none, with a warning, when it is not theirs. */
+async function lintCache(argv: string[], flags: InputOf<typeof Lint>['flags']) {
+  const [{ cacheDir }, { LintCache }] = await Promise.all([
+    import('../../core/cache/store.js'),
+    import('../../core/lint/cache.js'),
+  ])
+  const dir = cacheDir('lint', flags['cache-location'])
+  if (dir === null) return undefined
+  return new LintCache({ dir, scope: JSON.stringify([process.cwd(), argv, flags.root ?? null]) })
 }
 
 /**

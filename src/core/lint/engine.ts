@@ -9,7 +9,7 @@ import type { ConfigFinder, LintConfig } from './config.js'
 import { type Context, ManifestContext, NativeContext, skipReason } from './context.js'
 import { newEntryCache } from './entry.js'
 import { ruleMeta } from './rule-meta.js'
-import { collectTargets, type RootUsed } from './targets.js'
+import { collectTargets, type RootUsed, type Targets } from './targets.js'
 import {
   type Finding,
   knownIds,
@@ -51,6 +51,23 @@ export interface CheckOptions {
   builtins?: readonly GoString[]
   /** Editors' buffers (lsp, lint --stdin), read instead of the disk (core/overlay.ts). */
   overlay?: Overlay
+  /** `lint --cache`: rules' reports kept from an earlier run (lint/cache.ts). */
+  cache?: ReportCache
+}
+
+/** Reports kept between runs, per pack (lint/cache.ts): what the engine asks of it. */
+export interface ReportCache {
+  /** Once a run, before any pack: what every pack's reports depend on (the walk, the release). */
+  begin(run: { targets: Targets; release: Release }): void
+  /** One pack: its kept reports, or where to keep them (null: this pack is not kept). */
+  pack(ctx: Context, active: readonly Rule<Context>[], settings: string): KeptPack | null
+}
+
+export interface KeptPack {
+  /** The reports kept for a rule (undefined: none kept, the rule runs). */
+  stored(ruleId: string): readonly Report[] | undefined
+  /** Every active rule's reports, once the pack is checked. */
+  keep(reports: ReadonlyMap<Rule<Context>, readonly Report[]>): void
 }
 
 export interface FileReport {
@@ -216,6 +233,18 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     )
   }
 
+  /** What a file's findings depend on of the settings: lint's --rule and its config's rules. */
+  const settingsKeys = new Map<LintConfig | null, string>()
+  const settingsKey = (config: LintConfig | null) => {
+    let k = settingsKeys.get(config)
+    if (k === undefined) {
+      k = JSON.stringify([opts.set, [...(opts.overrides ?? [])], [...(config?.rules ?? [])]])
+      settingsKeys.set(config, k)
+    }
+    return k
+  }
+  opts.cache?.begin({ targets, release })
+
   const walkRules = RULES.filter((r) => r.checkWalk !== undefined)
   for (const w of targets.walkErrors) {
     const config = finder ? await finder.find(dir(w.path)) : null
@@ -305,12 +334,31 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     files.push(report)
     if (ignored) continue
     const active = rulesFor(t.kind).filter((r) => runs(r, config))
-    for (const rule of active) if (rule.prepare) await rule.prepare(ctx)
+    const kept = opts.cache?.pack(ctx, active, settingsKey(config)) ?? null
+    // Each rule's reports, said below in rule order. The prepares start first (a child process,
+    // an import) and the rules that need none run meanwhile; `kept` answers for the rules it holds.
+    const reports = new Map<Rule<Context>, readonly Report[]>()
+    const checkRule = (rule: Rule<Context>) => {
+      const got: Report[] = []
+      rule.check(ctx, (r: Report) => got.push(r))
+      reports.set(rule, got)
+    }
+    const prepared = Promise.all(
+      active.map((r) => (r.prepare && kept?.stored(r.id) === undefined ? r.prepare(ctx) : undefined)),
+    )
+    for (const rule of active) {
+      const stored = kept?.stored(rule.id)
+      if (stored !== undefined) reports.set(rule, stored)
+      else if (!rule.prepare) checkRule(rule)
+    }
+    await prepared
+    for (const rule of active) if (!reports.has(rule)) checkRule(rule)
+    kept?.keep(reports)
     const elsewhere = new Map<string, FileReport>()
     for (const rule of active) {
-      rule.check(ctx, (r: Report) => {
+      for (const r of reports.get(rule) ?? []) {
         const severity = severityOf(rule, r, config)
-        if (severity === 'off') return
+        if (severity === 'off') continue
         if (r.ruleId !== undefined && rule.subIds?.pattern.test(r.ruleId))
           subSeen.set(r.ruleId, { rule, severity: r.severity ?? rule.severity })
         if (r.file !== undefined && r.file !== report.file) {
@@ -328,7 +376,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
             elsewhere.set(r.file, other)
           }
           other.findings.push(findingOf(rule, severity, r.file, byLine(r), r))
-          return
+          continue
         }
         const at =
           r.line !== undefined
@@ -337,7 +385,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
               ? { line: 1, column: 1, offset: null }
               : { ...ctx.lines.position(r.at), offset: r.at }
         report.findings.push(findingOf(rule, severity, report.file, at, r))
-      })
+      }
     }
     offerableFixes(report.findings, refusal)
     for (const other of elsewhere.values()) offerableFixes(other.findings, refusal)

@@ -175,6 +175,11 @@ export interface Rule<C> {
   /** A manager-category rule whose findings the manager does not refuse (RuleMeta.notRefused). */
   notRefused?: boolean
   /**
+   * What the rule reads beyond the pack's own files (the other packs, a program on the machine):
+   * `lint --cache` never keeps its reports (core/lint/cache.ts).
+   */
+  readsBeyondPack?: string
+  /**
    * Set when the rule's findings carry ids of their own (ShellCheck's codes: `entry/SC2086`), each
    * of which config files and `--rule` may set like a rule's id; the rule's own id sets them all.
    */

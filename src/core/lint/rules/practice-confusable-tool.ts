@@ -27,6 +27,7 @@ function vectorOf(ctx: ManifestContext, name: string): Map<string, number> {
 
 const rule: ManifestRule = {
   id: 'practice/confusable-tool',
+  readsBeyondPack: 'the packs registered before this one',
   severity: 'warn',
   category: 'best-practice',
   kind: 'manifest',
