@@ -139,7 +139,8 @@ async function bundleCode(keep) {
   for (const id of LAZY_BUILTINS) {
     const at = new RegExp(`\\b(import_[A-Za-z0-9_$]+)\\s*=\\s*require\\(${JSON.stringify(id)}\\)`, 'g')
     const names = [...code.matchAll(at)].map((m) => m[1])
-    if (names.length === 0) throw new Error(`bundle: no import of ${id} left to load lazily`)
+    // None at all: nothing here loads it at start (entry-shellcheck.ts gets it at its first spawn).
+    if (names.length === 0 && !code.includes(`require(${JSON.stringify(id)})`)) continue
     if (code.split(`require(${JSON.stringify(id)})`).length !== names.length + 1)
       throw new Error(`bundle: ${id} is required otherwise than as an import namespace`)
     for (const name of names) {
