@@ -19,6 +19,7 @@ import {
   type Setting,
   type Severity,
   type TargetKind,
+  type Unchecked,
 } from './types.js'
 
 export interface CheckOptions {
@@ -48,6 +49,11 @@ export interface CheckOptions {
   release?: Release
   /** Builtin skill keys taken before any pack, instead of the release's. */
   builtins?: readonly GoString[]
+  /**
+   * A skill.json the manager refuses to decode is also read tolerantly (tolerant.ts), and the
+   * rules that need a decode report what they find in it, after the manager's verdict (lint).
+   */
+  tolerant?: boolean
 }
 
 export interface FileReport {
@@ -66,6 +72,12 @@ export interface FileReport {
   /** Ignored by a config file: not reported (its name still counts for duplicates). */
   ignored: boolean
   ctx: Context | null
+  /**
+   * The rules that ran and did not check the file (they needed a part of the read the manager
+   * could not give, and no tolerant read gave it): a baseline entry of theirs is neither found
+   * nor fixed. Every rule, for a file that could not be read.
+   */
+  unchecked?: Unchecked
 }
 
 export interface CheckResult {
@@ -295,47 +307,101 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     const active = rulesFor(t.kind).filter((r) => runs(r, config))
     for (const rule of active) if (rule.prepare) await rule.prepare(ctx)
     const elsewhere = new Map<string, FileReport>()
-    for (const rule of active) {
-      rule.check(ctx, (r: Report) => {
+    const tolerantFindings: Finding[] = []
+    const seen = new Set<string>()
+    const sameKey = (x: Finding) =>
+      `${x.ruleId}\0${x.file}\0${x.offset ?? `${x.line}:${x.column}`}\0${x.message}`
+    /**
+     * Runs a rule on a context; whether it checked the file: it did not when it asked for a part
+     * of the read that is missing (the decode, the build) and so reported nothing.
+     */
+    const runRule = (rule: Rule<Context>, on: Context): boolean => {
+      const tolerant = on.kind === 'manifest' && on.tolerant !== null
+      if (on.kind === 'manifest') on.missed = false
+      let reported = false
+      rule.check(on, (r: Report) => {
+        reported = true
         const severity = severityOf(rule, r, config)
         if (severity === 'off') return
         if (r.ruleId !== undefined && rule.subIds?.pattern.test(r.ruleId))
           subSeen.set(r.ruleId, { rule, severity: r.severity ?? rule.severity })
-        if (r.file !== undefined && r.file !== report.file) {
-          let other = elsewhere.get(r.file)
-          if (!other) {
-            other = {
+        const other = r.file !== undefined && r.file !== report.file ? r.file : null
+        const at =
+          other !== null || r.line !== undefined
+            ? byLine(r)
+            : r.at === null
+              ? { line: 1, column: 1, offset: null }
+              : { ...on.lines.position(r.at), offset: r.at }
+        const finding = findingOf(rule, severity, other ?? report.file, at, r)
+        if (tolerant) {
+          // Not the manager's view: no fix is offered for it (the file holds what the repairs left out).
+          if (seen.has(sameKey(finding))) return
+          delete finding.fix
+          delete finding.suggestions
+          finding.tolerant = true
+        } else seen.add(sameKey(finding))
+        if (other !== null) {
+          let o = elsewhere.get(other)
+          if (!o) {
+            o = {
               kind: r.fileKind ?? 'cases',
-              path: fromText(r.file),
-              file: r.file,
+              path: fromText(other),
+              file: other,
               name: null,
               findings: [],
               ignored,
               ctx: null,
             }
-            elsewhere.set(r.file, other)
+            elsewhere.set(other, o)
           }
-          other.findings.push(findingOf(rule, severity, r.file, byLine(r), r))
+          o.findings.push(finding)
           return
         }
-        const at =
-          r.line !== undefined
-            ? byLine(r)
-            : r.at === null
-              ? { line: 1, column: 1, offset: null }
-              : { ...ctx.lines.position(r.at), offset: r.at }
-        report.findings.push(findingOf(rule, severity, report.file, at, r))
+        ;(tolerant ? tolerantFindings : report.findings).push(finding)
       })
+      return reported || !(on.kind === 'manifest' && on.missed)
+    }
+    const missed = active.filter((rule) => !runRule(rule, ctx))
+    let unchecked = missed
+    if (opts.tolerant === true && ctx.kind === 'manifest' && missed.length > 0) {
+      // The manager refuses to decode the file: the rules that needed its decode see a tolerant
+      // read of the same bytes (tolerant.ts), their findings marked as such, after the manager's.
+      const tolerant = ctx.tolerantContext(caches.get(t.root))
+      if (tolerant !== null) {
+        tolerant.release = release
+        const key = tolerant.skill?.key
+        if (key !== undefined) {
+          // Taken as the manager would find it; the pack itself is never registered (it is refused).
+          if (builtins.has(key)) tolerant.taken = { by: 'builtin' }
+          else {
+            const first = firstPath.get(key)
+            if (first !== undefined) tolerant.taken = { by: 'pack', path: first }
+          }
+          tolerant.earlier = registered.slice()
+        }
+        for (const rule of missed) if (rule.prepare) await rule.prepare(tolerant)
+        unchecked = missed.filter((rule) => !runRule(rule, tolerant))
+      }
+    }
+    if (ctx.kind === 'manifest' && ctx.parsed?.raw == null) unchecked = active
+    report.unchecked = {
+      ids: new Set(unchecked.map((r) => r.id)),
+      subIds: unchecked.flatMap((r) => (r.subIds ? [r.subIds.pattern] : [])),
     }
     offerableFixes(report.findings, refusal)
     for (const other of elsewhere.values()) offerableFixes(other.findings, refusal)
     const byPosition = (a: Finding, b: Finding) =>
       a.line - b.line || a.column - b.column || (order.get(a.ruleId) ?? 0) - (order.get(b.ruleId) ?? 0)
     report.findings.sort(byPosition)
+    // The manager's verdict first, then what the tolerant read found.
+    report.findings.push(...tolerantFindings.sort(byPosition))
     for (const other of [...elsewhere.values()].sort((a, b) =>
       a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
     )) {
-      other.findings.sort(byPosition)
+      other.findings.sort(
+        (a, b) => Number(a.tolerant === true) - Number(b.tolerant === true) || byPosition(a, b),
+      )
+      other.unchecked = report.unchecked
       files.push(other)
     }
   }
