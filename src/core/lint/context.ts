@@ -199,6 +199,14 @@ export class ManifestContext {
     return this.ok ? this.args : null
   }
 
+  /**
+   * Whether the read has a part (the decode, the build), recorded as asked for (`missed`) when it
+   * has not: for a rule that reads what there is, memoized, and must say what it went without.
+   */
+  wants(part: 'decode' | 'build'): boolean {
+    return part === 'decode' ? this.ok : this.skill !== null
+  }
+
   /** The key event that set a field last (the value Go keeps). */
   lastKey(field: string): KeyEvent | undefined {
     const keys = this.parsed?.keys ?? []

@@ -305,7 +305,18 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     files.push(report)
     if (ignored) continue
     const active = rulesFor(t.kind).filter((r) => runs(r, config))
-    for (const rule of active) if (rule.prepare) await rule.prepare(ctx)
+    /** Prepares the rules on a context: the rules whose preparation asked for a part of the read that is missing. */
+    const prepare = async (rules: readonly Rule<Context>[], on: Context): Promise<Set<Rule<Context>>> => {
+      const missing = new Set<Rule<Context>>()
+      for (const rule of rules) {
+        if (!rule.prepare) continue
+        if (on.kind === 'manifest') on.missed = false
+        await rule.prepare(on)
+        if (on.kind === 'manifest' && on.missed) missing.add(rule)
+      }
+      return missing
+    }
+    let unprepared = await prepare(active, ctx)
     const elsewhere = new Map<string, FileReport>()
     const tolerantFindings: Finding[] = []
     const seen = new Set<string>()
@@ -359,7 +370,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         }
         ;(tolerant ? tolerantFindings : report.findings).push(finding)
       })
-      return reported || !(on.kind === 'manifest' && on.missed)
+      return reported || !(on.kind === 'manifest' && (on.missed || unprepared.has(rule)))
     }
     const missed = active.filter((rule) => !runRule(rule, ctx))
     let unchecked = missed
@@ -379,7 +390,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
           }
           tolerant.earlier = registered.slice()
         }
-        for (const rule of missed) if (rule.prepare) await rule.prepare(tolerant)
+        unprepared = await prepare(missed, tolerant)
         unchecked = missed.filter((rule) => !runRule(rule, tolerant))
       }
     }
