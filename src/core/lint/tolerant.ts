@@ -38,7 +38,9 @@ export interface TolerantRead {
 }
 
 /** More repairs than this and the file is no longer read: it is not JSON with slips. */
-const MAX_REPAIRS = 64
+const MAX_REPAIRS = 32
+/** Larger files are not read tolerantly (each repair scans the file again; a skill.json is a few KiB). */
+export const TOLERANT_MAX_BYTES = 256 * 1024
 
 const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r'
 
@@ -70,6 +72,30 @@ function blank(b: string[], from: number, to: number): void {
   for (let i = from; i < to; i++) if (b[i] !== '\n' && b[i] !== '\r') b[i] = ' '
 }
 
+/** Blanks every comment from `from` (where one starts) to the end, outside strings: one repair for them all. */
+function blankComments(b: string[], from: number): void {
+  let inString = false
+  for (let i = from; i < b.length; i++) {
+    const c = b[i]
+    if (inString) {
+      if (c === '\\') i++
+      else if (c === '"' || c === '\n') inString = false
+    } else if (c === '"') inString = true
+    else if (c === '/' && b[i + 1] === '/') {
+      let end = i
+      while (end < b.length && b[end] !== '\n') end++
+      blank(b, i, end)
+      i = end
+    } else if (c === '/' && b[i + 1] === '*') {
+      let end = i + 2
+      while (end < b.length && !(b[end] === '*' && b[end + 1] === '/')) end++
+      end = Math.min(end + 2, b.length)
+      blank(b, i, end)
+      i = end - 1
+    }
+  }
+}
+
 /** One repair of the error Go's scanner stopped at, or null: no repair known for it. */
 function repairOne(b: string[], stop: Stop): Repair | null {
   const i = stop.at
@@ -90,17 +116,9 @@ function repairOne(b: string[], stop: Stop): Repair | null {
     blank(b, 0, 3)
     return { at: 0, what: 'a byte order mark skipped' }
   }
-  if (c === '/' && b[i + 1] === '/') {
-    let end = i
-    while (end < b.length && b[end] !== '\n') end++
-    blank(b, i, end)
-    return { at: i, what: 'a comment skipped' }
-  }
-  if (c === '/' && b[i + 1] === '*') {
-    let end = i + 2
-    while (end < b.length && !(b[end] === '*' && b[end + 1] === '/')) end++
-    blank(b, i, Math.min(end + 2, b.length))
-    return { at: i, what: 'a comment skipped' }
+  if (c === '/' && (b[i + 1] === '/' || b[i + 1] === '*')) {
+    blankComments(b, i)
+    return { at: i, what: 'comments skipped' }
   }
   if (c === '}' || c === ']') {
     let j = i - 1
@@ -134,6 +152,7 @@ function repairOne(b: string[], stop: Stop): Repair | null {
 
 /** `data` with its syntax errors repaired in place (see above), or null when one has no known repair. */
 export function repairJson(data: GoString): { text: GoString; repairs: Repair[] } | null {
+  if (data.length > TOLERANT_MAX_BYTES) return null
   const b = data.split('')
   const repairs: Repair[] = []
   for (;;) {
@@ -204,7 +223,7 @@ function fieldValue(
  * an object, a syntax error with no known repair, a field whose value has no plain reading).
  */
 export function tolerantRead(parsed: ParsedManifest): TolerantRead | null {
-  if (parsed.err === null || parsed.raw === null) return null
+  if (parsed.err === null || parsed.raw === null || parsed.raw.length > TOLERANT_MAX_BYTES) return null
   const inner = parsed.err instanceof WrapError ? parsed.err.err : parsed.err
   let text = parsed.raw
   const repairs: Repair[] = []

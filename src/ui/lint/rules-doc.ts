@@ -143,7 +143,7 @@ the file's own); and a value of the wrong type read as written where that is pla
 above them in stylish, a line under each in github, SARIF and junit) and carry no fix: the file
 holds what the read left out. A file no tolerant reading makes sense of (a bare word, an object
 where a string goes, not an object at all) gets the manager's verdict alone; so does a file that
-cannot be read. The pack is never counted as registered (a later pack of its name is no
+cannot be read, one over 256 KiB, or one needing more than 32 repairs. The pack is never counted as registered (a later pack of its name is no
 duplicate); \`validate\` gives the manager's verdict alone.
 
 With a baseline, each rule says whether it checked a file: a rule that needed a decode or a build

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { checkValid } from '../../../src/core/go/encoding/json/scanner.js'
-import { repairJson, tolerantRead } from '../../../src/core/lint/tolerant.js'
+import { repairJson, TOLERANT_MAX_BYTES, tolerantRead } from '../../../src/core/lint/tolerant.js'
 import { decodeManifest } from '../../../src/core/loader/manifest.js'
 
 /** The repairs replace bytes one for one and append: the file's lines and lengths are kept. */
@@ -15,8 +15,13 @@ describe('repairJson: syntax errors read as meant, each byte at its offset', () 
   const cases: [string, string, string[]][] = [
     ['trailing comma', '{\n  "a": 1,\n}\n', ['a trailing comma skipped']],
     ['trailing comma in an array', '{"a": [1, 2,]}', ['a trailing comma skipped']],
-    ['line comment', '{\n  // note\n  "a": 1\n}', ['a comment skipped']],
-    ['block comment', '{ /* x\n y */ "a": 1 }', ['a comment skipped']],
+    ['line comment', '{\n  // note\n  "a": 1\n}', ['comments skipped']],
+    ['block comment', '{ /* x\n y */ "a": 1 }', ['comments skipped']],
+    [
+      'every comment in one repair, none in a string',
+      '{\n  // one\n  "a": "http://x/*y*/", // two\n  /* three */ "b": 1 // four\n}',
+      ['comments skipped'],
+    ],
     ['missing comma', '{\n  "a": 1\n  "b": 2\n}', ['a missing comma read']],
     ['single quotes', "{'a': 'b'}", ['a single-quoted string read', 'a single-quoted string read']],
     ['byte order mark', '\xef\xbb\xbf{"a": 1}', ['a byte order mark skipped']],
@@ -37,6 +42,12 @@ describe('repairJson: syntax errors read as meant, each byte at its offset', () 
       const k = data.search(/["']a["']/)
       assert.equal(r.text.slice(k + 1, k + 2), 'a')
     })
+
+  test("a comment's marks inside a string are the string's", () => {
+    const r = repairJson('{"a": "http://x/*y*/", // note\n "b": "//"}')
+    assert.ok(r)
+    assert.equal(r.text, '{"a": "http://x/*y*/",        \n "b": "//"}')
+  })
 
   test('no known repair: null (the manager verdict alone)', () => {
     assert.equal(repairJson('{"a": x}'), null)
@@ -78,4 +89,10 @@ describe('tolerantRead', () => {
     assert.equal(tolerantRead(decodeManifest('[1]')), null)
     assert.equal(tolerantRead(decodeManifest('{"name": "a"}')), null)
   })
+})
+
+test('a file over the bound is not read tolerantly (each repair scans it again)', () => {
+  const big = `{"a": "${'x'.repeat(TOLERANT_MAX_BYTES)}",}`
+  assert.equal(repairJson(big), null)
+  assert.equal(tolerantRead(decodeManifest(big)), null)
 })
