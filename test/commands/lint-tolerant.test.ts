@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, beforeEach, describe, test } from 'node:test'
+import { mkfifoSync } from '../core/lint/fifo.js'
 import { runCliSync } from '../helpers/cli.js'
 import { ECHO, makeTree, tempRoot } from '../helpers/tree.js'
 
@@ -180,6 +181,20 @@ describe('lint --baseline on a file the manager refuses', () => {
       doc.baseline.fixed.map((e: { rule_id: string }) => e.rule_id),
       ['practice/description-length'],
     )
+  })
+
+  test('a skill.json that is not read (a FIFO): no rule checked it, not even those of its raw text', () => {
+    // A byte order mark: the manager refuses the file; practice/bom reads its raw bytes.
+    writeFileSync(
+      join(R, 'skills/disk/skill.json'),
+      `\ufeff${SLOPPY.replace('  // disk usage\n', '\n').replace('false},\n}', 'false}\n}')}`,
+    )
+    lint(['skills', '--update-baseline'])
+    assert.match(readFileSync(join(R, BASELINE), 'utf8'), /practice\/bom/)
+    rmSync(join(R, 'skills/disk/skill.json'))
+    mkfifoSync(join(R, 'skills/disk/skill.json'))
+    const doc = json(['skills'])
+    assert.deepEqual(doc.baseline.fixed, [])
   })
 
   test('findings no rule could check (no tolerant reading) are neither fixed nor pruned', () => {
