@@ -347,7 +347,7 @@ describe("validate ignores the baseline: the manager's verdict", () => {
 })
 
 describe('a skill.json that is not JSON', () => {
-  test('lint --update-baseline ends (exit 1, its parse error new) and keeps the other entries', () => {
+  test('lint --update-baseline ends (exit 1, its parse error new), keeps the other entries, records what its tolerant read finds', () => {
     lint(['skills', '--update-baseline'])
     makeTree(R, {
       'skills/b/skill.json': '{\n  "name": "pack_b",\n  "entry": "run.sh",\n}\n',
@@ -357,7 +357,11 @@ describe('a skill.json that is not JSON', () => {
     assert.equal(r.hung, false)
     assert.equal(r.code, 1)
     assert.match(r.stdout, /manager\/parse/)
-    assert.deepEqual(Object.keys(JSON.parse(baselineOf()).files), ['skills/a/skill.json'])
+    const files = JSON.parse(baselineOf()).files
+    assert.deepEqual(Object.keys(files), ['skills/a/skill.json', 'skills/b/skill.json'])
+    // The manager's verdict is never recorded; the findings of the file as meant are.
+    assert.ok(!Object.keys(files['skills/b/skill.json']).includes('manager/parse'))
+    assert.ok(Object.keys(files['skills/b/skill.json']).includes('practice/class-unset'))
   })
 })
 

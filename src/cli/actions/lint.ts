@@ -271,6 +271,7 @@ async function lintRun(
       rules: RULES,
       set: 'all',
       release,
+      tolerant: true,
       overrides,
       useConfig: flags['no-config'] !== true,
       configPath: pathFlag(flags.config),

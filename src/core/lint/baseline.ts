@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path'
 import { UserError } from '../errors.js'
 import { checkValid } from '../go/encoding/json/scanner.js'
 import { fromBuffer, toText } from '../go/gostring.js'
@@ -8,7 +8,7 @@ import { jsonSyntaxText } from '../json-syntax.js'
 import { type JNode, parseTree } from '../json-tree.js'
 import { NotRegularError, readFileBounded, sizeText, TooLargeError } from '../read-bounded.js'
 import type { FileReport } from './engine.js'
-import type { Finding } from './types.js'
+import { checked, type Finding } from './types.js'
 
 /**
  * The baseline: findings a repository has accepted, so that a rule can be turned on in one
@@ -168,10 +168,12 @@ export function pointerAt(root: JNode, offset: number): string {
 function treeOf(report: FileReport): JNode | null {
   const ctx = report.ctx
   if (ctx === null || ctx.kind !== 'manifest' || ctx.raw === '') return null
+  // A file the manager refuses to decode: the tolerant read's text, whose offsets are the file's.
+  const raw = checkValid(ctx.raw) === null ? ctx.raw : ctx.tolerated?.raw
   // parseTree reads only what Go's scanner found valid (on anything else it may not end).
-  if (checkValid(ctx.raw) !== null) return null
+  if (raw === undefined || checkValid(raw) !== null) return null
   try {
-    return parseTree(ctx.raw)
+    return parseTree(raw)
   } catch {
     return null
   }
@@ -264,11 +266,38 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
   }
   const baselined = new Set<Finding>()
   const current: BaselineFiles = new Map()
-  // Files the manager refuses: the rules that would say more may not have run (a file that
-  // does not parse), so their entries are neither fixed nor pruned.
-  const refused = new Set<string>()
   // Files a config ignores were not checked: their entries are neither fixed nor pruned.
-  for (const report of run.reports) if (report.ignored) refused.add(baselineKey(base.path, report.file))
+  const ignored = new Set<string>()
+  // A SKILL.md the manager refuses: the rules that would say more may not have run.
+  const refused = new Set<string>()
+  const reportOf = new Map<string, FileReport>()
+  for (const report of run.reports) {
+    const file = baselineKey(base.path, report.file)
+    if (report.ignored) ignored.add(file)
+    else reportOf.set(file, report)
+  }
+  // A pack's rules that did not check its skill.json did not check its other files either (its cases).
+  const packs = [...reportOf]
+    .filter(([, r]) => r.kind === 'manifest' && r.unchecked !== undefined && r.unchecked.ids.size > 0)
+    .map(([file, r]) => [posix.dirname(file), r] as const)
+  const coverOf = (file: string): FileReport | undefined => {
+    const own = reportOf.get(file)
+    if (own !== undefined) return own
+    let best: readonly [string, FileReport] | undefined
+    for (const p of packs)
+      if (
+        (p[0] === '.' || file.startsWith(`${p[0]}/`)) &&
+        (best === undefined || p[0].length > best[0].length)
+      )
+        best = p
+    return best?.[1]
+  }
+  /** Whether an entry of `rule` in `file` is the run's to judge (fixed when not found). */
+  const judged = (file: string, rule: string): boolean => {
+    if (!inScope(resolve(dir, file), run.scope) || ignored.has(file) || refused.has(file)) return false
+    const r = coverOf(file)
+    return r === undefined || checked(r, rule)
+  }
   for (const report of run.reports) {
     if (report.ignored || report.findings.length === 0) continue
     const file = baselineKey(base.path, report.file)
@@ -276,7 +305,8 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
     const fps = fingerprints(report, dir)
     report.findings.forEach((f, i) => {
       if (run.never.has(f.ruleId)) {
-        refused.add(file)
+        // A skill.json's rules say themselves which of them checked it (FileReport.unchecked).
+        if (report.kind !== 'manifest') refused.add(file)
         return
       }
       const fp = fps[i]
@@ -293,13 +323,12 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
   const updated: BaselineFiles = new Map()
   const pruned: BaselineFiles = new Map()
   for (const [file, rules] of base.files) {
-    const judged = inScope(resolve(dir, file), run.scope) && !refused.has(file)
     const left = remaining.get(file)
     for (const [rule, entries] of rules) {
       // An entry for a manager rule (written by hand) never matches: dropped when rewritten.
       if (run.never.has(rule)) continue
       for (const e of entries) {
-        if (!judged) {
+        if (!judged(file, rule)) {
           addEntry(updated, file, rule, e, e.count)
           addEntry(pruned, file, rule, e, e.count)
           continue
@@ -317,8 +346,8 @@ export function applyBaseline(run: BaselineRun): BaselineOutcome {
   for (const [file, rules] of current)
     for (const [rule, entries] of rules)
       for (const e of entries) {
-        // A refused file's entries are kept as they were: only findings beyond them are added.
-        const kept = refused.has(file) ? (countOf(base.files, file, rule, e) ?? 0) : 0
+        // Entries not judged are kept as they were: only findings beyond them are added.
+        const kept = judged(file, rule) ? 0 : (countOf(base.files, file, rule, e) ?? 0)
         if (e.count > kept) addEntry(updated, file, rule, e, e.count - kept)
       }
   return { baselined, fixed, updated, pruned }

@@ -19,6 +19,7 @@ import { type EntryCache, type EntryProblem, entryProblem, envLookupProblem, new
 import { LineIndex } from './position.js'
 import { casesOf } from './rule-kit/tests-util.js'
 import type { Listing } from './targets.js'
+import { type TolerantRead, tolerantRead } from './tolerant.js'
 
 /** SKILL.md files larger than this are not read (one is a few KiB). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -69,10 +70,18 @@ export class ManifestContext {
   readonly parsed: ParsedManifest | null
   readonly raw: GoString
   readonly lines: LineIndex
-  /** The loader's build (null when the file did not parse). */
-  readonly build: Result<SubprocessSkill> | null
-  /** Set by the engine: whether the name is taken when this pack would register. */
-  taken: Taken | null = null
+  private readonly built: Result<SubprocessSkill> | null
+  /**
+   * Set on the context of a tolerant read (tolerant.ts): what it took differently from the
+   * manager. `parsed`, `raw` and the build are then of the repaired text, never the manager's view.
+   */
+  readonly tolerant: TolerantRead | null
+  /**
+   * Set when a rule asked for a part of the read the manager could not give (the decode, the
+   * build): the rule did not check the file. The engine clears it before each rule.
+   */
+  missed = false
+  private takenBy: Taken | null = null
   /** Set by the engine: the manager release the check answers for (default: the newest). */
   release: Release = managerRelease()
   /**
@@ -80,11 +89,10 @@ export class ManifestContext {
    * the same request), in walk order.
    */
   earlier: readonly ManifestContext[] = []
-  /** The strict check of the schema, once `loadSchemaVerdict()` has run (null: no schema to check). */
-  schemaVerdict: SchemaVerdict | null = null
-  /** The params schema's check (problems, or [] when valid), once `loadArgsCheck()` has run. */
-  argsCheck: ((args: unknown) => string[]) | null = null
+  private verdict: SchemaVerdict | null = null
+  private args: ((args: unknown) => string[]) | null = null
 
+  private toleratedCtx: ManifestContext | null | undefined
   private memo = new Map<string, unknown>()
   private loading = new Map<string, Promise<void>>()
 
@@ -101,7 +109,19 @@ export class ManifestContext {
     readonly listing?: Listing,
     /** Editors' buffers, read instead of the disk (the manifest, its case files). */
     readonly overlay?: Overlay,
+    /** A tolerant read of the file, with the lines of the file itself, instead of reading it. */
+    given?: { read: TolerantRead; lines: LineIndex },
   ) {
+    if (given) {
+      this.skipped = null
+      this.tolerant = given.read
+      this.parsed = given.read.parsed
+      this.raw = this.parsed.raw ?? ''
+      this.lines = given.lines
+      this.built = buildSubprocessSkill(this.parsed.manifest, path, root, cache)
+      return
+    }
+    this.tolerant = null
     // Read as the manager reads it, whatever its size (manifest-read.ts): a FIFO is not opened,
     // a device that does not end is not read to its end.
     const name = base(path)
@@ -111,10 +131,47 @@ export class ManifestContext {
     this.parsed = read.kind === 'read' ? parseManifest(path, () => read.file) : null
     this.raw = this.parsed?.raw ?? ''
     this.lines = new LineIndex(this.raw)
-    this.build =
+    this.built =
       this.parsed && this.parsed.err === null
         ? buildSubprocessSkill(this.parsed.manifest, path, root, cache)
         : null
+  }
+
+  /**
+   * The tolerant read of a file the manager refuses to decode, as a context of its own (null:
+   * none, see tolerant.ts). Its rules see the repaired text; positions are the file's.
+   */
+  tolerantContext(cache?: BuildCache): ManifestContext | null {
+    if (this.toleratedCtx !== undefined) return this.toleratedCtx
+    const read = this.tolerant === null && this.parsed !== null ? tolerantRead(this.parsed) : null
+    this.toleratedCtx =
+      read === null
+        ? null
+        : new ManifestContext(this.path, this.root, cache, this.entryCache, this.listing, this.overlay, {
+            read,
+            lines: this.lines,
+          })
+    return this.toleratedCtx
+  }
+
+  /** Set by the engine: whether the name is taken when this pack would register (asked of a pack that builds). */
+  get taken(): Taken | null {
+    return this.skill ? this.takenBy : null
+  }
+
+  set taken(t: Taken | null) {
+    this.takenBy = t
+  }
+
+  /** The tolerant read made by `tolerantContext()`, if it made one (null: none, or not asked). */
+  get tolerated(): ManifestContext | null {
+    return this.toleratedCtx ?? null
+  }
+
+  /** The loader's build (null when the file did not parse). */
+  get build(): Result<SubprocessSkill> | null {
+    if (this.built === null) this.missed = true
+    return this.built
   }
 
   /** The loader only reads files named exactly skill.json. */
@@ -123,11 +180,34 @@ export class ManifestContext {
   }
 
   get ok(): boolean {
-    return this.parsed !== null && this.parsed.err === null
+    const ok = this.parsed !== null && this.parsed.err === null
+    if (!ok) this.missed = true
+    return ok
   }
 
   get skill(): SubprocessSkill | null {
-    return this.build?.ok ? this.build.value : null
+    const b = this.build
+    if (b?.ok) return b.value
+    this.missed = true
+    return null
+  }
+
+  /** The strict check of the schema, once `loadSchemaVerdict()` has run (null: no schema to check). */
+  get schemaVerdict(): SchemaVerdict | null {
+    return this.ok ? this.verdict : null
+  }
+
+  /** The params schema's check (problems, or [] when valid), once `loadArgsCheck()` has run. */
+  get argsCheck(): ((args: unknown) => string[]) | null {
+    return this.ok ? this.args : null
+  }
+
+  /**
+   * Whether the read has a part (the decode, the build), recorded as asked for (`missed`) when it
+   * has not: for a rule that reads what there is, memoized, and must say what it went without.
+   */
+  wants(part: 'decode' | 'build'): boolean {
+    return part === 'decode' ? this.ok : this.skill !== null
   }
 
   /** The key event that set a field last (the value Go keeps). */
@@ -151,16 +231,16 @@ export class ManifestContext {
 
   /** The first problem every run would hit, for a pack that builds. */
   entry(): EntryProblem | null {
-    return this.once('entry', () =>
-      this.skill ? entryProblem(this.skill.key, this.skill.entry, this.entryCache) : null,
-    )
+    const skill = this.skill
+    return skill ? this.once('entry', () => entryProblem(skill.key, skill.entry, this.entryCache)) : null
   }
 
   /** What `#!/usr/bin/env CMD` would make of the entry under the manager (envLookupProblem), or null. */
   envLookup(): string | null {
-    return this.once('envLookup', () =>
-      this.skill ? envLookupProblem(this.skill.entry, this.skill.envAllow, this.entryCache) : null,
-    )
+    const skill = this.skill
+    return skill
+      ? this.once('envLookup', () => envLookupProblem(skill.entry, skill.envAllow, this.entryCache))
+      : null
   }
 
   private loadOnce(name: string, f: () => Promise<void>): Promise<void> {
@@ -178,7 +258,7 @@ export class ManifestContext {
       const js = this.schema()?.js
       if (!js) return
       const { checkSchema } = await import('../schema/check.js')
-      this.schemaVerdict = await checkSchema(js)
+      this.verdict = await checkSchema(js)
     })
   }
 
@@ -212,14 +292,15 @@ export class ManifestContext {
             : [],
         )
       }
-      this.argsCheck = (v) => found.get(v) ?? []
+      this.args = (v) => found.get(v) ?? []
     })
   }
 
   /** The manifest's schema as the bridge sees it; null when the manifest has no `schema` key. */
   schema(): SchemaInfo | null {
+    // Asked on every call: a rule that needs the decode of a file that has none did not check it.
+    if (!this.ok) return null
     return this.once('schema', () => {
-      if (!this.ok) return null
       const key = this.lastKey('schema')
       if (!key) return null
       // Any depth Go's scanner let through (10000 levels): the tree and its walkers are iterative.
@@ -233,9 +314,9 @@ export class ManifestContext {
 
   /** What the LLM bridge would make of this skill (null when it does not register). */
   tool(): ToolDefinition | null {
+    const skill = this.skill
+    if (!skill) return null
     return this.once('tool', () => {
-      const skill = this.skill
-      if (!skill) return null
       return toolDefinition(skill, this.raw, this.lastKey('schema')?.valueOffset ?? null)
     })
   }

@@ -19,6 +19,7 @@ import {
   type Setting,
   type Severity,
   type TargetKind,
+  type Unchecked,
 } from './types.js'
 import { writeRefusal } from './write-refusal.js'
 
@@ -53,6 +54,11 @@ export interface CheckOptions {
   overlay?: Overlay
   /** `lint --cache`: rules' reports kept from an earlier run (lint/cache.ts). */
   cache?: ReportCache
+  /**
+   * A skill.json the manager refuses to decode is also read tolerantly (tolerant.ts), and the
+   * rules that need a decode report what they find in it, after the manager's verdict (lint).
+   */
+  tolerant?: boolean
 }
 
 /** Reports kept between runs, per pack (lint/cache.ts): what the engine asks of it. */
@@ -66,7 +72,7 @@ export interface ReportCache {
 export interface KeptPack {
   /** The reports kept for a rule (undefined: none kept, the rule runs). */
   stored(ruleId: string): readonly Report[] | undefined
-  /** Every active rule's reports, once the pack is checked. */
+  /** The reports of every active rule that checked the file, once the pack is checked. */
   keep(reports: ReadonlyMap<Rule<Context>, readonly Report[]>): void
 }
 
@@ -86,6 +92,12 @@ export interface FileReport {
   /** Ignored by a config file: not reported (its name still counts for duplicates). */
   ignored: boolean
   ctx: Context | null
+  /**
+   * The rules that ran and did not check the file (they needed a part of the read the manager
+   * could not give, and no tolerant read gave it): a baseline entry of theirs is neither found
+   * nor fixed. Every rule, for a file that could not be read.
+   */
+  unchecked?: Unchecked
 }
 
 export interface CheckResult {
@@ -334,68 +346,134 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     files.push(report)
     if (ignored) continue
     const active = rulesFor(t.kind).filter((r) => runs(r, config))
+    // `lint --cache`: the reports kept for this pack answer for the rules they hold.
     const kept = opts.cache?.pack(ctx, active, settingsKey(config)) ?? null
-    // Each rule's reports, said below in rule order. The prepares start first (a child process,
-    // an import) and the rules that need none run meanwhile; `kept` answers for the rules it holds.
-    const reports = new Map<Rule<Context>, readonly Report[]>()
-    const checkRule = (rule: Rule<Context>) => {
-      const got: Report[] = []
-      rule.check(ctx, (r: Report) => got.push(r))
-      reports.set(rule, got)
+    /** Prepares the rules on a context: the rules whose preparation asked for a part of the read that is missing. */
+    const prepare = async (rules: readonly Rule<Context>[], on: Context): Promise<Set<Rule<Context>>> => {
+      const missing = new Set<Rule<Context>>()
+      for (const rule of rules) {
+        if (!rule.prepare) continue
+        if (on.kind === 'manifest') on.missed = false
+        await rule.prepare(on)
+        if (on.kind === 'manifest' && on.missed) missing.add(rule)
+      }
+      return missing
     }
-    const prepared = Promise.all(
-      active.map((r) => (r.prepare && kept?.stored(r.id) === undefined ? r.prepare(ctx) : undefined)),
+    let unprepared = await prepare(
+      active.filter((r) => kept?.stored(r.id) === undefined),
+      ctx,
     )
-    for (const rule of active) {
-      const stored = kept?.stored(rule.id)
-      if (stored !== undefined) reports.set(rule, stored)
-      else if (!rule.prepare) checkRule(rule)
-    }
-    await prepared
-    for (const rule of active) if (!reports.has(rule)) checkRule(rule)
-    kept?.keep(reports)
     const elsewhere = new Map<string, FileReport>()
-    for (const rule of active) {
-      for (const r of reports.get(rule) ?? []) {
+    const tolerantFindings: Finding[] = []
+    const seen = new Set<string>()
+    const sameKey = (x: Finding) =>
+      `${x.ruleId}\0${x.file}\0${x.offset ?? `${x.line}:${x.column}`}\0${x.message}`
+    /** The reports of each rule that checked the file as the manager reads it: what `kept` keeps. */
+    const toKeep = new Map<Rule<Context>, readonly Report[]>()
+    /**
+     * Runs a rule on a context (or says its kept reports again); whether it checked the file: it
+     * did not when it asked for a part of the read that is missing (the decode, the build) and so
+     * reported nothing. Only reports of a rule that checked the file are kept.
+     */
+    const runRule = (rule: Rule<Context>, on: Context, stored?: readonly Report[]): boolean => {
+      const tolerant = on.kind === 'manifest' && on.tolerant !== null
+      let reported = false
+      const say = (r: Report) => {
+        reported = true
         const severity = severityOf(rule, r, config)
-        if (severity === 'off') continue
+        if (severity === 'off') return
         if (r.ruleId !== undefined && rule.subIds?.pattern.test(r.ruleId))
           subSeen.set(r.ruleId, { rule, severity: r.severity ?? rule.severity })
-        if (r.file !== undefined && r.file !== report.file) {
-          let other = elsewhere.get(r.file)
-          if (!other) {
-            other = {
+        const other = r.file !== undefined && r.file !== report.file ? r.file : null
+        const at =
+          other !== null || r.line !== undefined
+            ? byLine(r)
+            : r.at === null
+              ? { line: 1, column: 1, offset: null }
+              : { ...on.lines.position(r.at), offset: r.at }
+        const finding = findingOf(rule, severity, other ?? report.file, at, r)
+        if (tolerant) {
+          // Not the manager's view: no fix is offered for it (the file holds what the repairs left out).
+          if (seen.has(sameKey(finding))) return
+          delete finding.fix
+          delete finding.suggestions
+          finding.tolerant = true
+        } else seen.add(sameKey(finding))
+        if (other !== null) {
+          let o = elsewhere.get(other)
+          if (!o) {
+            o = {
               kind: r.fileKind ?? 'cases',
-              path: fromText(r.file),
-              file: r.file,
+              path: fromText(other),
+              file: other,
               name: null,
               findings: [],
               ignored,
               ctx: null,
             }
-            elsewhere.set(r.file, other)
+            elsewhere.set(other, o)
           }
-          other.findings.push(findingOf(rule, severity, r.file, byLine(r), r))
-          continue
+          o.findings.push(finding)
+          return
         }
-        const at =
-          r.line !== undefined
-            ? byLine(r)
-            : r.at === null
-              ? { line: 1, column: 1, offset: null }
-              : { ...ctx.lines.position(r.at), offset: r.at }
-        report.findings.push(findingOf(rule, severity, report.file, at, r))
+        ;(tolerant ? tolerantFindings : report.findings).push(finding)
       }
+      if (stored !== undefined) {
+        for (const r of stored) say(r)
+        return true
+      }
+      if (on.kind === 'manifest') on.missed = false
+      const got: Report[] = []
+      rule.check(on, (r: Report) => {
+        got.push(r)
+        say(r)
+      })
+      const checked = reported || !(on.kind === 'manifest' && (on.missed || unprepared.has(rule)))
+      if (checked && on === ctx) toKeep.set(rule, got)
+      return checked
+    }
+    const missed = active.filter((rule) => !runRule(rule, ctx, kept?.stored(rule.id)))
+    kept?.keep(toKeep)
+    let unchecked = missed
+    if (opts.tolerant === true && ctx.kind === 'manifest' && missed.length > 0) {
+      // The manager refuses to decode the file: the rules that needed its decode see a tolerant
+      // read of the same bytes (tolerant.ts), their findings marked as such, after the manager's.
+      const tolerant = ctx.tolerantContext(caches.get(t.root))
+      if (tolerant !== null) {
+        tolerant.release = release
+        const key = tolerant.skill?.key
+        if (key !== undefined) {
+          // Taken as the manager would find it; the pack itself is never registered (it is refused).
+          if (builtins.has(key)) tolerant.taken = { by: 'builtin' }
+          else {
+            const first = firstPath.get(key)
+            if (first !== undefined) tolerant.taken = { by: 'pack', path: first }
+          }
+          tolerant.earlier = registered.slice()
+        }
+        unprepared = await prepare(missed, tolerant)
+        unchecked = missed.filter((rule) => !runRule(rule, tolerant))
+      }
+    }
+    if (ctx.kind === 'manifest' && ctx.parsed?.raw == null) unchecked = active
+    report.unchecked = {
+      ids: new Set(unchecked.map((r) => r.id)),
+      subIds: unchecked.flatMap((r) => (r.subIds ? [r.subIds.pattern] : [])),
     }
     offerableFixes(report.findings, refusal)
     for (const other of elsewhere.values()) offerableFixes(other.findings, refusal)
     const byPosition = (a: Finding, b: Finding) =>
       a.line - b.line || a.column - b.column || (order.get(a.ruleId) ?? 0) - (order.get(b.ruleId) ?? 0)
     report.findings.sort(byPosition)
+    // The manager's verdict first, then what the tolerant read found.
+    report.findings.push(...tolerantFindings.sort(byPosition))
     for (const other of [...elsewhere.values()].sort((a, b) =>
       a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
     )) {
-      other.findings.sort(byPosition)
+      other.findings.sort(
+        (a, b) => Number(a.tolerant === true) - Number(b.tolerant === true) || byPosition(a, b),
+      )
+      other.unchecked = report.unchecked
       files.push(other)
     }
   }

@@ -52,6 +52,11 @@ export interface Finding {
   unfixable?: string
   /** Fixes that change behaviour: shown, never applied by `--fix`. */
   suggestions?: Suggestion[]
+  /**
+   * Found in a tolerant read of a file the manager refuses to decode (context.ts): reported
+   * after the manager's verdict, with no fix; the manager itself never gets this far.
+   */
+  tolerant?: true
 }
 
 /**
@@ -63,6 +68,18 @@ export interface Finding {
 export interface TextEdit {
   range: readonly [number, number]
   text: GoString
+}
+
+/** Rule ids (and the sub ids of rules that have them) that did not check a file. */
+export interface Unchecked {
+  ids: ReadonlySet<string>
+  subIds: readonly RegExp[]
+}
+
+/** Whether the rule (or sub id) `id` checked the file of `report` (FileReport.unchecked, engine.ts). */
+export function checked(report: { unchecked?: Unchecked }, id: string): boolean {
+  const u = report.unchecked
+  return u === undefined || !(u.ids.has(id) || u.subIds.some((p) => p.test(id)))
 }
 
 /**

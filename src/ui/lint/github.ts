@@ -1,5 +1,5 @@
 import { terminalText } from '../terminal.js'
-import { counts, displayPath, type LintOutput, newFindings, plural } from './model.js'
+import { counts, displayPath, type LintOutput, messageWithHint, newFindings, plural } from './model.js'
 
 /**
  * Workflow-command escaping of the message (data), as actions/toolkit's escapeData: `%` first, so
@@ -27,7 +27,7 @@ export function github(o: LintOutput): string {
   for (const f of o.files) {
     const file = escapeProperty(displayPath(f.file, o.repo))
     for (const x of newFindings(o, f.findings)) {
-      const message = x.hint ? `${x.message}\n${x.hint}` : x.message
+      const message = messageWithHint(x)
       out += `::${COMMAND[x.severity]} file=${file},line=${x.line},col=${x.column},title=${escapeProperty(x.ruleId)}::${escapeData(message)}\n`
     }
   }

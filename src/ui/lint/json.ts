@@ -42,6 +42,7 @@ export function filesJson(o: LintOutput) {
       offset: x.offset,
       message: x.message,
       ...(x.hint ? { hint: x.hint } : {}),
+      ...(x.tolerant ? { tolerant: true } : {}),
       ...fixesJson(x, o.cwd),
       ...(o.baseline ? { baselined: isBaselined(o, x) } : {}),
     })),

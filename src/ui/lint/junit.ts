@@ -1,5 +1,5 @@
 import { xml } from '../xml.js'
-import { displayPath, fails, isBaselined, type LintOutput } from './model.js'
+import { displayPath, fails, isBaselined, type LintOutput, TOLERANT_FINDING } from './model.js'
 
 /**
  * JUnit XML: one testsuite per file, one testcase per finding (a <failure> when it is at or
@@ -21,7 +21,7 @@ export function junit(o: LintOutput): string {
     }
     for (const x of f.findings) {
       const text = xml(
-        `${displayPath(f.file, o.cwd)}:${x.line}:${x.column} ${x.severity} ${x.message}${x.hint ? `\nhint: ${x.hint}` : ''} (${x.ruleId})`,
+        `${displayPath(f.file, o.cwd)}:${x.line}:${x.column} ${x.severity} ${x.message}${x.hint ? `\nhint: ${x.hint}` : ''}${x.tolerant ? `\n${TOLERANT_FINDING}` : ''} (${x.ruleId})`,
       )
       const name = xml(`${x.ruleId} ${x.line}:${x.column}`)
       if (o.baseline && isBaselined(o, x)) {

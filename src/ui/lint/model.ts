@@ -129,3 +129,14 @@ export function repoRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): str
     if (dirname(d) === d) return cwd
   }
 }
+
+/** The line stylish puts above the findings of a tolerant read (Finding.tolerant). */
+export const TOLERANT_NOTE = "read tolerantly past the manager's error (the manager stops there)"
+
+/** Said of each finding of a tolerant read where a format has no field for it. */
+export const TOLERANT_FINDING = "found by a tolerant read past the manager's error (the manager stops there)"
+
+/** A finding's text with its hint (a line under it) and, for a tolerant read's, a line saying so. */
+export function messageWithHint(x: { message: string; hint?: string; tolerant?: true }): string {
+  return `${x.message}${x.hint ? `\n${x.hint}` : ''}${x.tolerant ? `\n${TOLERANT_FINDING}` : ''}`
+}

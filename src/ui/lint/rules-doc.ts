@@ -129,6 +129,28 @@ are not UTF-8 as editors decode them, one U+FFFD per maximal bad subsequence).
 A finding about a key points at the key; one about the whole file at 1:1; a JSON syntax
 error at the byte where Go's decoder stopped.
 
+## Past the manager's parse error: the tolerant read
+
+When the manager refuses to decode a skill.json (\`manager/parse\`), \`lint\` does not stop there:
+the manager's finding comes first, in its words, and then the rules that need a decode report
+what they find in a *tolerant read* of the same bytes: comments (\`//\`, \`/* */\`) and a byte
+order mark skipped, trailing commas skipped, a missing comma between two values and
+single-quoted strings read as meant, unclosed strings, arrays and objects closed at the end
+(each guided by where Go's scanner stops, with every byte kept at its offset, so positions are
+the file's own); and a value of the wrong type read as written where that is plain (\`"30"\` as
+30 where \`timeout_seconds\` wants a number, \`12\` as "12" where a string goes, \`"PATH"\` as
+\`["PATH"]\` for \`env_allow\`). Their findings are marked (\`"tolerant": true\` in \`--json\`, a line
+above them in stylish, a line under each in github, SARIF and junit) and carry no fix: the file
+holds what the read left out. A file no tolerant reading makes sense of (a bare word, an object
+where a string goes, not an object at all) gets the manager's verdict alone; so does a file that
+cannot be read, one over 256 KiB, or one needing more than 32 repairs. The pack is never counted as registered (a later pack of its name is no
+duplicate); \`validate\` gives the manager's verdict alone.
+
+With a baseline, each rule says whether it checked a file: a rule that needed a decode or a build
+the manager refuses (and that no tolerant read gave it) did not, and its entries for the file (and
+the pack's case files) are neither found nor fixed, and never pruned; the others (rules of the raw
+text, rules that ran on the tolerant read) are judged as in any file.
+
 ## Configuration: \`.ongrid-skill.yaml\`
 
 \`lint\` reads the nearest \`.ongrid-skill.yaml\` (or \`.ongrid-skill.yml\`; not both in one dir)

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url'
 import { toText } from '../../core/go/gostring.js'
 import type { Finding } from '../../core/lint/types.js'
-import { counts, displayPath, isBaselined, type LintOutput } from './model.js'
+import { counts, displayPath, isBaselined, type LintOutput, messageWithHint } from './model.js'
 import { RULES_DOC_URL, ruleAnchor } from './rule-link.js'
 
 const LEVEL = { error: 'error', warn: 'warning', info: 'note' } as const
@@ -49,7 +49,7 @@ export function sarif(o: LintOutput, version: string): string {
         ruleId: x.ruleId,
         ruleIndex: index.get(x.ruleId) ?? -1,
         level: LEVEL[x.severity],
-        message: { text: x.hint ? `${x.message}\n${x.hint}` : x.message },
+        message: { text: messageWithHint(x) },
         locations: [
           {
             physicalLocation: {

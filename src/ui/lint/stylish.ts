@@ -1,7 +1,7 @@
 import { assumedRootText, leftOutLine } from '../../core/lint/targets.js'
 import { notDefaultText } from '../../core/releases/release.js'
 import { terminalLineText } from '../terminal.js'
-import { counts, displayPath, type LintOutput, newFindings, plural } from './model.js'
+import { counts, displayPath, type LintOutput, newFindings, plural, TOLERANT_NOTE } from './model.js'
 
 /** Colours for the stylish format; identity functions when colour is off. */
 export interface Paint {
@@ -51,9 +51,21 @@ export function stylish(o: LintOutput, paint: Paint = NO_PAINT): string {
     const findings = newFindings(o, f.findings)
     if (findings.length === 0) continue
     out += `${paint.path(l(displayPath(f.file, o.cwd)))}\n`
-    const posW = Math.max(...findings.map((x) => `${x.line}:${x.column}`.length))
-    const sevW = Math.max(...findings.map((x) => LABEL[x.severity].length))
+    // The manager's verdict is laid out as it would be alone; a tolerant read's findings below it.
+    const block = (x: { tolerant?: true }) =>
+      findings.filter((y) => (y.tolerant === true) === (x.tolerant === true))
+    const posWOf = (xs: typeof findings) => Math.max(...xs.map((x) => `${x.line}:${x.column}`.length))
+    const sevWOf = (xs: typeof findings) => Math.max(...xs.map((x) => LABEL[x.severity].length))
+    let posW = 0
+    let sevW = 0
+    let tolerant: boolean | null = null
     for (const x of findings) {
+      if ((x.tolerant === true) !== tolerant) {
+        tolerant = x.tolerant === true
+        if (tolerant) out += `  ${paint.dim(`${TOLERANT_NOTE}:`)}\n`
+        posW = posWOf(block(x))
+        sevW = sevWOf(block(x))
+      }
       const pos = `${x.line}:${x.column}`.padEnd(posW)
       const label = LABEL[x.severity]
       const sev = paint[x.severity](label) + ' '.repeat(sevW - label.length)

@@ -203,18 +203,18 @@ describe('applyBaseline', () => {
     )
   })
 
-  test('a file the manager refuses keeps its entries: neither fixed nor pruned; update only adds', () => {
-    // manager/parse: the other rules did not run; their entries are not fixed for that.
+  test('entries of rules that did not check a file are neither fixed nor pruned; update only adds', () => {
+    // manager/parse: r/z needed the decode and did not check the file; r/x and r/y did.
     const b = base({ 'skills/a/skill.json': { 'r/x': [['', 'm', 2]], 'r/z': [['', 'z', 1]] } })
-    const out = apply(b, [
-      report(a, [
-        ['manager/parse', 'bad'],
-        ['r/x', 'm'],
-        ['r/x', 'm'],
-        ['r/x', 'm'],
-        ['r/y', 'y'],
-      ]),
+    const refused = report(a, [
+      ['manager/parse', 'bad'],
+      ['r/x', 'm'],
+      ['r/x', 'm'],
+      ['r/x', 'm'],
+      ['r/y', 'y'],
     ])
+    refused.unchecked = { ids: new Set(['r/z']), subIds: [] }
+    const out = apply(b, [refused])
     assert.deepEqual(out.fixed, [])
     assert.equal(baselineText(out.pruned), baselineText(b.files))
     assert.equal(
@@ -224,6 +224,40 @@ describe('applyBaseline', () => {
           'skills/a/skill.json': { 'r/x': [['', 'm', 3]], 'r/y': [['', 'y', 1]], 'r/z': [['', 'z', 1]] },
         }),
       ),
+    )
+  })
+
+  test('a file the manager refuses: entries of the rules that checked it are fixed when not found', () => {
+    const b = base({ 'skills/a/skill.json': { 'r/x': [['', 'm', 2]], 'r/z': [['', 'z', 1]] } })
+    const refused = report(a, [
+      ['manager/parse', 'bad'],
+      ['r/x', 'm'],
+    ])
+    refused.unchecked = { ids: new Set(), subIds: [] }
+    const out = apply(b, [refused])
+    assert.deepEqual(
+      out.fixed.map((e) => [e.rule, e.message, e.count]),
+      [
+        ['r/x', 'm', 1],
+        ['r/z', 'z', 1],
+      ],
+    )
+    assert.equal(
+      baselineText(out.pruned),
+      baselineText(files({ 'skills/a/skill.json': { 'r/x': [['', 'm', 1]] } })),
+    )
+  })
+
+  test("a rule that did not check a pack's skill.json did not check its case files either", () => {
+    const b = base({
+      'skills/a/tests/t.json': { 'tests/args-schema': [['', 'c', 1]], 'tests/shape': [['', 's', 1]] },
+    })
+    const refused = report(a, [['manager/parse', 'bad']])
+    refused.unchecked = { ids: new Set(['tests/args-schema']), subIds: [] }
+    const out = apply(b, [refused])
+    assert.deepEqual(
+      out.fixed.map((e) => [e.file, e.rule]),
+      [['skills/a/tests/t.json', 'tests/shape']],
     )
   })
 

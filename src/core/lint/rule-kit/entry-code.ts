@@ -52,6 +52,8 @@ const memo = new WeakMap<ManifestContext, EntryCode | null>()
 
 /** The entry of a pack that builds, when it is a regular file of a language the rules know. */
 export function entryCode(ctx: ManifestContext): EntryCode | null {
+  // Asked on every call: a rule that needs the entry of a pack that does not build did not check it.
+  if (ctx.skill === null) return null
   const got = memo.get(ctx)
   if (got !== undefined) return got
   const code = readEntry(ctx)

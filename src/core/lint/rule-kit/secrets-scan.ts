@@ -169,6 +169,10 @@ const memo = new WeakMap<ManifestContext, SecretHit[]>()
 
 /** Every secret in a pack: its skill.json, the files under its dir, and its entry when outside it. */
 export function packSecrets(ctx: ManifestContext): SecretHit[] {
+  // Asked on every call (context.ts, `missed`): without the decode the manifest's bytes are not
+  // scanned, without the build an entry outside the pack's dir is not.
+  ctx.wants('decode')
+  ctx.wants('build')
   let hits = memo.get(ctx)
   if (hits === undefined) {
     hits = scanPack(ctx)

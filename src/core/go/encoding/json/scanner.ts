@@ -11,6 +11,10 @@ import type { GoString } from '../../gostring.js'
 import { quote } from '../../strconv/quote.js'
 import { encodeRune } from '../../unicode/utf8.js'
 
+/** Where the scanner stops when a value is not followed by a comma or the close (encoding/json's contexts). */
+export const AFTER_OBJECT_PAIR = 'after object key:value pair'
+export const AFTER_ARRAY_ELEMENT = 'after array element'
+
 // Opcodes returned by the state functions and by Scanner.eof. Their order
 // matters: scanSkipSpace is the last "continue" result, scanEnd the first "stop".
 /** Uninteresting byte. */
@@ -236,7 +240,7 @@ export function stateEndValue(s: Scanner, c: number): number {
         s.popParseState()
         return scanEndObject
       }
-      return s.error(c, 'after object key:value pair')
+      return s.error(c, AFTER_OBJECT_PAIR)
     case parseArrayValue:
       if (c === 0x2c) {
         s.step = stateBeginValue
@@ -246,7 +250,7 @@ export function stateEndValue(s: Scanner, c: number): number {
         s.popParseState()
         return scanEndArray
       }
-      return s.error(c, 'after array element')
+      return s.error(c, AFTER_ARRAY_ELEMENT)
   }
   return s.error(c, '')
 }
