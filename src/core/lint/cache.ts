@@ -41,7 +41,7 @@ import type { Targets } from './targets.js'
 import type { Report, Rule } from './types.js'
 
 /** Bump when what is kept, or how it is keyed, changes. */
-const FORMAT = 1
+const FORMAT = 2
 /** The cache file is not read past this size. */
 export const CACHE_MAX_BYTES = 256 * 1024 * 1024
 /** A pack with more files, or more bytes, than this is not kept (keying it would cost its check). */
@@ -61,7 +61,8 @@ export function keptRule(rule: Pick<Rule<Context>, 'id' | 'readsBeyondPack'>): b
   return rule.readsBeyondPack === undefined && !LIVE_PREFIXES.some((p) => rule.id.startsWith(p))
 }
 
-type Stored = Record<string, Report[]>
+/** Each kept rule's reports; null: the rule could not check the file (it asked for a read that is missing). */
+type Stored = Record<string, Report[] | null>
 
 /**
  * The code this runs as: the version, and this module's file (in the bundle, the bundle itself),
@@ -126,7 +127,7 @@ export class LintCache implements ReportCache {
     if (!hashPack(h, ctx)) return null
     const key = h.digest('hex')
     const found = this.old.get(key)
-    const complete = found !== undefined && ids.every((id) => Array.isArray(found[id]))
+    const complete = found !== undefined && ids.every((id) => found[id] === null || Array.isArray(found[id]))
     if (complete) {
       this.hits++
       this.now.set(key, found)
@@ -137,7 +138,8 @@ export class LintCache implements ReportCache {
       keep: (reports) => {
         if (complete) return
         const out: Stored = {}
-        for (const [rule, got] of reports) if (keptRule(rule)) out[rule.id] = got.slice()
+        for (const [rule, got] of reports)
+          if (keptRule(rule)) out[rule.id] = got === null ? null : got.slice()
         // Kept as JSON now: what later steps do to the reports' objects is not kept.
         this.now.set(key, JSON.parse(JSON.stringify(out)) as Stored)
         this.changed = true
@@ -165,7 +167,7 @@ function load(data: Buffer | null): Map<string, Stored> {
     if (doc.format !== FORMAT || doc.packs === null || typeof doc.packs !== 'object') return out
     for (const [key, stored] of Object.entries(doc.packs as Record<string, unknown>)) {
       if (stored === null || typeof stored !== 'object') continue
-      if (!Object.values(stored).every((v) => Array.isArray(v) && v.every(isReport))) continue
+      if (!Object.values(stored).every((v) => v === null || (Array.isArray(v) && v.every(isReport)))) continue
       out.set(key, stored as Stored)
     }
   } catch {}

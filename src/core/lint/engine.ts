@@ -70,10 +70,13 @@ export interface ReportCache {
 }
 
 export interface KeptPack {
-  /** The reports kept for a rule (undefined: none kept, the rule runs). */
-  stored(ruleId: string): readonly Report[] | undefined
-  /** The reports of every active rule that checked the file, once the pack is checked. */
-  keep(reports: ReadonlyMap<Rule<Context>, readonly Report[]>): void
+  /**
+   * The reports kept for a rule (undefined: none kept, the rule runs; null: kept as not having
+   * checked the file, it asked for a part of the read that is missing).
+   */
+  stored(ruleId: string): readonly Report[] | null | undefined
+  /** Every active rule's reports (null: it could not check the file), once the pack is checked. */
+  keep(reports: ReadonlyMap<Rule<Context>, readonly Report[] | null>): void
 }
 
 export interface FileReport {
@@ -368,14 +371,14 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     const seen = new Set<string>()
     const sameKey = (x: Finding) =>
       `${x.ruleId}\0${x.file}\0${x.offset ?? `${x.line}:${x.column}`}\0${x.message}`
-    /** The reports of each rule that checked the file as the manager reads it: what `kept` keeps. */
-    const toKeep = new Map<Rule<Context>, readonly Report[]>()
+    /** Each rule's reports on the file as the manager reads it (null: it could not check it): what `kept` keeps. */
+    const toKeep = new Map<Rule<Context>, readonly Report[] | null>()
     /**
      * Runs a rule on a context (or says its kept reports again); whether it checked the file: it
      * did not when it asked for a part of the read that is missing (the decode, the build) and so
-     * reported nothing. Only reports of a rule that checked the file are kept.
+     * reported nothing.
      */
-    const runRule = (rule: Rule<Context>, on: Context, stored?: readonly Report[]): boolean => {
+    const runRule = (rule: Rule<Context>, on: Context, stored?: readonly Report[] | null): boolean => {
       const tolerant = on.kind === 'manifest' && on.tolerant !== null
       let reported = false
       const say = (r: Report) => {
@@ -418,6 +421,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         }
         ;(tolerant ? tolerantFindings : report.findings).push(finding)
       }
+      if (stored === null) return false
       if (stored !== undefined) {
         for (const r of stored) say(r)
         return true
@@ -429,7 +433,7 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         say(r)
       })
       const checked = reported || !(on.kind === 'manifest' && (on.missed || unprepared.has(rule)))
-      if (checked && on === ctx) toKeep.set(rule, got)
+      if (on === ctx) toKeep.set(rule, checked ? got : null)
       return checked
     }
     const missed = active.filter((rule) => !runRule(rule, ctx, kept?.stored(rule.id)))

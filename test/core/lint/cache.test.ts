@@ -119,6 +119,23 @@ describe('lint --cache: what is answered from the cache', () => {
     assert.equal((await run()).hits, 3)
   })
 
+  test('a pack the manager refuses: kept with the rules that could not check it, the tolerant read said again', async () => {
+    const file = join(SKILLS, 'load_avg', 'skill.json')
+    const good = readFileSync(file, 'utf8')
+    // A trailing comma: the manager's parse error; the tolerant read finds the class unset.
+    writeFileSync(file, `${good.replace(/}\s*$/, '')},}`)
+    try {
+      const cold = await run({ tolerant: true })
+      assert.match(cold.findings, /"ruleId":"manager\/parse"/)
+      assert.match(cold.findings, /"tolerant":true/)
+      const warm = await run({ tolerant: true })
+      assert.equal(warm.misses, 0)
+      assert.equal(warm.findings, cold.findings)
+    } finally {
+      writeFileSync(file, good)
+    }
+  })
+
   test('rules that read past the pack run every time: a name taken by another pack is not served stale', async () => {
     const root = { root: fromText(T.root) }
     const first = (await run(root)).findings
