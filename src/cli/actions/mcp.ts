@@ -2,7 +2,6 @@ import { readFileSync, watch as watchFs } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 import { dirname, join } from 'node:path'
-import type Mcp from '../../commands/mcp.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { executedOutcome, executionRow, type LocalExecution } from '../../core/audit/local-store.js'
 import { execute } from '../../core/executor/executor.js'
@@ -38,9 +37,8 @@ import { BoundedStdioTransport } from '../mcp-stdio.js'
 import { MAX_JOBS, PORT, parseNumberFlag } from '../number-flag.js'
 import { dirsGiven, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
-
-/** Calls running at once, unless --jobs says otherwise. */
-export const DEFAULT_JOBS = 8
+import { DEFAULT_JOBS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../specs/defaults.js'
+import type { mcpSpec as Mcp } from '../specs/mcp.js'
 
 /** What is served now: replaced whole on a reload. */
 interface ToolState {
@@ -223,11 +221,6 @@ interface HostOptions {
   audit: CallAudit | null
   listChanged: boolean
 }
-
-/** --http: how long a session may go without a request before it is ended, unless --session-idle says otherwise. */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
-/** --http: sessions at once, unless --max-sessions says otherwise. */
-export const DEFAULT_MAX_SESSIONS = 100
 
 interface HttpOptions {
   port: number
