@@ -5,12 +5,18 @@ import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { type Command, Config, Help } from '@oclif/core'
+import { EVAL_EXIT } from '../../src/cli/actions/eval.js'
+import { INIT_EXIT } from '../../src/cli/actions/init.js'
+import { RUN_EXIT } from '../../src/cli/actions/run.js'
+import { TEST_EXIT } from '../../src/cli/actions/test.js'
 import { commandFrom } from '../../src/cli/command-from.js'
 import { type ManifestFlag, parse, tryFast } from '../../src/cli/fast.js'
 import { type CommandSpec, exitCodesLine, flag, helpDescription } from '../../src/cli/spec.js'
 import { FAST_ACTIONS } from '../../src/cli/specs/index.js'
 import { OCLIF_ACTIONS } from '../../src/cli/specs/oclif-actions.js'
 import { runSpec } from '../../src/cli/specs/run.js'
+import { TRACE_EXIT } from '../../src/cli/trace.js'
+import { REMOTE_EXIT } from '../../src/core/remote/http.js'
 import { commandName, errorKind } from '../../src/ui/envelope.js'
 
 // Each command is described once, by its spec (src/cli/specs/): its oclif class, help, exit codes,
@@ -110,6 +116,29 @@ describe('command specs (src/cli/specs/)', () => {
         assert.equal(kind, e.kind, `${s.id} exit ${e.code}`)
       }
     }
+  })
+
+  test('the codes the actions exit with are those their specs declare', () => {
+    const codes = (...ids: string[]): Set<number> =>
+      new Set(specs.filter((s) => ids.includes(s.id)).flatMap((s) => s.exits.map((e) => e.code)))
+    const remote = specs.filter((s) => s.id.startsWith('remote:')).map((s) => s.id)
+    const held: [string, Record<string, number>, string[]][] = [
+      ['RUN_EXIT', RUN_EXIT, ['run']],
+      ['TEST_EXIT', TEST_EXIT, ['test']],
+      ['INIT_EXIT', INIT_EXIT, ['init']],
+      ['EVAL_EXIT', EVAL_EXIT, ['eval']],
+      ['TRACE_EXIT', TRACE_EXIT, ['run', 'test']],
+      ['REMOTE_EXIT', REMOTE_EXIT, remote],
+    ]
+    // Each code of a table is declared by a command it serves (REMOTE_EXIT.failed: exec's only).
+    for (const [name, table, ids] of held)
+      for (const [what, code] of Object.entries(table))
+        assert.ok(
+          codes(...ids).has(code),
+          `${name}.${what} (${code}) is not among ${ids.join(', ')}'s exit codes`,
+        )
+    // What every remote command can meet, each declares.
+    for (const id of remote) for (const code of [3, 4, 5]) assert.ok(codes(id).has(code), `${id} ${code}`)
   })
 
   test('ARCHITECTURE.md’s exit code table has every code a spec declares, and no other', () => {
