@@ -121,6 +121,20 @@ export interface SpecInput<S> {
 }
 
 /**
+ * The `error.kind` of each exit code the specs declare, by command as typed (`marketplace check`):
+ * what `scripts/gen-exit-kinds.mjs` writes into ui/exit-kinds.ts for the envelope. Exit 0 is no error.
+ */
+export function exitKindsOf(specs: readonly CommandSpec[]): Record<string, Record<number, ErrorKind>> {
+  const table: Record<string, Record<number, ErrorKind>> = {}
+  for (const s of [...specs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const kinds: Record<number, ErrorKind> = {}
+    for (const e of s.exits) if (e.kind !== 'ok') kinds[e.code] = e.kind
+    table[s.id.replaceAll(':', ' ')] = kinds
+  }
+  return table
+}
+
+/**
  * The exit codes' line of a command's --help, from its spec: `Exit codes: 0 ok, 1 …, 2 ….`; the
  * items are separated by '; ' when one has a comma of its own (outside parentheses).
  */

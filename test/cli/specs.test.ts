@@ -11,13 +11,14 @@ import { RUN_EXIT } from '../../src/cli/actions/run.js'
 import { TEST_EXIT } from '../../src/cli/actions/test.js'
 import { commandFrom } from '../../src/cli/command-from.js'
 import { type ManifestFlag, parse, tryFast } from '../../src/cli/fast.js'
-import { type CommandSpec, exitCodesLine, flag, helpDescription } from '../../src/cli/spec.js'
+import { type CommandSpec, exitCodesLine, exitKindsOf, flag, helpDescription } from '../../src/cli/spec.js'
 import { FAST_ACTIONS } from '../../src/cli/specs/index.js'
 import { OCLIF_ACTIONS } from '../../src/cli/specs/oclif-actions.js'
 import { runSpec } from '../../src/cli/specs/run.js'
 import { TRACE_EXIT } from '../../src/cli/trace.js'
 import { REMOTE_EXIT } from '../../src/core/remote/http.js'
 import { commandName, errorKind } from '../../src/ui/envelope.js'
+import { EXIT_KINDS } from '../../src/ui/exit-kinds.js'
 
 // Each command is described once, by its spec (src/cli/specs/): its oclif class, help, exit codes,
 // the fast path's table and the input of its action are made from it.
@@ -105,6 +106,10 @@ describe('command specs (src/cli/specs/)', () => {
     assert.deepEqual(Object.keys(pkg.oclif.topics).sort(), [...topics].sort())
   })
 
+  test('the envelope’s kinds are the specs’ (src/ui/exit-kinds.ts, generated: scripts/gen-exit-kinds.mjs)', () => {
+    assert.deepEqual(EXIT_KINDS, exitKindsOf(specs))
+  })
+
   test('each exit code’s kind is the one its --json document carries', () => {
     for (const s of specs) {
       assert.ok(
@@ -164,7 +169,7 @@ describe('command specs (src/cli/specs/)', () => {
       ...runSpec,
       summary: 'A changed summary',
       flags: { ...runSpec.flags, 'new-flag': flag.string({ description: 'a flag only this spec has' }) },
-      exits: [...runSpec.exits, { code: 9, kind: 'usage', help: 'a code only this spec has' }],
+      exits: [...runSpec.exits, { code: 9, kind: 'timeout', help: 'a code only this spec has' }],
     } satisfies CommandSpec
     const cmd = await cached(commandFrom(changed), 'run')
     assert.equal(cmd.summary, 'A changed summary')
@@ -173,6 +178,9 @@ describe('command specs (src/cli/specs/)', () => {
     const help = (await helpText(cmd)).replace(/\s+/g, ' ')
     assert.match(help, /--new-flag=<value> a flag only this spec has/)
     assert.match(help, /Exit codes: 0 ok, 1 the skill failed, .*, 9 a code only this spec has\./)
+    // The envelope's kind of the new code, from the table the specs make.
+    assert.equal(errorKind('run', 9, exitKindsOf([changed])), 'timeout')
+    assert.equal(errorKind('run', 9), 'usage')
     // The fast path parses by the manifest oclif writes from the class: the new flag is taken.
     assert.deepEqual(parse(cmd, ['./pack', '--new-flag', 'v'])?.flags['new-flag'], 'v')
     assert.equal(parse(manifest.commands.run, ['./pack', '--new-flag', 'v']), null)
