@@ -1,9 +1,9 @@
-import type { Interfaces } from '@oclif/core'
 import { EXIT, UserError } from '../core/errors.js'
 import { stringify } from '../core/json-text.js'
 import { envelope, jsonError } from '../ui/envelope.js'
 import { terminalLineText } from '../ui/terminal.js'
 import { stoppedCode } from './signals.js'
+import type { SpecInput } from './spec.js'
 
 export { EXIT, UserError } from '../core/errors.js'
 
@@ -106,28 +106,7 @@ export interface ActionInput<
 export type Action<I extends ActionInput<object, object> = ActionInput> = (input: I) => Promise<number>
 
 /**
- * The flags a command's static `flags` give its action: oclif's own inference, but a boolean not
- * given is undefined (oclif types it boolean; neither parser sets it); a flag that may be
- * undefined may be left out.
+ * The input of a command's action, inferred from its spec's flags and args (cli/spec.ts): the action
+ * imports its spec as a type only, so the fast path, which runs actions without oclif, loads no help text.
  */
-type FlagsOf<T extends Interfaces.FlagInput> = Optional<{
-  [K in keyof Interfaces.InferredFlags<T>]: K extends keyof T
-    ? T[K] extends { type: 'boolean' }
-      ? boolean | undefined
-      : Interfaces.InferredFlags<T>[K]
-    : Interfaces.InferredFlags<T>[K]
-}>
-
-type Optional<O> = { [K in keyof O as undefined extends O[K] ? K : never]?: O[K] } & {
-  [K in keyof O as undefined extends O[K] ? never : K]: O[K]
-}
-
-/**
- * The input of a command's action, inferred from the command's static flags and args: the action
- * imports its command as a type only (`import type Run from '../../commands/run.js'`), so the fast
- * path, which runs actions without oclif, loads nothing of it.
- */
-export type InputOf<C extends { flags: Interfaces.FlagInput; args: Interfaces.ArgInput }> = ActionInput<
-  FlagsOf<C['flags']>,
-  Interfaces.InferredArgs<C['args']>
->
+export type InputOf<S> = SpecInput<S>

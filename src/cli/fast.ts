@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs'
 import { commandName } from '../ui/envelope.js'
 import { type Action, type ActionInput, EXIT, reportError, UserError } from './errors.js'
 import { stoppedCode } from './signals.js'
+import { FAST_ACTIONS } from './specs/index.js'
 
 /**
  * The fast path. Loading oclif costs more than starting Node itself, which would eat the
  * cold-start budgets of the commands people run in loops (validate, run, load-dirs). So
  * bin/run.js first offers the argv here: when it is a plain invocation of a command that
- * has an Action, it is parsed with the flag definitions from the shipped oclif manifest and
+ * is listed in cli/specs/index.ts, it is parsed with the flag definitions from the shipped oclif manifest and
  * the action runs without oclif. Anything else — help, unknown or malformed flags, missing
  * arguments, exclusive flags together — returns false and oclif handles it, so every error
  * message and all help output stay oclif's. What it accepts, it parses to the input oclif would
@@ -34,37 +35,14 @@ interface ManifestCommand {
   flags: Record<string, ManifestFlag>
 }
 
-/**
- * Commands whose work can run without oclif, and where their action lives. Each action's input is
- * typed by its command's flags (InputOf); the fast path's comes from the manifest instead, and is
- * the same as oclif's by test (test/cli/fast-differential.test.ts).
- */
-const ACTIONS: Record<string, () => Promise<(input: never) => Promise<number>>> = {
-  'load-dirs': async () => (await import('./actions/load-dirs.js')).loadDirsAction,
-  run: async () => (await import('./actions/run.js')).runAction,
-  validate: async () => (await import('./actions/lint.js')).validateAction,
-  lint: async () => (await import('./actions/lint.js')).lintAction,
-  'audit:tail': async () => (await import('./actions/audit-tail.js')).auditTailAction,
-  test: async () => (await import('./actions/test.js')).testAction,
-  eval: async () => (await import('./actions/eval.js')).evalAction,
-  'marketplace:check': async () => (await import('./actions/marketplace.js')).marketplaceCheckAction,
-  'marketplace:verify': async () => (await import('./actions/marketplace.js')).marketplaceVerifyAction,
-  'marketplace:keygen': async () => (await import('./actions/marketplace.js')).marketplaceKeygenAction,
-  'marketplace:sign': async () => (await import('./actions/marketplace.js')).marketplaceSignAction,
-  'marketplace:pack': async () => (await import('./actions/marketplace.js')).marketplacePackAction,
-  mcp: async () => (await import('./actions/mcp.js')).mcpAction,
-  version: async () => (await import('./actions/version.js')).versionAction,
-  lsp: async () => (await import('./actions/lsp.js')).lspAction,
-}
-
-/** Topics whose commands are `topic command` on the command line. */
-const TOPICS = new Set(['audit', 'marketplace'])
-
 export async function tryFast(argv: string[], manifestPath: URL): Promise<boolean> {
   // Topics are separated by a space on the command line (`audit tail`), by ':' in oclif's ids.
-  const topic = TOPICS.has(argv[0]) && argv[1] !== undefined && !argv[1].startsWith('-')
+  // A topic is the first word of the ids with a ':' (cli/specs/index.ts).
+  const isTopic = argv[0] !== undefined && Object.keys(FAST_ACTIONS).some((c) => c.startsWith(`${argv[0]}:`))
+  const topic = isTopic && argv[1] !== undefined && !argv[1].startsWith('-')
   const id = topic ? `${argv[0]}:${argv[1]}` : argv[0]
-  if (id === undefined || !(id in ACTIONS)) return false
+  const action = id !== undefined && Object.hasOwn(FAST_ACTIONS, id) ? FAST_ACTIONS[id] : undefined
+  if (action === undefined) return false
   let manifest: { commands: Record<string, ManifestCommand> }
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
@@ -77,7 +55,7 @@ export async function tryFast(argv: string[], manifestPath: URL): Promise<boolea
   if (input === null) return false
   let code: number
   try {
-    code = await ((await ACTIONS[id]()) as Action)(input)
+    code = await ((await action()) as Action)(input)
   } catch (e) {
     code = reportError(e as Error, jsonWanted(input.flags) && { command: commandName(id) })
   }

@@ -1,8 +1,7 @@
 /**
- * What the commands' flags and help name from the core: environment variables and option lists.
- * Commands import from cli only (ARCHITECTURE.md, Layers); this is their door to these values.
- * (init's defaults and choices come with its action, cli/actions/init.ts, which loads them
- * anyway: the other commands' modules do not load init's.)
+ * What the commands' specs (cli/specs/) name from the core in flags and help: environment variables
+ * and option lists. (init's spec takes its defaults and choices from core/init/ itself: the other
+ * specs do not load init's modules.)
  */
 
 /** `eval`: the manager's default model and the profiles of its builtin tools. */

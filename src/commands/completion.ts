@@ -1,37 +1,14 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax, not JavaScript templates
-import { Args } from '@oclif/core'
-import {
-  type CompletionCommand,
-  completion,
-  completionJson,
-  SHELLS,
-  type Shell,
-} from '../cli/actions/completion.js'
-import { BaseCommand } from '../cli/base.js'
+import { type CompletionCommand, completion, completionJson, type Shell } from '../cli/actions/completion.js'
+import { commandFrom } from '../cli/command-from.js'
 import { printJson } from '../cli/errors.js'
-import { examples } from '../cli/examples.js'
+import { completionSpec } from '../cli/specs/completion.js'
 
-export default class Completion extends BaseCommand {
-  static override summary = 'Print a shell completion script (bash or zsh)'
+/** oclif's parse reads a class's own statics: those of the spec's class. */
+const Spec = commandFrom(completionSpec)
 
-  static override description =
-    `Commands, flags, the values of flags that take one of a list and the built-in templates complete; paths complete as files. The script is generated from the commands themselves and runs in the shell alone: completing never starts ongrid-skill.`
-
-  static override examples = examples(
-    ['bash: add to ~/.bashrc', 'eval "$(<%= config.bin %> completion bash)"'],
-    [
-      'zsh: a file in your $fpath (then restart zsh)',
-      '<%= config.bin %> completion zsh > "${fpath[1]}/_<%= config.bin %>"',
-    ],
-    ['zsh: or in ~/.zshrc, after compinit', 'eval "$(<%= config.bin %> completion zsh)"'],
-  )
-
-  static override args = {
-    shell: Args.string({ ignoreStdin: true, description: 'the shell', options: [...SHELLS], required: true }),
-  }
-
-  async run(): Promise<void> {
-    const { args } = await this.parse(Completion)
+export default class Completion extends Spec {
+  override async run(): Promise<void> {
+    const { args } = await this.parse(Spec)
     const commands: CompletionCommand[] = this.config.commands
       .filter((c) => !c.hidden)
       .map((c) => ({

@@ -1,31 +1,16 @@
-import { Args, loadHelpClass } from '@oclif/core'
-import { BaseCommand } from '../cli/base.js'
+import { loadHelpClass } from '@oclif/core'
+import { commandFrom } from '../cli/command-from.js'
 import { printJson } from '../cli/errors.js'
-import { examples } from '../cli/examples.js'
 import { commandHelpJson, commandListJson } from '../cli/help-json.js'
+import { helpSpec } from '../cli/specs/help.js'
 import { unknownCommand } from '../cli/suggest.js'
 
-export default class Help extends BaseCommand {
-  static override summary = 'Show help for a command'
+/** oclif's parse reads a class's own statics: those of the spec's class. */
+const Spec = commandFrom(helpSpec)
 
-  static override description = 'The same text as `COMMAND --help`; without a command, the list of commands.'
-
-  static override examples = examples(
-    ['The commands', '<%= config.bin %> help'],
-    ['One command', '<%= config.bin %> help lint'],
-    ['A command of a topic', '<%= config.bin %> help audit tail'],
-  )
-
-  static override strict = false
-  static override args = {
-    command: Args.string({
-      ignoreStdin: true,
-      description: 'the command (words of a topic command separated by spaces)',
-    }),
-  }
-
-  async run(): Promise<void> {
-    const { argv } = await this.parse(Help)
+export default class Help extends Spec {
+  override async run(): Promise<void> {
+    const { argv } = await this.parse(Spec)
     const words = argv as string[]
     const id = words.join(':')
     if (words.length > 0 && !this.config.findCommand(id) && !this.config.findTopic(id)) {

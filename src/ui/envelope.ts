@@ -15,6 +15,8 @@
  * Then the command's own fields, snake_case. Every document is made by `envelope`.
  */
 
+import { EXIT_KINDS } from './exit-kinds.js'
+
 /** Bumped when a document changes incompatibly (a key renamed or removed, a meaning changed). */
 export const SCHEMA_VERSION = 1
 
@@ -79,36 +81,22 @@ export function answerFor(version: string | null): void {
   answeredFor = version
 }
 
-/** Commands whose exit code 1 means findings (the others' means something failed). */
-const FINDINGS = new Set([
-  'validate',
-  'lint',
-  'load-dirs',
-  'marketplace check',
-  'marketplace verify',
-  'remote diff',
-])
-
 const SIGNALS: Record<number, string> = { 129: 'SIGHUP', 130: 'SIGINT', 131: 'SIGQUIT', 143: 'SIGTERM' }
 
-/** The kind of a failure with this exit code, for this command (`run`'s 3-5 are its own). */
-export function errorKind(command: string | null, exitCode: number): ErrorKind {
-  if (exitCode === 1) return command !== null && FINDINGS.has(command) ? 'findings' : 'failed'
+/**
+ * The kind of a failure with this exit code, for this command: the kind its spec declares for the
+ * code (ui/exit-kinds.ts, generated from src/cli/specs/); else 70 is internal, a code over 128 a
+ * signal, 1 failed and any other code usage.
+ */
+export function errorKind(
+  command: string | null,
+  exitCode: number,
+  kinds: Record<string, Record<number, ErrorKind>> = EXIT_KINDS,
+): ErrorKind {
   if (exitCode === 70) return 'internal'
   if (exitCode > 128) return 'signal'
-  if (command?.startsWith('remote ')) {
-    if (exitCode === 3) return 'unreachable'
-    if (exitCode === 4) return 'unauthorized'
-    if (exitCode === 5) return 'refused'
-  }
-  if (exitCode === 6 && (command === 'run' || command === 'test')) return 'untraceable'
-  if (command === 'run') {
-    if (exitCode === 7) return 'class_violated'
-    if (exitCode === 3) return 'timeout'
-    if (exitCode === 4) return 'bad_args'
-    if (exitCode === 5) return 'forbidden'
-  }
-  return 'usage'
+  const declared = command === null || !Object.hasOwn(kinds, command) ? undefined : kinds[command][exitCode]
+  return declared ?? (exitCode === 1 ? 'failed' : 'usage')
 }
 
 /**

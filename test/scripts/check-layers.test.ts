@@ -29,7 +29,9 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
       await check({
         'src/commands/x.ts': "import { Flags } from '@oclif/core'\nimport { a } from '../cli/actions/x.js'\n",
         'src/cli/actions/x.ts':
-          "import { b } from '../../core/y.js'\nimport { c } from '../../ui/z.js'\nimport type X from '../../commands/x.js'\n",
+          "import { b } from '../../core/y.js'\nimport { c } from '../../ui/z.js'\nimport type { xSpec } from '../specs/x.js'\n",
+        'src/cli/specs/x.ts':
+          "import { EXIT } from '../../core/errors.js'\nimport { flag } from '../spec.js'\n",
         'src/ui/z.ts': "import chalk from 'chalk'\nimport type { T } from '../core/go/gostring.js'\n",
         'src/core/y.ts': "import { d } from './go/errors.js'\nimport { e } from './lint/types.js'\n",
         'src/core/go/errors.ts':
@@ -48,9 +50,10 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
         'src/core/y.ts': "import {\n  a,\n} from 'chalk'\nexport { b } from '../ui/z.js'\n",
         'src/core/schema/s.ts': "import type { J } from '../lint/json-tree.js'\n",
         'src/core/go/g.ts': "import { h } from '../json-text.js'\nimport yaml from 'yaml'\n",
-        // Types of a command: from an action only, and only as types.
-        'src/cli/actions/a.ts': "import X from '../../commands/x.js'\n",
+        // An action is typed by its command's spec, never by its oclif class; a spec is oclif-free.
+        'src/cli/actions/a.ts': "import type X from '../../commands/x.js'\n",
         'src/cli/b.ts': "import type X from '../commands/x.js'\n",
+        'src/cli/specs/s.ts': "import { Flags } from '@oclif/core'\n",
       }),
       [
         'src/commands/x.ts:2: commands imports src/core/loader/dirs.ts (core)',
@@ -62,6 +65,7 @@ describe('the layer check (scripts/check-layers.mjs)', () => {
         'src/core/go/g.ts:2: core/go imports the package yaml',
         'src/cli/actions/a.ts:1: cli imports src/commands/x.ts (commands)',
         'src/cli/b.ts:1: cli imports src/commands/x.ts (commands)',
+        'src/cli/specs/s.ts:1: cli/specs imports the package @oclif/core',
       ],
     )
   })

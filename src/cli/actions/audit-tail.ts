@@ -1,4 +1,3 @@
-import type AuditTail from '../../commands/audit/tail.js'
 import { managerDefaultsNote, resolveSource, type Source } from '../../core/audit/dsn.js'
 import type { AuditRow } from '../../core/audit/row.js'
 import type { Filter } from '../../core/audit/tables.js'
@@ -8,6 +7,7 @@ import { EXIT, type InputOf, UserError } from '../errors.js'
 import { parseNumberFlag } from '../number-flag.js'
 import { textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
+import type { auditTailSpec as AuditTail } from '../specs/audit-tail.js'
 
 /** Exit codes of `audit tail`. */
 export const TAIL_EXIT = {

@@ -3,7 +3,7 @@ import { type CompletionCommand, completionScript, type Shell } from '../../ui/c
 import { envelope } from '../../ui/envelope.js'
 import { EXIT } from '../errors.js'
 
-export { type CompletionCommand, SHELLS, type Shell } from '../../ui/completion.js'
+export type { CompletionCommand, Shell } from '../../ui/completion.js'
 
 /** The completion script for the given commands; a `--template` flag completes the built-in templates. */
 export function completion(shell: Shell, bin: string, commands: CompletionCommand[]): string {

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type Eval from '../../commands/eval.js'
 import { CaseFileError, EVALS_FILE, type EvalCase, loadEvalCases } from '../../core/agent/cases.js'
 import { type CallRecord, type ChatOutcome, type Reply, runTurn } from '../../core/agent/loop.js'
 import { callPack, type EvalPack, scanPacks } from '../../core/agent/packs.js'
@@ -34,8 +33,7 @@ import { collectGarbage } from '../gc.js'
 import { managerReleaseOf } from '../manager-version.js'
 import { argBytes, pathFlag } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
-
-export const EVAL_FORMATS = ['stylish', 'junit'] as const
+import type { evalSpec as Eval } from '../specs/eval.js'
 
 /** Exit codes of `eval`: 0 every run passed (or --min-pass-rate met), 1 otherwise, 2 usage. */
 export const EVAL_EXIT = { passed: EXIT.ok, failed: EXIT.findings, usage: EXIT.usage } as const

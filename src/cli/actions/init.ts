@@ -26,16 +26,6 @@ import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
 import { textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
-/** What init's flags and help show (the command imports cli only). */
-export {
-  CLASS_CHOICES,
-  DEFAULT_CATEGORY,
-  DEFAULT_CLASS,
-  DEFAULT_TEMPLATE,
-  defaultTimeoutSeconds,
-} from '../../core/init/options.js'
-export { PARAM_TYPES } from '../../core/init/params.js'
-
 /** Exit codes of `init`, in the shared ones' terms (core/errors.ts). */
 export const INIT_EXIT = {
   /** The pack was written, but the template's build step failed. */

@@ -3,8 +3,6 @@
  * path (src/cli/fast.ts) both call these with parsed flags and get an exit code back.
  */
 
-import type Lint from '../../commands/lint.js'
-import type Validate from '../../commands/validate.js'
 import { toBuffer } from '../../core/go/gostring.js'
 import { ManifestContext } from '../../core/lint/context.js'
 import { type CheckResult, check, type FileReport } from '../../core/lint/engine.js'
@@ -30,6 +28,8 @@ import { managerReleaseOf } from '../manager-version.js'
 import { parseNumberFlag } from '../number-flag.js'
 import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { stdoutIsTTY, writeStdout } from '../output.js'
+import type { lintSpec as Lint } from '../specs/lint.js'
+import type { validateSpec as Validate } from '../specs/validate.js'
 import type { BaselineUsed } from './lint-baseline.js'
 import type { FixProgress } from './lint-fix.js'
 

@@ -1,4 +1,3 @@
-import type LoadDirs from '../../commands/load-dirs.js'
 import { fromText, type GoString, toText } from '../../core/go/gostring.js'
 import { jsonRecord } from '../../core/go/log/slog/slog.js'
 import { nowNs } from '../../core/go/time/format.js'
@@ -12,6 +11,7 @@ import { EXIT, type InputOf, printJson, UserError } from '../errors.js'
 import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { dirsGiven } from '../os-bytes.js'
 import { ByteWriter } from '../output.js'
+import type { loadDirsSpec as LoadDirs } from '../specs/load-dirs.js'
 
 /** How long a dir's walk runs alone before a worker thread reads ahead (a small tree never needs one). */
 const PARALLEL_AFTER_MS = 40

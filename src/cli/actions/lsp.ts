@@ -1,6 +1,7 @@
 /** `lsp`: the language server on stdio, until the client goes (`lsp/server.ts`). */
-import type Lsp from '../../commands/lsp.js'
+
 import type { InputOf } from '../errors.js'
+import type { lspSpec as Lsp } from '../specs/lsp.js'
 
 export async function lspAction(_input: InputOf<typeof Lsp>): Promise<number> {
   const { startServer } = await import('../../lsp/server.js')

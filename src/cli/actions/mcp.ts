@@ -1,6 +1,5 @@
 /** `mcp`: its flags, what --json prints, and the server started (src/mcp/). */
 
-import type Mcp from '../../commands/mcp.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { executionRow, type LocalExecution } from '../../core/audit/local-store.js'
 import { toText } from '../../core/go/gostring.js'
@@ -19,13 +18,8 @@ import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { MAX_JOBS, PORT, parseNumberFlag } from '../number-flag.js'
 import { dirsGiven, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
-
-/** Calls running at once, unless --jobs says otherwise. */
-export const DEFAULT_JOBS = 8
-/** --http: how long a session may go without a request before it is ended, unless --session-idle says otherwise. */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
-/** --http: sessions at once, unless --max-sessions says otherwise. */
-export const DEFAULT_MAX_SESSIONS = 100
+import { DEFAULT_JOBS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../specs/defaults.js'
+import type { mcpSpec as Mcp } from '../specs/mcp.js'
 
 /** MCP's camelCase keys (`readOnlyHint`) in snake_case (`read_only_hint`), for --json. */
 function snakeKeys(o: object | undefined): Record<string, unknown> | null {

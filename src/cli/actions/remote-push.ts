@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
-import type RemotePush from '../../commands/remote/push.js'
 import { reasonText } from '../../core/go/os/errors.js'
 import { readFileBounded, TooLargeError } from '../../core/read-bounded.js'
 import { tempBase } from '../../core/user-dirs.js'
 import { EXIT, type InputOf, UserError } from '../errors.js'
 import { argBytes, osPath } from '../os-bytes.js'
+import type { remotePushSpec as RemotePush } from '../specs/remote-push.js'
 
 /**
  * What `remote push` uploads: a dir goes through `marketplace pack` (which runs the manager's

@@ -1,5 +1,4 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import type Run from '../../commands/run.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { type AuditOutcome, executedOutcome, executionRow } from '../../core/audit/local-store.js'
 import { type ArgsInput, assembleArgs } from '../../core/executor/args.js'
@@ -26,6 +25,7 @@ import { collectGarbage } from '../gc.js'
 import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { argBytes, dirsOf, envBytes, environRecords, osPath, textPath, validUtf8 } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
+import type { runSpec as Run } from '../specs/run.js'
 
 /** Exit codes of `run`: the shared ones (core/errors.ts) and its own, 3 to 7. */
 export const RUN_EXIT = {

@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os'
-import type Test from '../../commands/test.js'
 import { auditStorePath } from '../../core/audit/dsn.js'
 import { type GoBytes, toText } from '../../core/go/gostring.js'
 import { leftOutText, type RootUsed } from '../../core/lint/targets.js'
@@ -21,8 +20,9 @@ import { managerReleaseOf, noteNotDefault } from '../manager-version.js'
 import { MAX_JOBS, parseNumberFlag } from '../number-flag.js'
 import { argBytes, pathFlag, textPath } from '../os-bytes.js'
 import { onStopSignals, stoppedCode } from '../signals.js'
+import type { TEST_FORMATS } from '../specs/defaults.js'
+import type { testSpec as Test } from '../specs/test.js'
 
-export const TEST_FORMATS = ['spec', 'tap', 'junit', 'json'] as const
 export type TestFormat = (typeof TEST_FORMATS)[number]
 
 /** Exit codes of `test`: 0 all passed, 1 a case failed, 2 usage error or no tests, 6 cannot trace; 130 interrupted. */

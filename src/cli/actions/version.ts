@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type Version from '../../commands/version.js'
 import { packageRoot } from '../../core/package-root.js'
 import { SUPPORTED_MANAGER_VERSIONS } from '../../core/releases/release.js'
 import { envelope } from '../../ui/envelope.js'
 import { EXIT, type InputOf, printJson } from '../errors.js'
+import type { versionSpec as Version } from '../specs/version.js'
 
 /** What `version` says: this CLI's version, Node's, the manager release it reproduces by default, and all it can. */
 export function versionInfo() {

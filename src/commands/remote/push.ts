@@ -1,37 +1,4 @@
-import { Args } from '@oclif/core'
-import { remotePushAction } from '../../cli/actions/remote.js'
-import { BaseCommand } from '../../cli/base.js'
-import { examples } from '../../cli/examples.js'
-import { REMOTE_EXIT_TEXT, remoteFlags } from '../../cli/remote-flags.js'
+import { commandFrom } from '../../cli/command-from.js'
+import { remotePushSpec } from '../../cli/specs/remote-push.js'
 
-export default class RemotePush extends BaseCommand {
-  static override summary = 'Install a marketplace pack on the manager'
-
-  static override description =
-    `Checks the pack as the manager would (marketplace check), packs a dir as marketplace pack does (one top-level folder named after the pack id; for a pack with no manifest, which the manager names after that folder, the folder's own name, so that remote diff of the same folder agrees), refuses what the manager would refuse, then uploads it (POST /api/v1/marketplace/upload, admin only, at most 64 MiB) and shows what was installed: the pack, its capabilities and the loader's warnings.
-
-The manager has no update route: a pack already installed is its 409; uninstall it first (its credential bindings go with it), push, then bind again.
-
-${REMOTE_EXIT_TEXT}`
-
-  static override examples = examples(
-    ['Push a pack dir', '<%= config.bin %> <%= command.id %> my-pack'],
-    ['Push a signed archive', '<%= config.bin %> <%= command.id %> my-pack-1.0.0.tar.gz --json'],
-  )
-
-  static override args = {
-    path: Args.string({
-      ignoreStdin: true,
-      description: 'pack dir or archive (.tar.gz, .tgz, .zip, .tar)',
-      required: true,
-    }),
-  }
-
-  static override flags = {
-    ...remoteFlags,
-  }
-
-  async run(): Promise<void> {
-    await this.runAction(remotePushAction, await this.parse(RemotePush))
-  }
-}
+export default commandFrom(remotePushSpec)
