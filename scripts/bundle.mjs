@@ -75,14 +75,17 @@ const BUNDLES = [
   { name: 'fast-lint', actions: ['lint.js'] },
 ]
 
-/** Imports of the fast path's actions other than `keep` (cli/fast.ts, ACTIONS) stay outside the bundle. */
+/** Where the fast path's actions are imported, each lazily (FAST_ACTIONS). */
+const ACTION_LIST = join(ROOT, 'dist', 'cli', 'specs', 'index.js')
+
+/** Imports of the fast path's actions other than `keep` (cli/specs/index.ts, FAST_ACTIONS) stay outside the bundle. */
 function actionsOutside(outside) {
   return {
     name: 'actions-outside',
     setup(b) {
-      b.onResolve({ filter: /^\.\/actions\/[a-z-]+\.js$/ }, (args) => {
-        if (args.importer !== join(ROOT, 'dist', 'cli', 'fast.js')) return undefined
-        const file = args.path.slice('./actions/'.length)
+      b.onResolve({ filter: /^\.\.\/actions\/[a-z-]+\.js$/ }, (args) => {
+        if (args.importer !== ACTION_LIST) return undefined
+        const file = args.path.slice('../actions/'.length)
         return outside.has(file) ? { path: `../cli/actions/${file}`, external: true } : undefined
       })
     },
@@ -91,12 +94,13 @@ function actionsOutside(outside) {
 
 /** One bundle's code, without its first line. */
 async function bundleCode(keep) {
-  const fastSource = readFileSync(join(ROOT, 'dist', 'cli', 'fast.js'), 'utf8')
+  const listSource = readFileSync(ACTION_LIST, 'utf8')
   const all = new Set(
-    [...fastSource.matchAll(/import\(['"]\.\/actions\/([a-z-]+\.js)['"]\)/g)].map((m) => m[1]),
+    [...listSource.matchAll(/import\(['"]\.\.\/actions\/([a-z-]+\.js)['"]\)/g)].map((m) => m[1]),
   )
   const outside = new Set(keep === null ? [] : [...all].filter((f) => !keep.includes(f)))
-  for (const f of keep ?? []) if (!all.has(f)) throw new Error(`bundle: cli/fast.ts imports no action ${f}`)
+  for (const f of keep ?? [])
+    if (!all.has(f)) throw new Error(`bundle: cli/specs/index.ts imports no action ${f}`)
   const result = await build({
     entryPoints: [join(ROOT, 'dist', 'cli', 'fast.js')],
     bundle: true,
