@@ -295,8 +295,8 @@ describe('bin/run.js', () => {
       probe,
       "process.on('exit', () => require('node:fs').writeSync(2, '\\nloaded: ' + process.moduleLoadList.filter((m) => /^NativeModule child_process$/.test(m)).join(',') + '\\n'))\n",
     )
-    const loaded = (args: string[]) => {
-      const r = start('program', args, { ...baseEnv(), NODE_OPTIONS: `--require=${probe}` })
+    const loaded = (args: string[], env: Record<string, string> = {}) => {
+      const r = start('program', args, { ...baseEnv(), NODE_OPTIONS: `--require=${probe}`, ...env })
       return { code: r.code, stdout: r.stdout, loaded: /\nloaded: (.*)\n$/.exec(r.stderr)?.[1] }
     }
     const v = loaded(['validate', join(REPO, 'examples/skills/disk_usage')])
@@ -314,9 +314,12 @@ describe('bin/run.js', () => {
     writeFileSync(join(py, 'run.py'), '#!/usr/bin/env python3\nprint("{}")\n', { mode: 0o755 })
     const l = loaded(['lint', py, '--quiet'])
     assert.equal(l.loaded, '', l.stdout)
-    // A shell entry is given to ShellCheck: the module is there when it is needed.
+    // A shell entry is given to ShellCheck: the module is there when it is needed (a cache of
+    // its own, so that ShellCheck's result is not already kept).
+    const cache = join(TMP, 'builtins-probe-cache')
+    mkdirSync(cache, { recursive: true, mode: 0o700 })
     assert.equal(
-      loaded(['lint', join(REPO, 'examples/skills/disk_usage')]).loaded,
+      loaded(['lint', join(REPO, 'examples/skills/disk_usage')], { XDG_CACHE_HOME: cache }).loaded,
       'NativeModule child_process',
     )
   })

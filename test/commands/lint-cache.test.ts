@@ -133,16 +133,16 @@ describe('lint --cache: the same output', () => {
     const plain = lint([])
     lint(['--cache'])
     for (const junk of [
-      '{"format":1,"packs":{"x":',
+      '{"format":2,"packs":{"x":',
       '',
-      '{"format":1,"packs":{"k":{"a":[{"at":"x"}]}}}',
+      '{"format":2,"packs":{"k":{"a":[{"at":"x"}]}}}',
       'null',
     ]) {
       writeFileSync(lintFile(), junk)
       const r = lint(['--cache'])
       assert.deepEqual(out(r), out(plain), junk)
       assert.equal(r.stderr, '')
-      assert.equal(JSON.parse(readFileSync(lintFile(), 'utf8')).format, 1)
+      assert.equal(JSON.parse(readFileSync(lintFile(), 'utf8')).format, 2)
     }
   })
 
