@@ -383,8 +383,9 @@ const FIGURES = [
       return { argv: await evalReplay(dir, BIN) }
     },
     // Starting the CLI, the loader's scan, the manager's request bytes, the OpenAI client, three
-    // cases of one or two rounds each and the scoring, within 3 × starting node.
-    budgets: [{ metric: 'wall', ratioTo: FLOOR, max: 3 }],
+    // cases of one or two rounds each (two real runs of the pack) and the scoring: within 6 ×
+    // starting node (first measured on an idle machine: 5.2 ×, 136 ms).
+    budgets: [{ metric: 'wall', ratioTo: FLOOR, max: 6 }],
   },
   {
     name: 'run-trace',
