@@ -101,58 +101,74 @@ export function builtinTexts(): { name: string; description: string }[] {
   ]
 }
 
-let builtinTermsMemo: { name: string; counts: Map<string, number> }[] | null = null
+/** A builtin's terms and their counts, in the same order (its term count map's). */
+interface BuiltinTerms {
+  name: string
+  terms: string[]
+  counts: number[]
+}
+
+let builtinTermsMemo: BuiltinTerms[] | null = null
 
 /**
  * The builtins' term counts, in builtinTexts()'s order: termCounts of each, as
  * core/agent/builtin-terms.ts keeps them (generated from the same texts by
  * scripts/gen-builtin-terms.mjs; a test checks the two agree). Splitting the 7,500 characters
- * of the builtins into terms each run cost more than the rest of a one-pack lint.
+ * of the builtins into terms each run cost more than the rest of a one-pack lint. Kept as lists,
+ * not maps: a map per builtin, grown one term at a time, was most of the 0.9 MB the first score
+ * allocated (and of the garbage collections of a one-pack lint).
  */
-function builtinTerms(): { name: string; counts: Map<string, number> }[] {
+function builtinTerms(): BuiltinTerms[] {
   builtinTermsMemo ??= BUILTIN_TERMS.map(([name, encoded]) => {
-    const counts = new Map<string, number>()
+    const terms: string[] = []
+    const counts: number[] = []
     if (encoded !== '')
       for (const pair of encoded.split(' ')) {
         const eq = pair.lastIndexOf('=')
-        counts.set(pair.slice(0, eq), Number(pair.slice(eq + 1)))
+        terms.push(pair.slice(0, eq))
+        counts.push(Number(pair.slice(eq + 1)))
       }
-    return { name, counts }
+    return { name, terms, counts }
   })
   return builtinTermsMemo
 }
 
-let idfMemo: { idf: Map<string, number>; unseen: number } | null = null
+let dfMemo: Map<string, number> | null = null
+
+/** How many builtins hold each term (its document frequency). */
+function documentFrequencies(): Map<string, number> {
+  if (dfMemo !== null) return dfMemo
+  dfMemo = new Map<string, number>()
+  for (const d of builtinTerms()) for (const t of d.terms) dfMemo.set(t, (dfMemo.get(t) ?? 0) + 1)
+  return dfMemo
+}
 
 /** Smoothed IDF over the builtins: ln((1+N)/(1+df)) + 1; a term no builtin has gets the most. */
-function idf(): { idf: Map<string, number>; unseen: number } {
-  if (idfMemo !== null) return idfMemo
-  const docs = builtinTerms()
-  const df = new Map<string, number>()
-  for (const d of docs) for (const t of d.counts.keys()) df.set(t, (df.get(t) ?? 0) + 1)
-  const n = docs.length
-  const out = new Map<string, number>()
-  for (const [t, k] of df) out.set(t, Math.log((1 + n) / (1 + k)) + 1)
-  idfMemo = { idf: out, unseen: Math.log(1 + n) + 1 }
-  return idfMemo
+function idf(term: string, df: ReadonlyMap<string, number>, n: number): number {
+  const k = df.get(term)
+  return k === undefined ? Math.log(1 + n) + 1 : Math.log((1 + n) / (1 + k)) + 1
 }
 
 /** A tool's TF-IDF vector, unit length (empty when it has no terms). */
 export function toolVector(name: string, description: string): Map<string, number> {
-  return unitVector(termCounts(name, description))
+  const tf = termCounts(name, description)
+  return unitVector([...tf.keys()], [...tf.values()])
 }
 
-function unitVector(counts: Map<string, number>): Map<string, number> {
-  const { idf: w, unseen } = idf()
-  const v = new Map<string, number>()
+/** The vector of terms with these counts, in their order, each weighed by its IDF, unit length. */
+function unitVector(terms: readonly string[], counts: readonly number[]): Map<string, number> {
+  const df = documentFrequencies()
+  const n = builtinTerms().length
+  const xs: number[] = []
   let norm = 0
-  for (const [t, c] of counts) {
-    const x = c * (w.get(t) ?? unseen)
-    v.set(t, x)
+  for (let i = 0; i < terms.length; i++) {
+    const x = counts[i] * idf(terms[i], df, n)
+    xs.push(x)
     norm += x * x
   }
   norm = Math.sqrt(norm)
-  if (norm > 0) for (const [t, x] of v) v.set(t, x / norm)
+  const v = new Map<string, number>()
+  for (let i = 0; i < terms.length; i++) v.set(terms[i], norm > 0 ? xs[i] / norm : xs[i])
   return v
 }
 
@@ -164,12 +180,32 @@ export function cosine(a: Map<string, number>, b: Map<string, number>): number {
   return Math.min(1, dot)
 }
 
-let builtinMemo: { name: string; vector: Map<string, number> }[] | null = null
+const builtinMemo: { name: string; vector: Map<string, number> }[] = []
 
-/** The builtins' vectors, made once. */
+/** The i-th builtin's vector, made once. */
+function builtinVector(i: number): { name: string; vector: Map<string, number> } {
+  if (builtinMemo[i] === undefined) {
+    const t = builtinTerms()[i]
+    builtinMemo[i] = { name: t.name, vector: unitVector(t.terms, t.counts) }
+  }
+  return builtinMemo[i]
+}
+
+/** The builtins' vectors, in builtinTexts()'s order. */
 export function builtinVectors(): readonly { name: string; vector: Map<string, number> }[] {
-  builtinMemo ??= builtinTerms().map((t) => ({ name: t.name, vector: unitVector(t.counts) }))
-  return builtinMemo
+  return builtinTerms().map((_, i) => builtinVector(i))
+}
+
+/**
+ * The builtins sharing a term with the vector, with their vectors, in builtinTexts()'s order: the
+ * only ones whose cosine with it is above 0 (the others' is 0 exactly), without making the others'.
+ */
+export function builtinsSharing(
+  v: ReadonlyMap<string, number>,
+): { name: string; vector: Map<string, number> }[] {
+  const out: { name: string; vector: Map<string, number> }[] = []
+  for (const [i, t] of builtinTerms().entries()) if (t.terms.some((x) => v.has(x))) out.push(builtinVector(i))
+  return out
 }
 
 /** The similarity of two tools, from their names and descriptions. */

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
-import { builtinTexts, terms, toolSimilarity } from '../../../src/core/agent/similarity.js'
+import { BUILTIN_TERMS } from '../../../src/core/agent/builtin-terms.js'
+import {
+  builtinsSharing,
+  builtinTexts,
+  builtinVectors,
+  cosine,
+  termCounts,
+  terms,
+  toolSimilarity,
+  toolVector,
+} from '../../../src/core/agent/similarity.js'
 import { CONFUSABLE_FROM } from '../../../src/core/lint/rules/practice-confusable-tool.js'
 
 type Tool = { name: string; description: string }
@@ -69,4 +79,61 @@ describe('tool similarity', () => {
     assert.ok(tp / (tp + fp) >= 0.88, `precision ${tp}/${tp + fp}`)
     assert.ok(tp / (tp + fn) >= 0.45, `recall ${tp}/${tp + fn}`)
   })
+})
+
+test('the vectors are those of the term count maps (the first way of computing them), and only builtins sharing a term score above 0', () => {
+  // The IDF and vectors as first written: a map of counts per builtin, the IDF map, each vector's
+  // weights set and then divided by its norm.
+  const docs = BUILTIN_TERMS.map(([name, encoded]) => {
+    const counts = new Map<string, number>()
+    if (encoded !== '')
+      for (const pair of encoded.split(' ')) {
+        const eq = pair.lastIndexOf('=')
+        counts.set(pair.slice(0, eq), Number(pair.slice(eq + 1)))
+      }
+    return { name, counts }
+  })
+  const df = new Map<string, number>()
+  for (const d of docs) for (const t of d.counts.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+  const w = new Map<string, number>()
+  for (const [t, k] of df) w.set(t, Math.log((1 + docs.length) / (1 + k)) + 1)
+  const unseen = Math.log(1 + docs.length) + 1
+  const unit = (counts: Map<string, number>) => {
+    const v = new Map<string, number>()
+    let norm = 0
+    for (const [t, c] of counts) {
+      const x = c * (w.get(t) ?? unseen)
+      v.set(t, x)
+      norm += x * x
+    }
+    norm = Math.sqrt(norm)
+    if (norm > 0) for (const [t, x] of v) v.set(t, x / norm)
+    return v
+  }
+  const builtins = builtinVectors()
+  assert.deepStrictEqual(
+    builtins,
+    docs.map((d) => ({ name: d.name, vector: unit(d.counts) })),
+  )
+  const fx = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Fixture
+  const tools = [
+    ...builtinTexts(),
+    ...fx.pairs.flatMap((p) => [p.a, p.b]).filter((t): t is Tool => typeof t !== 'string'),
+    { name: 'check_port', description: 'Checks whether a TCP port is open on a host' },
+    { name: 'x', description: '' },
+    { name: '读取文件', description: '读取主机上的日志文件 tail' },
+  ]
+  let shared = 0
+  for (const t of tools) {
+    const v = toolVector(t.name, t.description)
+    assert.deepStrictEqual(v, unit(termCounts(t.name, t.description)), t.name)
+    const sharing = builtinsSharing(v)
+    assert.deepStrictEqual(
+      sharing,
+      builtins.filter((b) => cosine(v, b.vector) > 0),
+      t.name,
+    )
+    shared += sharing.length
+  }
+  assert.ok(shared > tools.length, 'the tools share terms with builtins')
 })

@@ -1,4 +1,4 @@
-import { builtinVectors, cosine, toolVector } from '../../agent/similarity.js'
+import { builtinsSharing, cosine, toolVector } from '../../agent/similarity.js'
 import { toText } from '../../go/gostring.js'
 import type { ManifestContext } from '../context.js'
 import { pack } from '../rule-kit/examples.js'
@@ -80,7 +80,8 @@ const rule: ManifestRule = {
     const me = toText(def.name)
     const close: { name: string; score: number; builtin: boolean }[] = []
     const mine = vectorOf(ctx, me)
-    for (const b of builtinVectors()) {
+    // A builtin sharing no term scores 0: only the others' vectors are made.
+    for (const b of builtinsSharing(mine)) {
       // A pack of a builtin's name replaces it (the registry overwrites by name).
       if (b.name === me) continue
       const score = cosine(mine, b.vector)
