@@ -37,6 +37,9 @@ const PATH = new RegExp(
   'g',
 )
 
+/** A compiled test (`build/test/….test.js`, as .ci/run names them): its source must exist. */
+const BUILT_TEST = /(?<![\w./-])build\/(test\/[\w./-]*\.test)\.js\b/g
+
 /** The files whose paths are checked: the docs, the scripts and CI's entry. */
 export function sources(root) {
   const md = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md'].filter((f) => existsSync(join(root, f)))
@@ -58,6 +61,10 @@ export function missingPaths(root, files = sources(root)) {
       const p = m[1]
       if (/[*{]/.test(p) || NOT_IN_TREE.has(p) || existsSync(join(root, p))) continue
       out.push(`${f}: ${p}`)
+    }
+    for (const m of text.matchAll(BUILT_TEST)) {
+      if (['.ts', '.tsx'].some((ext) => existsSync(join(root, `${m[1]}${ext}`)))) continue
+      out.push(`${f}: build/${m[1]}.js (no ${m[1]}.ts)`)
     }
   }
   return out

@@ -33,4 +33,14 @@ describe('the path check (scripts/check-paths.mjs)', () => {
       'mutation.mjs: test/core/executor-wait-delay.test.ts',
     ])
   })
+
+  test('a compiled test named by CI (build/test/….test.js) needs its source', async () => {
+    writeFileSync(
+      join(root, 'run'),
+      'node --test build/test/core/executor/executor.test.js build/test/core/lint/rules/examples.test.js\n',
+    )
+    assert.deepEqual((await load())(root, ['run']), [
+      'run: build/test/core/lint/rules/examples.test.js (no test/core/lint/rules/examples.test.ts)',
+    ])
+  })
 })
