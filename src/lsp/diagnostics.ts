@@ -16,6 +16,7 @@ import type { Finding } from '../core/lint/types.js'
 import type { Overlay } from '../core/overlay.js'
 import { readRegularSized } from '../core/read-bounded.js'
 import type { Release } from '../core/releases/release.js'
+import { TOLERANT_NOTE } from '../ui/lint/model.js'
 import { RULES_DOC_URL, ruleAnchor } from '../ui/lint/rule-link.js'
 import { ByteText } from './positions.js'
 
@@ -30,6 +31,8 @@ export interface DiagnosticData {
   /** Byte offsets of the range in the file. */
   start: number
   end: number
+  /** Found by the tolerant read past the manager's parse error (lint's `tolerant`): no fix. */
+  tolerant?: true
 }
 
 /** The bytes findings of `file` are placed in: its buffer when open (in `overlay`), else the disk's. */
@@ -61,14 +64,20 @@ export function messageOf(f: Pick<Finding, 'message' | 'hint'>): string {
 export function toDiagnostic(f: Finding, text: ByteText): Diagnostic {
   const start = f.offset ?? text.offsetOfLineColumn(f.line, f.column)
   const end = text.tokenEnd(start)
-  const data: DiagnosticData = { ruleId: f.ruleId, start, end }
+  const data: DiagnosticData = {
+    ruleId: f.ruleId,
+    start,
+    end,
+    ...(f.tolerant ? { tolerant: true as const } : {}),
+  }
   return {
     range: { start: text.positionAt(start), end: text.positionAt(end) },
     severity: SEVERITY[f.severity],
     code: f.ruleId,
     codeDescription: { href: subIdHelpUri(f.ruleId) ?? `${RULES_DOC_URL}#${ruleAnchor(f.ruleId)}` },
     source: SOURCE,
-    message: messageOf(f),
+    // A tolerant read's finding says so, as lint's stylish report heads them.
+    message: f.tolerant ? `${messageOf(f)}\n${TOLERANT_NOTE}` : messageOf(f),
     data,
   }
 }
@@ -153,6 +162,7 @@ export async function diagnoseScope(
       useConfig: true,
       release,
       overlay,
+      tolerant: true,
       ...(lone ? { root: fromText(dirname(dirname(scope))) } : {}),
     })
   } catch (e) {

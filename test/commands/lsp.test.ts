@@ -154,6 +154,26 @@ describe('lsp', () => {
     assert.equal(await stopLsp(c), 0)
   })
 
+  it('past a JSON error, what the tolerant read finds, after the manager’s verdict and marked so', async () => {
+    const root = join(t.root, 'tolerant')
+    makeTree(root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\n' } })
+    const f = join(root, 'p/skill.json')
+    const c = await start(root)
+    // A trailing comma: the manager stops there; the class typo is only seen by the tolerant read.
+    await c.open(
+      f,
+      '{"name": "p", "description": "A skill that does a thing well.", "entry": "run.sh", "class": "Safe",}',
+    )
+    const ds = await c.waitDiagnostics(uri(f), (d) => d.some((x) => x.code === 'manager/build'))
+    assert.equal(ds[0].code, 'manager/parse')
+    assert.doesNotMatch(ds[0].message, /tolerantly/)
+    const build = ds.find((x) => x.code === 'manager/build')
+    assert.ok(build)
+    assert.match(build.message, /^class "Safe" invalid\n[\s\S]*read tolerantly past the manager's error/)
+    assert.equal((build.data as { tolerant?: boolean }).tolerant, true)
+    assert.equal(await stopLsp(c), 0)
+  })
+
   it('checks again after a pause in typing, not per keystroke, and clears what was fixed', async () => {
     const root = join(t.root, 'debounce')
     makeTree(root, { 'p/skill.json': '{}', 'p/run.sh': { exec: '#!/bin/sh\n' } })
