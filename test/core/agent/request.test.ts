@@ -211,6 +211,39 @@ function packEntry(name: string): RegistryEntry {
   }
 }
 
+/**
+ * One turn in which the model calls pack `k` (run by the executor from `entry`) once, then answers:
+ * the tool message the second request carries, as the agent wrote it.
+ */
+async function toolMessageOfOneCall(entry: string, timeoutNs: bigint): Promise<string> {
+  const registry = new Map([['k', packEntry('k')]])
+  const bodies: string[] = []
+  const replies = [reply({ toolCalls: [{ id: 'a', name: 'k', args: '{}' }] }), reply({ content: 'x' })]
+  await runTurn(
+    {
+      model: 'm',
+      prompt: 'p',
+      registry,
+      offered: [...registry.values()],
+      webSearch: false,
+      sampling: { refuses: false },
+    },
+    {
+      chat: async (b) => {
+        bodies.push(b)
+        return replies[bodies.length - 1]
+      },
+      runPack: async (_e, params) => {
+        const r = await execute({ key: 'k', entry, envAllow: null, timeoutNs }, params, { environ: {} })
+        return { ok: r.ok, stdout: fromBuffer(r.stdout), error: r.error }
+      },
+      builtin: () => null,
+      order: (t) => [...t],
+    },
+  )
+  return JSON.parse(toText(bodies[1])).messages[2].content
+}
+
 describe('the follow-up messages (agent.go runInternal, fromOpenAIMessage, toolResultPayload)', () => {
   test('assistant text kept with its tool_calls; each result whole; refusals and errors as the agent words them', async () => {
     const entry = script('echo.sh', 'cat >/dev/null; printf \'{ "disk" : "<90%%>" }\\n\'')
@@ -318,35 +351,8 @@ describe('the follow-up messages (agent.go runInternal, fromOpenAIMessage, toolR
 
   test('a pack failure: {"error": the executor text, "result": null}', async () => {
     const entry = script('fail.sh', 'echo boom >&2; exit 3')
-    const registry = new Map([['k', packEntry('k')]])
-    const bodies: string[] = []
-    const replies = [reply({ toolCalls: [{ id: 'a', name: 'k', args: '{}' }] }), reply({ content: 'x' })]
-    await runTurn(
-      {
-        model: 'm',
-        prompt: 'p',
-        registry,
-        offered: [...registry.values()],
-        webSearch: false,
-        sampling: { refuses: false },
-      },
-      {
-        chat: async (b) => {
-          bodies.push(b)
-          return replies[bodies.length - 1]
-        },
-        runPack: async (_e, params) => {
-          const r = await execute({ key: 'k', entry, envAllow: null, timeoutNs: 5_000_000_000n }, params, {
-            environ: {},
-          })
-          return { ok: r.ok, stdout: fromBuffer(r.stdout), error: r.error }
-        },
-        builtin: () => null,
-        order: (t) => [...t],
-      },
-    )
     assert.equal(
-      JSON.parse(toText(bodies[1])).messages[2].content,
+      await toolMessageOfOneCall(entry, 5_000_000_000n),
       '{"error":"subprocess skill k: exit 3 (stderr: boom)","result":null}',
     )
   })
@@ -371,34 +377,7 @@ describe('the follow-up messages (agent.go runInternal, fromOpenAIMessage, toolR
           ),
       ],
     ] as const) {
-      const registry = new Map([['k', packEntry('k')]])
-      const bodies: string[] = []
-      const replies = [reply({ toolCalls: [{ id: 'a', name: 'k', args: '{}' }] }), reply({ content: 'x' })]
-      await runTurn(
-        {
-          model: 'm',
-          prompt: 'p',
-          registry,
-          offered: [...registry.values()],
-          webSearch: false,
-          sampling: { refuses: false },
-        },
-        {
-          chat: async (b) => {
-            bodies.push(b)
-            return replies[bodies.length - 1]
-          },
-          runPack: async (_e, params) => {
-            const r = await execute({ key: 'k', entry, envAllow: null, timeoutNs: 20_000_000_000n }, params, {
-              environ: {},
-            })
-            return { ok: r.ok, stdout: fromBuffer(r.stdout), error: r.error }
-          },
-          builtin: () => null,
-          order: (t) => [...t],
-        },
-      )
-      check(JSON.parse(toText(bodies[1])).messages[2].content)
+      check(await toolMessageOfOneCall(entry, 20_000_000_000n))
     }
   })
 
