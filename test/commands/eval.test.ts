@@ -173,40 +173,12 @@ describe('eval against a scripted OpenAI-compatible server', () => {
     seen.length = 0
     const cases = join(dir, 'one.json')
     writeFileSync(cases, JSON.stringify({ cases: [{ name: 'g', prompt: 'hello', expect: { tool: null } }] }))
-    const a = await runCli(
-      [
-        'eval',
-        join(dir, 'skills'),
-        '--cases',
-        cases,
-        '--base-url',
-        base,
-        '--seed',
-        '3',
-        '--repeat',
-        '3',
-        '--json',
-      ],
-      { env, timeoutMs: 60_000 },
-    )
+    const args = ['eval', join(dir, 'skills'), '--cases', cases, '--base-url', base, '--seed', '3']
+    const seeded = () => runCli([...args, '--repeat', '3', '--json'], { env, timeoutMs: 60_000 })
+    const a = await seeded()
     const orders = seen.map((s) => s.body)
     seen.length = 0
-    await runCli(
-      [
-        'eval',
-        join(dir, 'skills'),
-        '--cases',
-        cases,
-        '--base-url',
-        base,
-        '--seed',
-        '3',
-        '--repeat',
-        '3',
-        '--json',
-      ],
-      { env, timeoutMs: 60_000 },
-    )
+    await seeded()
     assert.deepEqual(
       seen.map((s) => s.body),
       orders,
