@@ -25,6 +25,15 @@ export const NATIVE_OK = '---\nname: disk_report\ndescription: Reports disks.\n-
 export const CLEAN_PACK: Record<string, Node> = { 'skills/a/skill.json': pack(), 'skills/a/run.sh': ECHO }
 export const CLEAN_NATIVE: Record<string, Node> = { 'skills/n/SKILL.md': NATIVE_OK }
 
+/** The clean pack with its entry named `name` and holding `text` (executable): the entry/ rules' trees. */
+export function packWithEntry(name: string, text: string): Record<string, Node> {
+  return { 'skills/a/skill.json': pack({ entry: name }), [`skills/a/${name}`]: { exec: text } }
+}
+/** Where packWithEntry puts an entry of each language. */
+export const ENTRY_SH = 'skills/a/run.sh'
+export const ENTRY_PY = 'skills/a/run.py'
+export const ENTRY_JS = 'skills/a/run.js'
+
 /** The column (1-based) of the nth occurrence of `needle` in pack(fields): one line, so the offset + 1. */
 export function colOf(fields: Record<string, unknown>, needle: string, nth = 1): number {
   const text = pack(fields)
