@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { after, describe, test } from 'node:test'
-import { type CliResult, runCli } from '../helpers/cli.js'
-import { ManagerServer } from '../helpers/manager-server.js'
-import { makeTree, tempRoot } from '../helpers/tree.js'
+import { describe, test } from 'node:test'
+import { runCli } from '../helpers/cli.js'
+import { remoteHarness, VIEWER } from '../helpers/remote-cli.js'
+import { makeTree } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
 
 /**
@@ -15,62 +15,7 @@ import { until } from '../helpers/until.js'
  * timeout does, a server that is not a manager. No output may carry a password or a token.
  */
 
-const ADMIN = { email: 'admin@example.com', password: 'admin-pass-1' }
-const VIEWER = { email: 'viewer@example.com', password: 'viewer-pass-2' }
-
-const outputs: string[] = []
-const servers: ManagerServer[] = []
-const tmp = tempRoot('ongrid-remote-answers-')
-
-after(async () => {
-  for (const s of servers) await s.close()
-  tmp.cleanup()
-  const all = outputs.join('\n')
-  for (const s of servers) {
-    for (const t of s.issued) assert.ok(!all.includes(t.split('.')[2]), 'a token reached an output')
-    for (const u of s.users)
-      assert.ok(!all.includes(u.password), `the password of ${u.email} reached an output`)
-  }
-})
-
-let n = 0
-function home(): string {
-  const d = join(tmp.root, `home-${n++}`)
-  makeTree(d, { '.keep': '' })
-  return d
-}
-
-async function run(args: string[], o: { home: string; input?: string; cwd?: string }): Promise<CliResult> {
-  const r = await runCli(['remote', ...args], {
-    env: {
-      XDG_CONFIG_HOME: o.home,
-      HOME: o.home,
-      ONGRID_MANAGER_URL: undefined,
-      ONGRID_PASSWORD: undefined,
-      ONGRID_EMAIL: undefined,
-      NODE_EXTRA_CA_CERTS: undefined,
-    },
-    input: o.input,
-    cwd: o.cwd,
-    timeoutMs: 30_000,
-  })
-  outputs.push(r.stdout, r.stderr)
-  return r
-}
-
-async function server(opts: ConstructorParameters<typeof ManagerServer>[0] = {}): Promise<ManagerServer> {
-  const s = await new ManagerServer(opts).start()
-  servers.push(s)
-  return s
-}
-
-async function login(s: ManagerServer, h: string, who = ADMIN): Promise<void> {
-  const r = await run(['login', '--manager', s.url, '--email', who.email, '--password-stdin'], {
-    home: h,
-    input: `${who.password}\n`,
-  })
-  assert.equal(r.code, 0, r.stderr)
-}
+const { tmp, next, home, run, server, login } = remoteHarness('ongrid-remote-answers-')
 
 describe('remote exec: the result as the manager sent it', () => {
   test('printed as its bytes, and in --json as those bytes and as text: no digit changed', async () => {
@@ -176,7 +121,7 @@ describe('push, then diff of the same folder: no drift, whatever the pack shape'
       const s = await server()
       const h = home()
       await login(s, h)
-      const dir = join(tmp.root, `shape-${n++}`, folder)
+      const dir = join(tmp.root, `shape-${next()}`, folder)
       makeTree(dir, files)
       const p = await run(['push', dir, '--json'], { home: h })
       assert.equal(p.code, 0, p.stderr)

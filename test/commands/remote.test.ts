@@ -3,10 +3,11 @@ import { mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from '
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { after, before, describe, test } from 'node:test'
-import { type CliResult, runCli, startCli } from '../helpers/cli.js'
-import { ManagerServer, makeCertificate } from '../helpers/manager-server.js'
-import { makeTree, manifest, tempRoot } from '../helpers/tree.js'
+import { before, describe, test } from 'node:test'
+import { runCli, startCli } from '../helpers/cli.js'
+import { type ManagerServer, makeCertificate } from '../helpers/manager-server.js'
+import { ADMIN, remoteHarness, VIEWER } from '../helpers/remote-cli.js'
+import { makeTree, manifest } from '../helpers/tree.js'
 import { until } from '../helpers/until.js'
 
 /**
@@ -16,78 +17,7 @@ import { until } from '../helpers/until.js'
  * --json document is checked against its schema by the CLI helpers (test/helpers/json-output.ts).
  */
 
-const ADMIN = { email: 'admin@example.com', password: 'admin-pass-1' }
-const VIEWER = { email: 'viewer@example.com', password: 'viewer-pass-2' }
-
-const outputs: string[] = []
-const servers: ManagerServer[] = []
-const tmp = tempRoot('ongrid-remote-')
-
-after(async () => {
-  // Closed first: a failed assertion below must not leave them holding the process open.
-  for (const s of servers) await s.close()
-  tmp.cleanup()
-  const all = outputs.join('\n')
-  for (const s of servers) {
-    for (const t of s.issued) assert.ok(!all.includes(t), 'a token reached an output')
-    // The signature part alone would leak it as well.
-    for (const t of s.issued) assert.ok(!all.includes(t.split('.')[2]), 'a token signature reached an output')
-    for (const u of s.users)
-      assert.ok(!all.includes(u.password), `the password of ${u.email} reached an output`)
-  }
-})
-
-let cfgN = 0
-/** A fresh config home (credentials.json under it). */
-function home(): string {
-  const d = join(tmp.root, `home-${cfgN++}`)
-  makeTree(d, { '.keep': '' })
-  return d
-}
-
-async function run(
-  args: string[],
-  o: {
-    home: string
-    input?: string
-    env?: Record<string, string | undefined>
-    timeoutMs?: number
-    cwd?: string
-  } = {
-    home: '',
-  },
-): Promise<CliResult> {
-  const r = await runCli(['remote', ...args], {
-    env: {
-      XDG_CONFIG_HOME: o.home,
-      HOME: o.home,
-      ONGRID_MANAGER_URL: undefined,
-      ONGRID_PASSWORD: undefined,
-      ONGRID_EMAIL: undefined,
-      NODE_EXTRA_CA_CERTS: undefined,
-      ...o.env,
-    },
-    input: o.input,
-    cwd: o.cwd,
-    timeoutMs: o.timeoutMs ?? 30_000,
-  })
-  outputs.push(r.stdout, r.stderr)
-  return r
-}
-
-async function server(opts: ConstructorParameters<typeof ManagerServer>[0] = {}): Promise<ManagerServer> {
-  const s = await new ManagerServer(opts).start()
-  servers.push(s)
-  return s
-}
-
-async function login(s: ManagerServer, h: string, who = ADMIN): Promise<void> {
-  const r = await run(['login', '--manager', s.url, '--email', who.email, '--password-stdin'], {
-    home: h,
-    input: `${who.password}\n`,
-  })
-  assert.equal(r.code, 0, r.stderr)
-}
+const { tmp, outputs, next, home, run, server, login } = remoteHarness('ongrid-remote-')
 
 const credFile = (h: string) => join(h, 'ongrid-skill', 'credentials.json')
 
@@ -437,7 +367,7 @@ describe('remote push, installed, bind, uninstall, registries', () => {
   })
 
   const pack = () => {
-    const dir = join(tmp.root, `pack-${cfgN++}`, 'tf-pack')
+    const dir = join(tmp.root, `pack-${next()}`, 'tf-pack')
     makeTree(dir, {
       'openclaw.plugin.json': JSON.stringify({ id: 'tf-pack', name: 'TF pack', version: '1.2.0' }),
       'skills/terraform_runner/SKILL.md':
