@@ -442,21 +442,11 @@ describe('mcp --http: Streamable HTTP on loopback', { timeout: 60_000 }, () => {
     const { StreamableHTTPClientTransport } = await import(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     )
-    const child = startCli(['mcp', join(R, 'skills'), '--no-audit', '--http', '0'], { stdin: 'ignore' })
-    let err = ''
+    const { child, url, exited } = await startHttp(['mcp', join(R, 'skills'), '--no-audit', '--http', '0'])
     let out = ''
     child.stdout.on('data', (c: Buffer) => {
       out += c
     })
-    const url = await new Promise<URL>((resolve, reject) => {
-      child.stderr.on('data', (c: Buffer) => {
-        err += c
-        const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
-        if (m) resolve(new URL(m[1]))
-      })
-      child.once('exit', () => reject(new Error(`exited: ${err}`)))
-    })
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     try {
       const clients = await Promise.all(
         [1, 2].map(async () => {
@@ -528,6 +518,22 @@ interface Answer {
  * One raw HTTP request: `body` written whole, or `chunks` of it written one by one until the
  * answer comes (a body the server refuses part way); the status, mcp-session-id and body text.
  */
+/** `mcp … --http PORT` started: the URL it says it serves on (stderr), and its exit. */
+async function startHttp(args: string[]) {
+  const child = startCli(args, { stdin: 'ignore' })
+  let err = ''
+  const url = await new Promise<URL>((resolve, reject) => {
+    child.stderr.on('data', (c: Buffer) => {
+      err += c
+      const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
+      if (m) resolve(new URL(m[1]))
+    })
+    child.once('exit', () => reject(new Error(`exited: ${err}`)))
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { child, url, exited }
+}
+
 async function httpRequest(
   url: URL,
   o: { method?: string; headers?: Record<string, string>; body?: string; chunks?: () => Buffer | null },
@@ -586,20 +592,17 @@ const INITIALIZE = JSON.stringify({
 
 describe('mcp --http: bounds, checked with raw requests', { timeout: 60_000 }, () => {
   test('Origin and Host, the body limit, idle sessions, the session cap', async () => {
-    const child = startCli(
-      ['mcp', join(R, 'naps'), '--no-audit', '--http', '0', '--session-idle', '2s', '--max-sessions', '2'],
-      { stdin: 'ignore' },
-    )
-    let err = ''
-    const url = await new Promise<URL>((resolve, reject) => {
-      child.stderr.on('data', (c: Buffer) => {
-        err += c
-        const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
-        if (m) resolve(new URL(m[1]))
-      })
-      child.once('exit', () => reject(new Error(`exited: ${err}`)))
-    })
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const { child, url, exited } = await startHttp([
+      'mcp',
+      join(R, 'naps'),
+      '--no-audit',
+      '--http',
+      '0',
+      '--session-idle',
+      '2s',
+      '--max-sessions',
+      '2',
+    ])
     const port = url.port
     try {
       // Origin: a web page of another origin is refused; loopback on this port and none pass.
@@ -1085,17 +1088,7 @@ describe('mcp --http: only this user’s processes are served', { timeout: 60_00
       (process.getuid?.() !== 0 && 'needs root, to start a process as another user') ||
       (!othersNode && 'no node another uid may run'),
   }, async () => {
-    const child = startCli(['mcp', join(R, 'skills'), '--no-audit', '--http', '0'], { stdin: 'ignore' })
-    let err = ''
-    const url = await new Promise<URL>((resolve, reject) => {
-      child.stderr.on('data', (c: Buffer) => {
-        err += c
-        const m = /Streamable HTTP on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err)
-        if (m) resolve(new URL(m[1]))
-      })
-      child.once('exit', () => reject(new Error(`exited: ${err}`)))
-    })
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    const { child, url, exited } = await startHttp(['mcp', join(R, 'skills'), '--no-audit', '--http', '0'])
     try {
       const script = `const r = require('node:http').request(${JSON.stringify(url.href)}, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => { let t = ''; res.on('data', (c) => { t += c }); res.on('end', () => process.stdout.write(res.statusCode + ' ' + t)) }); r.end(${JSON.stringify(INITIALIZE)})`
       const nobody = spawnSync(
