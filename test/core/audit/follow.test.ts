@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { seeded } from '../../../src/core/agent/score.js'
 import { IdFollower, MAX_QUERY_RANGES, WindowFollower } from '../../../src/core/audit/follow.js'
-
-/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 describe('IdFollower', () => {
   test('rows above the cursor are new; a jump opens a gap', () => {
@@ -83,7 +72,7 @@ describe('IdFollower', () => {
 
   test('simulation: out-of-order commits, rollbacks, filters — every committed row exactly once, within one poll', () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const r = rng(seed)
+      const r = seeded(seed)
       const waitMs = 3000
       const pollMs = 250
       // Transactions: ids allocated in insert order, visible from their commit time on.

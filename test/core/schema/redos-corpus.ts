@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { seeded } from '../../../src/core/agent/score.js'
 
 /** Patterns known to backtrack catastrophically (exponential or polynomial). */
 export const KNOWN_VULNERABLE = [
@@ -80,21 +81,9 @@ const ATOMS = [
 ]
 const QUANTS = ['', '', '', '*', '+', '?', '{2}', '{1,3}', '{0,5}', '{2,}', '+?', '{1,20}', '*?']
 
-/** mulberry32: a small seeded generator, so the corpus is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** `count` patterns: sequences of 1 to 4 quantified atoms, anchored or not, some grouped. */
 export function generatedPatterns(count: number, seed = 42): string[] {
-  const r = rng(seed)
+  const r = seeded(seed)
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)] as T
   const out = new Set<string>()
   while (out.size < count) {

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { seeded } from '../../../src/core/agent/score.js'
 import { ajvCheck, type Draft } from '../../../src/core/schema/compile.js'
 import { instanceValid, KNOWN_FORMATS, provenValid } from '../../../src/core/schema/simple.js'
 
 /** mulberry32: a small seeded PRNG, so failures reproduce. */
 function prng(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const next = seeded(seed)
   return {
     next,
     int: (n: number) => Math.floor(next() * n),
