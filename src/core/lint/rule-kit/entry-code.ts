@@ -132,28 +132,20 @@ function strip(code: EntryCode): GoString {
   return out.join('\n')
 }
 
-/** Where a `#` comment starts on a shell or Python line (outside quotes, starting a word), or -1. */
-function hashComment(line: GoString): number {
+/**
+ * Scans text[start, end) of a shell or Python line as hashComment and inShellQuotes read it: quotes
+ * (a backslash escapes outside single quotes), a backslash escaping the next byte outside quotes.
+ * Stops at the first byte outside quotes for which `stop` holds. The quote open there (or at the
+ * end), and where it stopped (end when it did not).
+ */
+function scanQuotes(
+  text: GoString,
+  start: number,
+  end: number,
+  stop: (i: number) => boolean = () => false,
+): { quote: string; at: number } {
   let quote = ''
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]
-    if (quote !== '') {
-      if (c === '\\' && quote !== "'") i++
-      else if (c === quote) quote = ''
-      continue
-    }
-    if (c === '\\') i++
-    else if (c === '"' || c === "'") quote = c
-    else if (c === '#' && (i === 0 || /[\s;&|(]/.test(line[i - 1]))) return i
-  }
-  return -1
-}
-
-/** Whether byte `at` of a line of shell lies inside quotes (a rough scan, as hashComment's). */
-export function inShellQuotes(text: GoString, at: number): boolean {
-  const start = text.lastIndexOf('\n', at - 1) + 1
-  let quote = ''
-  for (let i = start; i < at; i++) {
+  for (let i = start; i < end; i++) {
     const c = text[i]
     if (quote !== '') {
       if (c === '\\' && quote !== "'") i++
@@ -162,8 +154,25 @@ export function inShellQuotes(text: GoString, at: number): boolean {
     }
     if (c === '\\') i++
     else if (c === '"' || c === "'") quote = c
+    else if (stop(i)) return { quote, at: i }
   }
-  return quote !== ''
+  return { quote, at: end }
+}
+
+/** Where a `#` comment starts on a shell or Python line (outside quotes, starting a word), or -1. */
+function hashComment(line: GoString): number {
+  const { at } = scanQuotes(
+    line,
+    0,
+    line.length,
+    (i) => line[i] === '#' && (i === 0 || /[\s;&|(]/.test(line[i - 1])),
+  )
+  return at < line.length ? at : -1
+}
+
+/** Whether byte `at` of a line of shell lies inside quotes (a rough scan, as hashComment's). */
+export function inShellQuotes(text: GoString, at: number): boolean {
+  return scanQuotes(text, text.lastIndexOf('\n', at - 1) + 1, at).quote !== ''
 }
 
 /**
