@@ -177,36 +177,25 @@ export interface BuiltinOptions {
 export function builtinTools(profile: Profile, opts: BuiltinOptions = {}): Map<GoString, RegistryEntry> {
   const keep = opts.present === undefined ? null : new Set(opts.present)
   const out = new Map<GoString, RegistryEntry>()
+  const add = (name: GoString, description: GoString, parameters: GoString, source: string) =>
+    out.set(name, {
+      name,
+      description,
+      parameters,
+      json: toolJSON(name, description, parameters),
+      kind: 'builtin',
+      source,
+    })
   for (const t of REGISTRY_TOOLS) {
     if (t.needs === 'prom' && profile !== 'install') continue
     if (keep !== null && !keep.has(t.name)) continue
-    const name = fromText(t.name)
-    const description = fromText(t.description)
-    const parameters = compactJSON(fromText(t.schema))
-    out.set(name, {
-      name,
-      description,
-      parameters,
-      json: toolJSON(name, description, parameters),
-      kind: 'builtin',
-      source: t.source,
-    })
+    add(fromText(t.name), fromText(t.description), compactJSON(fromText(t.schema)), t.source)
   }
   for (const s of BUILTIN_SAFE_SKILLS) {
     if (keep !== null && !keep.has(s.key)) continue
-    const name = fromText(s.key)
-    const description = fromText(
-      s.resultPreview !== '' ? `${s.description}\n\nReturns: ${s.resultPreview}` : s.description,
-    )
-    const parameters = builtinSkillParameters(s)
-    out.set(name, {
-      name,
-      description,
-      parameters,
-      json: toolJSON(name, description, parameters),
-      kind: 'builtin',
-      source: s.source,
-    })
+    const description =
+      s.resultPreview !== '' ? `${s.description}\n\nReturns: ${s.resultPreview}` : s.description
+    add(fromText(s.key), fromText(description), builtinSkillParameters(s), s.source)
   }
   return out
 }
