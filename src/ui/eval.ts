@@ -1,5 +1,6 @@
 /** `eval`'s report: stylish (default) and JUnit; --json is the document itself. */
 
+import type { ToolStats } from '../core/agent/score.js'
 import { colorWanted } from './color.js'
 import { terminalLineText } from './terminal.js'
 import { xml } from './xml.js'
@@ -26,15 +27,6 @@ export interface EvalRun {
   tokens: { prompt: number; completion: number; total: number }
 }
 
-interface ToolRow {
-  tool: string
-  expected: number
-  called: number
-  passed: number
-  precision: number | null
-  recall: number | null
-}
-
 export interface EvalReport {
   passed: boolean
   runs: EvalRun[]
@@ -51,7 +43,7 @@ export interface EvalReport {
       pass_rate_min: number
       pass_rate_max: number
       min_pass_rate: number | null
-      per_tool: ToolRow[]
+      per_tool: ToolStats[]
       confusion: { expected: string; decided: string; runs: number }[]
       schema_failures: number
       tokens: { prompt: number; completion: number; total: number }
