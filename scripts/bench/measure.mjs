@@ -17,7 +17,7 @@ const PROBE = new URL('./rss-probe.mjs', import.meta.url)
 /** How peak memory is measured, for the report. */
 export const RSS_METHOD =
   'the kernel’s ru_maxrss of the measured node process (process.resourceUsage().maxRSS), written on exit ' +
-  'by scripts/bench/rss-probe.mjs, preloaded with NODE_OPTIONS=--import=…; a budget uses the largest peak of the runs'
+  'by scripts/bench/rss-probe.mjs, preloaded with NODE_OPTIONS=--import=… in a run of its own (never a timed one); a budget uses the largest peak of the runs'
 
 /**
  * Runs `cmd args` once, stdout and stderr to files (never to a pipe), stdin from /dev/null
@@ -91,6 +91,22 @@ export function runOnce({
     cpuMs,
     heapBytes,
   }
+}
+
+/**
+ * One run of a figure in a round. `once(probed)` runs it, with the RSS probe or without, and
+ * returns `{ r, bad }` (runOnce's result, and what is wrong with the run or null). The time is
+ * always an unprobed run's: the probe is an ESM preload (NODE_OPTIONS=--import), about 7 ms of
+ * its own on a run of node, which bare node, the floor of every ratio, does not pay. A figure with
+ * `rss` is run a second time, probed, for its peak memory, CPU time and live heap.
+ */
+export function timedAndProbed(once, rss) {
+  const timed = once(false)
+  if (timed.bad !== null || !rss) return timed
+  const probed = once(true)
+  if (probed.bad !== null) return probed
+  const { rssBytes, cpuMs, heapBytes } = probed.r
+  return { r: { ...timed.r, rssBytes, cpuMs, heapBytes }, bad: null }
 }
 
 /** Empties (or creates) the dir the probe writes into. */
