@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
@@ -32,5 +32,43 @@ describe('writeStdout: the whole report to fd 1', () => {
     const r = runCliSync(['lint', dir], { program: true, sh: `"$0" "$@" > ${out}` })
     assert.equal(r.code, 1, r.stderr)
     assert.equal(readFileSync(out, 'utf8'), whole.stdout)
+  })
+})
+
+describe('stdoutKind: what fd 1 is', () => {
+  // Which of node's modules the command loaded, written at its exit by a preload.
+  const report = join(TMP, 'modules.json')
+  const preload = join(TMP, 'modules.cjs')
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)))\n`,
+  )
+  const pack = join(entrylessPacks(join(TMP, 'one'), 1), 'p0')
+  const loaded = (sh: string) => {
+    rmSync(report, { force: true })
+    const r = runCliSync(['validate', pack], {
+      program: true,
+      sh,
+      env: { NODE_OPTIONS: `--require=${preload}` },
+    })
+    return { r, modules: JSON.parse(readFileSync(report, 'utf8')) as string[] }
+  }
+
+  const plain = runCliSync(['validate', pack], { program: true })
+
+  test('/dev/null is a device, not a terminal, told without loading node:tty', () => {
+    const { r, modules } = loaded('"$0" "$@" > /dev/null')
+    assert.equal(r.code, plain.code, r.stderr)
+    assert.ok(!modules.includes('NativeModule tty'), 'node:tty was loaded')
+  })
+
+  test('a file neither; a pipe goes through process.stdout; all three say the same', () => {
+    const out = join(TMP, 'out.txt')
+    const file = loaded(`"$0" "$@" > ${out}`)
+    assert.ok(!file.modules.includes('NativeModule tty'))
+    assert.equal(readFileSync(out, 'utf8'), plain.stdout)
+    const pipe = loaded('"$0" "$@" | cat')
+    assert.equal(pipe.r.stdout, plain.stdout)
+    assert.ok(pipe.modules.includes('NativeModule net'), 'a pipe is a socket of node:net')
   })
 })
