@@ -1,5 +1,20 @@
 /** The one writer for a file the CLI replaces or creates for the user: see docs/decisions.md, "Files written". */
-import * as fs from 'node:fs'
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  type Stats,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { UserError } from './errors.js'
 import { reasonText } from './go/os/errors.js'
@@ -14,7 +29,7 @@ export interface FileIdentity {
 }
 
 /** The identity of what `fstat`/`lstat` said. */
-export function identityOf(st: fs.Stats): FileIdentity {
+export function identityOf(st: Stats): FileIdentity {
   return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs }
 }
 
@@ -55,22 +70,22 @@ export interface AtomicOps {
   close: (fd: number) => void
   rename: (from: string, to: string) => void
   unlink: (path: string) => void
-  lstat: (path: string) => fs.Stats | undefined
-  fstat: (fd: number) => fs.Stats
+  lstat: (path: string) => Stats | undefined
+  fstat: (fd: number) => Stats
 }
 
 const nodeOps: AtomicOps = {
-  open: (p, f, m) => fs.openSync(p, f, m),
-  write: (fd, d, o, l, p) => fs.writeSync(fd, d, o, l, p),
-  fsync: (fd) => fs.fsyncSync(fd),
-  fchmod: (fd, m) => fs.fchmodSync(fd, m),
-  fchown: (fd, u, g) => fs.fchownSync(fd, u, g),
-  ftruncate: (fd, l) => fs.ftruncateSync(fd, l),
-  close: (fd) => fs.closeSync(fd),
-  rename: (a, b) => fs.renameSync(a, b),
-  unlink: (p) => fs.unlinkSync(p),
-  lstat: (p) => fs.lstatSync(p, { throwIfNoEntry: false }),
-  fstat: (fd) => fs.fstatSync(fd),
+  open: (p, f, m) => openSync(p, f, m),
+  write: (fd, d, o, l, p) => writeSync(fd, d, o, l, p),
+  fsync: (fd) => fsyncSync(fd),
+  fchmod: (fd, m) => fchmodSync(fd, m),
+  fchown: (fd, u, g) => fchownSync(fd, u, g),
+  ftruncate: (fd, l) => ftruncateSync(fd, l),
+  close: (fd) => closeSync(fd),
+  rename: (a, b) => renameSync(a, b),
+  unlink: (p) => unlinkSync(p),
+  lstat: (p) => lstatSync(p, { throwIfNoEntry: false }),
+  fstat: (fd) => fstatSync(fd),
 }
 
 const TEMP_SUFFIX = '.ongrid-tmp'
@@ -101,7 +116,7 @@ const live = new Set<string>()
 export function discardAllStaged(): void {
   for (const p of live) {
     try {
-      fs.unlinkSync(p)
+      unlinkSync(p)
     } catch {}
   }
   live.clear()
@@ -125,7 +140,7 @@ export function stageFile(target: string, data: Buffer | string, opts: AtomicWri
   const ops = { ...nodeOps, ...opts.ops }
   const bytes = typeof data === 'string' ? Buffer.from(data) : data
   if (opts.maxBytes !== undefined && bytes.length > opts.maxBytes) throw new TooLargeError(opts.maxBytes)
-  let cur: fs.Stats | undefined
+  let cur: Stats | undefined
   try {
     cur = ops.lstat(target)
   } catch (e) {
@@ -145,7 +160,7 @@ export function stageFile(target: string, data: Buffer | string, opts: AtomicWri
     try {
       fd = ops.open(
         tmp,
-        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
         0o600,
       )
     } catch (e) {
@@ -214,7 +229,7 @@ export function writeFileAtomic(
   return stageFile(target, data, opts).commit()
 }
 
-function sameFile(now: fs.Stats | undefined, was: FileIdentity | undefined): boolean {
+function sameFile(now: Stats | undefined, was: FileIdentity | undefined): boolean {
   if (now === undefined || was === undefined) return now === undefined && was === undefined
   return (
     now.isFile() &&
@@ -231,9 +246,9 @@ function sameFile(now: fs.Stats | undefined, was: FileIdentity | undefined): boo
  * the write still fail half way, the old bytes are written back.
  */
 function writeThrough(ops: AtomicOps, target: string, bytes: Buffer, tmp: string): void {
-  const fd = ops.open(target, fs.constants.O_RDWR | fs.constants.O_NOFOLLOW, 0)
+  const fd = ops.open(target, constants.O_RDWR | constants.O_NOFOLLOW, 0)
   try {
-    const old = fs.readFileSync(fd)
+    const old = readFileSync(fd)
     drop(ops, tmp)
     try {
       writeAll(ops, fd, bytes)
@@ -292,7 +307,7 @@ export function createNewFile(
   try {
     fd = ops.open(
       path,
-      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
       0o600,
     )
   } catch (e) {

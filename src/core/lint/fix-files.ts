@@ -4,7 +4,7 @@
  * began (or since this run last wrote it), written through core/atomic-write.ts (owner, mode and
  * hard links kept; a change between the read and the rename leaves it alone too).
  */
-import * as fs from 'node:fs'
+import { chmodSync, lstatSync, type Stats } from 'node:fs'
 import { type FileIdentity, identityOf, stageFile } from '../atomic-write.js'
 import { fromBuffer, type GoString, toBuffer } from '../go/gostring.js'
 import { reasonText } from '../go/os/errors.js'
@@ -41,7 +41,7 @@ export class ChangeGuard {
 
   constructor(private readonly startedMs: number) {}
 
-  unchanged(file: string, st: fs.Stats): boolean {
+  unchanged(file: string, st: Stats): boolean {
     const m = this.mine.get(file)
     if (m)
       return (
@@ -57,7 +57,7 @@ export class ChangeGuard {
   /** Records the file as this run left it. */
   wrote(file: string): void {
     try {
-      const st = fs.lstatSync(file)
+      const st = lstatSync(file)
       this.mine.set(file, { ...identityOf(st), ctimeMs: st.ctimeMs })
     } catch {}
   }
@@ -68,9 +68,9 @@ const editKey = (e: TextEdit) => `${e.range[0]}:${e.range[1]}:${e.text}`
 /** Applies (or with dryRun only computes) one file's fixes. */
 export function fixFile(plan: FilePlan, guard: ChangeGuard, dryRun: boolean): FileFixed | FileLeft {
   const left = (reason: string): FileLeft => ({ kind: 'left', file: plan.file, reason })
-  let st: fs.Stats
+  let st: Stats
   try {
-    st = fs.lstatSync(plan.file)
+    st = lstatSync(plan.file)
   } catch (e) {
     // Found by its bytes, not by Node's text of them: fixes are written by text paths.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' && plan.file.includes('\ufffd'))
@@ -117,7 +117,7 @@ export function fixFile(plan: FilePlan, guard: ChangeGuard, dryRun: boolean): Fi
     }
     if (mode) {
       try {
-        fs.chmodSync(plan.file, mode.after)
+        chmodSync(plan.file, mode.after)
       } catch (e) {
         return left(`mode not set: ${reasonText(e)}`)
       }

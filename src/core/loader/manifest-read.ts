@@ -11,7 +11,7 @@
  *   manager would read it forever (until it runs out of memory), and its boot never gets past it.
  */
 import { constants } from 'node:buffer'
-import * as fs from 'node:fs'
+import { closeSync, constants as fsConstants, openSync, readSync } from 'node:fs'
 import { fail, ok, type Result } from '../go/errors.js'
 import type { GoString } from '../go/gostring.js'
 import { fromNodeError } from '../go/os/errors.js'
@@ -92,7 +92,7 @@ function readDevice(path: GoString): ManifestRead {
   if (np === null) return whole(path)
   let fd: number
   try {
-    fd = fs.openSync(np, fs.constants.O_RDONLY)
+    fd = openSync(np, fsConstants.O_RDONLY)
   } catch (e) {
     return { kind: 'read', file: fail(fromNodeError(e, 'open', path)) }
   }
@@ -101,7 +101,7 @@ function readDevice(path: GoString): ManifestRead {
     const chunks: Buffer[] = []
     let n = 0
     for (;;) {
-      const got = fs.readSync(fd, buf, 0, buf.length, null)
+      const got = readSync(fd, buf, 0, buf.length, null)
       if (got === 0) break
       n += got
       if (n > DEVICE_CAP) return { kind: 'endless' }
@@ -111,6 +111,6 @@ function readDevice(path: GoString): ManifestRead {
   } catch (e) {
     return { kind: 'read', file: fail(fromNodeError(e, 'read', path)) }
   } finally {
-    fs.closeSync(fd)
+    closeSync(fd)
   }
 }

@@ -3,7 +3,18 @@
  * ReadFile, Readlink, Getwd, filepath's readDirNames, and FileInfo/FileMode.
  * Paths are byte strings; they reach Node as Buffers unless plain ASCII.
  */
-import * as fs from 'node:fs'
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+  statSync,
+} from 'node:fs'
 import { fail, type GoError, ok, type Result } from '../errors.js'
 import { fromText, type GoString } from '../gostring.js'
 import { EINVAL, ENOENT, errnoFromNode, fromNodeError, PathError, SyscallError } from './errors.js'
@@ -140,7 +151,7 @@ export function nodePath(p: GoString): string | Buffer | null {
   return Buffer.from(p, 'latin1')
 }
 
-function fileStatFromNode(name: GoString, st: fs.Stats): FileStat {
+function fileStatFromNode(name: GoString, st: Stats): FileStat {
   return new FileStat(name, st.size, fileModeFromSys(st.mode), st.dev, st.ino)
 }
 
@@ -153,7 +164,7 @@ let noEntryIsExact: boolean | undefined
 function quietNoEntry(): boolean {
   if (noEntryIsExact === undefined) {
     try {
-      fs.statSync(`${process.execPath}/x`, { throwIfNoEntry: false })
+      statSync(`${process.execPath}/x`, { throwIfNoEntry: false })
       noEntryIsExact = false
     } catch {
       noEntryIsExact = true
@@ -165,11 +176,11 @@ function quietNoEntry(): boolean {
 function statAs(op: 'stat' | 'lstat', p: GoString): Result<FileStat> {
   const np = nodePath(p)
   if (np === null) return fail(new PathError(op, p, EINVAL))
-  let st: fs.Stats | undefined
+  let st: Stats | undefined
   try {
     // throwIfNoEntry: false spares building a JS exception for the commonest failure.
     const throwIfNoEntry = !quietNoEntry()
-    st = op === 'lstat' ? fs.lstatSync(np, { throwIfNoEntry }) : fs.statSync(np, { throwIfNoEntry })
+    st = op === 'lstat' ? lstatSync(np, { throwIfNoEntry }) : statSync(np, { throwIfNoEntry })
   } catch (e) {
     return fail(fromNodeError(e, op, p))
   }
@@ -186,7 +197,7 @@ export function statIfAny(p: GoString): FileStat | null {
   const np = nodePath(p)
   if (np === null) return null
   try {
-    const st = fs.statSync(np, { throwIfNoEntry: false })
+    const st = statSync(np, { throwIfNoEntry: false })
     return st === undefined ? null : fileStatFromNode(basename(p), st)
   } catch {
     return null
@@ -237,7 +248,7 @@ export function readFile(p: GoString): Result<Buffer> {
   // buffer per file for the loader's thousands of small manifests.
   let fd: number
   try {
-    fd = fs.openSync(np, fs.constants.O_RDONLY)
+    fd = openSync(np, constants.O_RDONLY)
   } catch (e) {
     return fail(fromNodeError(e, 'open', p))
   }
@@ -249,7 +260,7 @@ export function readFile(p: GoString): Result<Buffer> {
         scratch.copy(bigger)
         scratch = bigger
       }
-      const got = fs.readSync(fd, scratch, n, scratch.length - n, null)
+      const got = readSync(fd, scratch, n, scratch.length - n, null)
       if (got === 0) break
       n += got
     }
@@ -257,7 +268,7 @@ export function readFile(p: GoString): Result<Buffer> {
   } catch (e) {
     return fail(fromNodeError(e, 'read', p))
   } finally {
-    fs.closeSync(fd)
+    closeSync(fd)
   }
 }
 
@@ -269,7 +280,7 @@ export function readlink(p: GoString): Result<GoString> {
   const np = nodePath(p)
   if (np === null) return fail(new PathError('readlink', p, EINVAL))
   try {
-    return ok(fs.readlinkSync(np, { encoding: 'latin1' }))
+    return ok(readlinkSync(np, { encoding: 'latin1' }))
   } catch (e) {
     return fail(fromNodeError(e, 'readlink', p))
   }
@@ -284,7 +295,7 @@ export function readDirNames(p: GoString): Result<GoString[]> {
   if (np === null) return fail(new PathError('open', p, EINVAL))
   let names: string[]
   try {
-    names = fs.readdirSync(np, { encoding: 'latin1' })
+    names = readdirSync(np, { encoding: 'latin1' })
   } catch (e) {
     return fail(readDirError(e, np, p))
   }
@@ -341,9 +352,9 @@ export function readDirEntries(
 ): Result<[GoString, DirentInfo][]> {
   const np = nodePath(p)
   if (np === null) return fail(new PathError('open', p, EINVAL))
-  let entries: fs.Dirent[]
+  let entries: Dirent[]
   try {
-    entries = fs.readdirSync(np, { encoding: 'latin1', withFileTypes: true }) as unknown as fs.Dirent[]
+    entries = readdirSync(np, { encoding: 'latin1', withFileTypes: true }) as unknown as Dirent[]
   } catch (e) {
     return fail(readDirError(e, np, p))
   }
@@ -376,11 +387,11 @@ function readDirError(e: unknown, np: string | Buffer, p: GoString): GoError {
   let fd: number
   try {
     // O_NONBLOCK so that a FIFO cannot hang the probe.
-    fd = fs.openSync(np, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    fd = openSync(np, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (openErr) {
     return fromNodeError(openErr, 'open', p)
   }
-  fs.closeSync(fd)
+  closeSync(fd)
   return new PathError('readdirent', p, listErr)
 }
 
@@ -415,7 +426,7 @@ const DELETED = ' (deleted)'
 function syscallGetwd(): Result<GoString> {
   let dir: GoString
   try {
-    dir = fs.readlinkSync('/proc/self/cwd', { encoding: 'latin1' })
+    dir = readlinkSync('/proc/self/cwd', { encoding: 'latin1' })
   } catch {
     // No procfs: ask Node (UTF-8 decoded, so exact only for valid UTF-8 names).
     try {

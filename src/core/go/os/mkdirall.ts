@@ -3,7 +3,7 @@
  * the parent first and Mkdir, accepting a directory that appeared meanwhile. Node's recursive
  * mkdir reports a file in the way as EEXIST, on another path; this gives Go's error.
  */
-import * as fs from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import type { GoError } from '../errors.js'
 import type { GoString } from '../gostring.js'
 import { EINVAL, ENOTDIR, fromNodeError, PathError } from './errors.js'
@@ -23,7 +23,7 @@ export function mkdirAll(path: GoString, perm: number): GoError | null {
   const np = nodePath(path)
   if (np === null) return new PathError('mkdir', path, EINVAL)
   try {
-    fs.mkdirSync(np, { mode: perm })
+    mkdirSync(np, { mode: perm })
   } catch (e) {
     const again = lstat(path)
     if (again.ok && again.value.isDir()) return null
