@@ -179,18 +179,29 @@ function loadBundle() {
     fn = m.exports
     how = `Node's compile cache ${Module.getCompileCacheDir?.() ? 'on' : 'off'}`
   } else {
-    // With a V8 code cache: the launcher's own for this command, else (no compile cache) the build's.
+    // With a V8 code cache: the launcher's own for this command, else (no compile cache, or its
+    // own not made yet) the build's, made after the commands people start with ran from the bundle
+    // (scripts/bundle-cache.mjs): a first run, and every run of a CI job, compiles only what those
+    // did not run (when this Node is the one that built the package; any other rejects it).
     let cachedData
     try {
-      cachedData =
-        own === null ? readFileSync(join(ROOT, 'dist', 'bundle', `${name}.cache`)) : readOwnFile(own.file)
+      if (own !== null) cachedData = readOwnFile(own.file)
+    } catch {}
+    const built = cachedData === undefined
+    try {
+      if (built) cachedData = readFileSync(join(ROOT, 'dist', 'bundle', `${name}.cache`))
     } catch {}
     const { Script } = require('node:vm')
     const script = new Script(source, { filename: file, cachedData })
     fn = script.runInThisContext()
     const state = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted'
-    how = `${own === null ? '' : 'own '}code cache ${state}`
-    if (own !== null) ownCache = { ...own, script, write: state !== 'accepted' }
+    how =
+      own === null
+        ? `code cache ${state}`
+        : built
+          ? `own code cache missing, the build's ${state}`
+          : `own code cache ${state}`
+    if (own !== null) ownCache = { ...own, script, write: built || state !== 'accepted' }
   }
   if (process.env.ONGRID_SKILL_DEBUG_LOAD)
     process.stderr.write(`ongrid-skill: fast path from dist/bundle/${name}.js, ${how}\n`)

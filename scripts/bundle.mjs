@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { spawnSync } from 'node:child_process'
 // The cold-start bundle, the last step of `npm run build`.
 //
 // bin/run.js offers plain invocations to the fast path (dist/cli/fast.js). Loading it as ~40 ES
@@ -11,7 +12,8 @@
 //                           that leaves tryFast on exports. npm packages stay outside it, reached through
 //                           `require` and `__ongrid_import` (the launcher's own import(); a relative
 //                           specifier is relative to the bundle), and so do the few modules of LEFT_OUT.
-//   dist/bundle/fast.cache  V8's code cache for that script, made by this Node.
+//   dist/bundle/fast.cache  V8's code cache for that script, made by this Node after the commands of
+//                           the bundle's `exercise` ran from it (scripts/bundle-cache.mjs).
 //   dist/bundle/fast-lint.js, .cache
 //                           the same with only lint's and validate's action inside (BUNDLES, below).
 //   dist/bundle/fast-manifest.json
@@ -20,11 +22,12 @@
 // bin/run.js compiles the first with the second (vm.Script cachedData); a cache V8 rejects (another
 // Node, other V8 flags) only costs the compile it would have saved.
 // On Node 22 and later bin/run.js uses a cache of its own instead, made after each command's
-// first run (keyed by the content hash on the bundle's first line). Without the bundle, bin/run.js
-// imports dist/cli/fast.js as modules.
+// first run (keyed by the content hash on the bundle's first line), and this one until it is made.
+// Without the bundle, bin/run.js imports dist/cli/fast.js as modules.
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
@@ -71,8 +74,16 @@ const leaveOut = {
  * deserializes at each start.
  */
 const BUNDLES = [
-  { name: 'fast', actions: null },
-  { name: 'fast-lint', actions: ['lint.js'] },
+  { name: 'fast', actions: null, exercise: [['load-dirs', 'examples/skills']] },
+  {
+    name: 'fast-lint',
+    actions: ['lint.js'],
+    exercise: [
+      ['lint', 'examples/skills'],
+      ['validate', 'examples/skills'],
+      ['lint', '--format', 'json', 'examples/skills'],
+    ],
+  },
 ]
 
 /** Where the fast path's actions are imported, each lazily (FAST_ACTIONS). */
@@ -196,12 +207,7 @@ for (const code of codes) hash.update(code).update('\0')
 const line = `// ongrid-skill bundle ${hash.digest('hex').slice(0, 16)}\n`
 
 mkdirSync(OUT, { recursive: true })
-for (const [i, b] of BUNDLES.entries()) {
-  const file = join(OUT, `${b.name}.js`)
-  writeFileSync(file, line + codes[i])
-  const script = new Script(readFileSync(file, 'utf8'), { filename: file })
-  writeFileSync(join(OUT, `${b.name}.cache`), script.createCachedData())
-}
+for (const [i, b] of BUNDLES.entries()) writeFileSync(join(OUT, `${b.name}.js`), line + codes[i])
 
 // oclif.manifest.json without the texts of help (descriptions, examples…), which the fast path
 // never reads: what bin/run.js gives it to parse the command line with (134 KB → 21 KB).
@@ -233,6 +239,35 @@ const commands = Object.fromEntries(
   ]),
 )
 writeFileSync(join(OUT, 'fast-manifest.json'), JSON.stringify({ version: full.version, commands }))
+
+// Each bundle's code cache, made after its `exercise` ran from it (scripts/bundle-cache.mjs), in a
+// node of the flags bin/run.js gives, with caches of its own (ShellCheck's) in a dir of its own.
+const scratch = mkdtempSync(join(tmpdir(), 'ongrid-bundle-cache-'))
+try {
+  for (const b of BUNDLES) {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--max-semi-space-size=2',
+        join(ROOT, 'scripts', 'bundle-cache.mjs'),
+        join(OUT, `${b.name}.js`),
+        join(OUT, `${b.name}.cache`),
+        join(OUT, 'fast-manifest.json'),
+        JSON.stringify(b.exercise),
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, XDG_CACHE_HOME: scratch, NO_COLOR: '1', NODE_OPTIONS: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+      },
+    )
+    if (r.status !== 0)
+      throw new Error(`bundle: the code cache of ${b.name}.js: ${r.error?.message ?? r.stderr}`)
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true })
+}
 
 // core/user-dirs.ts on its own, as CommonJS: bin/run.js checks the dir of Node's compile cache
 // with it before the bundle loads, and the single executable its unpack dir (scripts/sea/).
