@@ -275,6 +275,22 @@ const FIGURES = [
     budgets: [{ metric: 'wall', ratioTo: FLOOR, max: 1.4 }],
   },
   {
+    name: 'lint-init-python-first',
+    title:
+      './bin/run.js lint <the pack of lint-init-python> with no cache of the user’s own (a first run, a CI job): the build’s code cache',
+    requires: 'lint',
+    rss: true,
+    prepare: () => {
+      const cache = ownCache('lint-init-python-first')
+      return {
+        argv: [BIN, 'lint', initPack('python')],
+        check: lintClean,
+        ...cache,
+        fresh: [join(cache.env.XDG_CACHE_HOME, 'ongrid-skill')],
+      }
+    },
+  },
+  {
     name: 'lint-init-no-pattern',
     title:
       './bin/run.js lint <the python pack of lint-init-python without its `pattern`> (the memory the others are held to)',
