@@ -23,7 +23,7 @@ import { envelope } from '../../ui/envelope.js'
 import { initJson, initSummary, templateList, templateListJson } from '../../ui/init/summary.js'
 import { terminalLineText, terminalText } from '../../ui/terminal.js'
 import { type ActionInput, EXIT, printJson, UserError } from '../errors.js'
-import { textPath } from '../os-bytes.js'
+import { argBytes, textPath } from '../os-bytes.js'
 import { onStopSignals } from '../signals.js'
 
 /** Exit codes of `init`, in the shared ones' terms (core/errors.ts). */
@@ -120,6 +120,7 @@ export async function initAction({ args, flags: f }: ActionInput): Promise<numbe
     offSignals()
   }
 
+  if (result.entryPresent) await keepShellcheckResult(result.dir)
   const next = nextCommands(result, template)
   const errTty = process.stderr.isTTY === true
   for (const w of result.warnings) process.stderr.write(`warning: ${terminalLineText(w, errTty)}\n`)
@@ -259,4 +260,26 @@ function packTemplate(dir: string, name: string, given: string | undefined): str
       `keep its template (--template ${match}, or none), or init into another --dir`,
     )
   return match
+}
+
+/**
+ * ShellCheck's verdict on the new pack's entry, kept as `lint` keeps it (entry/shellcheck: this
+ * user's cache, keyed by the script's bytes, its options and rc files, the program): the pack's
+ * first `lint` finds it there instead of waiting for ShellCheck (about 150 ms for the bash
+ * template's run.sh). The rule itself decides, through the lint engine: nothing runs for an entry
+ * that is not a shell script, when ShellCheck is not installed, or when the pack's config turns
+ * the rule off. What it finds is the lint's to report; nothing is said here.
+ */
+async function keepShellcheckResult(dir: string): Promise<void> {
+  const [{ check }, { RULES_BY_ID }] = await Promise.all([
+    import('../../core/lint/engine.js'),
+    import('../../core/lint/registry.js'),
+  ])
+  const shellcheck = RULES_BY_ID.get('entry/shellcheck')
+  if (shellcheck === undefined) return
+  try {
+    await check({ paths: [argBytes(dir)], rules: [shellcheck], set: 'all', useConfig: true })
+  } catch {
+    // Only a head start for lint: it checks the pack itself.
+  }
 }

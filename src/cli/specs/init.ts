@@ -17,7 +17,9 @@ The pack goes into DIR (default: NAME with _ turned into -): skill.json (the sch
 
 The skill's params: --param NAME:TYPE[:DESCRIPTION] for each (NAME an identifier, [A-Za-z_][A-Za-z0-9_]*; TYPE string, integer, number, boolean, array or object; the description may hold colons), --required NAME for those the caller must pass; the wizard asks for them when no --param is given. The schema, the args, the cases and a sample entry (it checks the args and answers with them; do the skill's work where it says so) are built from them. With no param, the sample is a TCP port checker. Templates: bash, python (default), node and go (built by build.sh when go is on PATH); --template PATH takes your own template dir (template.json + files/, like the built-in ones).
 
-Nothing is lost: a non-empty DIR is refused unless --force, which only adds the files DIR lacks. Files are written to a temp dir beside DIR and moved into place, so an interrupted init leaves nothing half written.`,
+Nothing is lost: a non-empty DIR is refused unless --force, which only adds the files DIR lacks. Files are written to a temp dir beside DIR and moved into place, so an interrupted init leaves nothing half written.
+
+A shell entry is checked by ShellCheck (when installed) before init ends, and its result kept where lint keeps it: the pack's first lint does not wait for ShellCheck.`,
   examples: [
     ['Ask for everything, with defaults', '<%= config.bin %> <%= command.id %>'],
     [
