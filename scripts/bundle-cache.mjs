@@ -1,7 +1,7 @@
 // A bundle's code cache, made after commands ran from it (scripts/bundle.mjs runs this, under the
 // V8 flags bin/run.js starts node with):
 //
-//   node --max-semi-space-size=2 scripts/bundle-cache.mjs BUNDLE CACHE MANIFEST '[["lint", "examples/skills"], …]'
+//   node FLAGS scripts/bundle-cache.mjs BUNDLE CACHE MANIFEST '[["lint", "examples/skills"], …]'
 //
 // V8's code cache holds the functions compiled when it is made: made right after the bundle is
 // compiled, only its top level (every function a command runs is compiled again at each start);

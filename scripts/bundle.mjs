@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { spawnSync } from 'node:child_process'
 // The cold-start bundle, the last step of `npm run build`.
 //
 // bin/run.js offers plain invocations to the fast path (dist/cli/fast.js). Loading it as ~40 ES
@@ -24,6 +23,8 @@ import { spawnSync } from 'node:child_process'
 // On Node 22 and later bin/run.js uses a cache of its own instead, made after each command's
 // first run (keyed by the content hash on the bundle's first line), and this one until it is made.
 // Without the bundle, bin/run.js imports dist/cli/fast.js as modules.
+
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -35,11 +36,19 @@ import { Script } from 'node:vm'
 import { build, transform } from 'esbuild'
 import { packagesOf, writeLicenses } from './licenses.mjs'
 
-// The code caches made below are read by the node bin/run.js starts, with --max-semi-space-size=2,
-// and V8 (Node 22's) rejects a cache made under other flags: they are made under the same one.
-setFlagsFromString('--max-semi-space-size=2')
-
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+// The code caches made below are read by the node bin/run.js starts, with the V8 flags of its sh
+// line (`exec node FLAGS "$0"`), and V8 (Node 22's) rejects a cache made under other flags: they
+// are made under the same ones, read from there.
+const LAUNCHER_FLAGS = (() => {
+  const m = /\bexec node ((?:--[a-z-]+(?:=\S+)? )*)"\$0"/.exec(
+    readFileSync(join(ROOT, 'bin', 'run.js'), 'utf8'),
+  )
+  if (m === null) throw new Error('bundle: no `exec node FLAGS "$0"` in bin/run.js')
+  return m[1].trim().split(' ').filter(Boolean)
+})()
+setFlagsFromString(LAUNCHER_FLAGS.join(' '))
 const OUT = join(ROOT, 'dist', 'bundle')
 
 const PARAMS = 'exports, require, module, __filename, __dirname, __ongrid_import, __ongrid_meta_url'
@@ -248,7 +257,7 @@ try {
     const r = spawnSync(
       process.execPath,
       [
-        '--max-semi-space-size=2',
+        ...LAUNCHER_FLAGS,
         join(ROOT, 'scripts', 'bundle-cache.mjs'),
         join(OUT, `${b.name}.js`),
         join(OUT, `${b.name}.cache`),
