@@ -1,4 +1,5 @@
 import { lstatSync, type Stats } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import type { GoBytes, GoString } from '../go/gostring.js'
 import { bytesOf, fromText, toText } from '../go/gostring.js'
 import { abs, base, dir } from '../go/path/filepath/path.js'
@@ -281,7 +282,12 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
     })
   }
 
-  for (const t of targets.files) {
+  /**
+   * One target, its reports put in `out`. `started` is called once its rules' preparation begins:
+   * everything before (its context, its registration, the manager's order) is done target by
+   * target, in walk order.
+   */
+  const one = async (t: (typeof targets.files)[number], out: FileReport[], started: () => void) => {
     let ctx: Context
     let name: string | null = null
     if (t.kind === 'manifest') {
@@ -346,8 +352,8 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
       ignored,
       ctx,
     }
-    files.push(report)
-    if (ignored) continue
+    out.push(report)
+    if (ignored) return
     const active = rulesFor(t.kind).filter((r) => runs(r, config))
     // `lint --cache`: the reports kept for this pack answer for the rules they hold.
     const kept = opts.cache?.pack(ctx, active, settingsKey(config)) ?? null
@@ -362,6 +368,10 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
       }
       return missing
     }
+    // Its preparation may wait (ShellCheck, a process): the next target may start its own, and
+    // register its pack.
+    const registeredBefore = registered.length
+    started()
     let unprepared = await prepare(
       active.filter((r) => kept?.stored(r.id) === undefined),
       ctx,
@@ -448,12 +458,14 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         const key = tolerant.skill?.key
         if (key !== undefined) {
           // Taken as the manager would find it; the pack itself is never registered (it is refused).
+          // As the walk stood at this pack: later packs may be registered by now.
+          const earlier = registered.slice(0, registeredBefore)
           if (builtins.has(key)) tolerant.taken = { by: 'builtin' }
           else {
-            const first = firstPath.get(key)
-            if (first !== undefined) tolerant.taken = { by: 'pack', path: first }
+            const first = earlier.find((m) => m.skill?.key === key)
+            if (first !== undefined) tolerant.taken = { by: 'pack', path: first.path }
           }
-          tolerant.earlier = registered.slice()
+          tolerant.earlier = earlier
         }
         unprepared = await prepare(missed, tolerant)
         unchecked = missed.filter((rule) => !runRule(rule, tolerant))
@@ -478,9 +490,31 @@ export async function check(opts: CheckOptions): Promise<CheckResult> {
         (a, b) => Number(a.tolerant === true) - Number(b.tolerant === true) || byPosition(a, b),
       )
       other.unchecked = report.unchecked
-      files.push(other)
+      out.push(other)
     }
   }
+  // Targets one after another; one whose preparation waits (ShellCheck on a script not seen
+  // before, a process of its own) lets the next ones start theirs, up to one per CPU at once
+  // (the first lint of many shell entries). Their reports are put in walk order.
+  const outputs: FileReport[][] = []
+  const inFlight: Promise<void>[] = []
+  const ahead = Math.max(2, availableParallelism())
+  for (const t of targets.files) {
+    const out: FileReport[] = []
+    outputs.push(out)
+    let started = () => {}
+    const begun = new Promise<void>((resolve) => {
+      started = resolve
+    })
+    const done = one(t, out, started)
+    // Awaited below; a failure before then must not count as unhandled.
+    done.catch(() => {})
+    await Promise.race([begun, done])
+    inFlight.push(done)
+    if (inFlight.length >= ahead) await inFlight.shift()
+  }
+  await Promise.all(inFlight)
+  for (const out of outputs) files.push(...out)
 
   const rules = RULES.filter((r) => opts.set === 'all' || r.category === 'manager').map(ruleMeta)
   for (const [id, { rule, severity }] of [...subSeen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
