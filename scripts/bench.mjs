@@ -258,7 +258,7 @@ const FIGURES = [
       argv: [BIN, 'lint', initPack(template)],
       check: lintClean,
       // Each figure its own cache dir; the bash pack's ShellCheck result removed before each run.
-      ...ownCache(`lint-init-${template}`, template === 'bash'),
+      ...ownCache(`lint-init-${template}`, template === 'bash' ? ['shellcheck'] : null),
     }),
     budgets: [
       { metric: 'wall', ratioTo: FLOOR, max: 1.4 },
@@ -283,15 +283,11 @@ const FIGURES = [
       './bin/run.js lint <the pack of lint-init-python> with no cache of the user’s own (a first run, a CI job): the build’s code cache',
     requires: 'lint',
     rss: true,
-    prepare: () => {
-      const cache = ownCache('lint-init-python-first')
-      return {
-        argv: [BIN, 'lint', initPack('python')],
-        check: lintClean,
-        ...cache,
-        fresh: [join(cache.env.XDG_CACHE_HOME, 'ongrid-skill')],
-      }
-    },
+    prepare: () => ({
+      argv: [BIN, 'lint', initPack('python')],
+      check: lintClean,
+      ...ownCache('lint-init-python-first', []),
+    }),
   },
   {
     name: 'lint-init-no-pattern',
@@ -786,14 +782,15 @@ function initPack(template, pattern = true, env = {}) {
 
 /**
  * A figure's own cache dir (XDG_CACHE_HOME under .bench/cache/NAME: the launcher's code cache,
- * ShellCheck's results, lint --cache); `coldShellcheck`: ShellCheck's results removed before each run.
+ * ShellCheck's results, lint --cache); `cold`: what of ongrid-skill's dir in it is removed before
+ * each run (['shellcheck']: ShellCheck's results; []: all of it, a user's first run).
  */
-function ownCache(name, coldShellcheck = false) {
+function ownCache(name, cold = null) {
   const dir = join(BENCH_DIR, 'cache', name)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   return {
     env: { XDG_CACHE_HOME: dir },
-    ...(coldShellcheck ? { fresh: [join(dir, 'ongrid-skill', 'shellcheck')] } : {}),
+    ...(cold === null ? {} : { fresh: [join(dir, 'ongrid-skill', ...cold)] }),
   }
 }
 
